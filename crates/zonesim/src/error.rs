@@ -1,0 +1,56 @@
+//! Errors of bad input (config, workload, trace, files).
+//!
+//! Every user-facing error renders as one line naming where (key, file:line, path) and the rule
+//! that was broken. The CLI maps all of them to exit code 2. Device-level errors (zone rule
+//! violations) are *not* errors here: they are answered by the simulated device and counted.
+
+use std::path::PathBuf;
+
+/// A bad-input error. `Display` is the one-line message shown to the user.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An invalid configuration value or an unknown key.
+    #[error("config: {key}: {rule}")]
+    Config { key: String, rule: String },
+    /// A malformed line in a text input (fio job file, trace).
+    #[error("{file}:{line}: {reason}")]
+    Parse {
+        file: String,
+        line: u64,
+        reason: String,
+    },
+    /// A file that cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Any other invalid usage (e.g. contradictory options).
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl Error {
+    pub fn config(key: impl Into<String>, rule: impl Into<String>) -> Self {
+        Error::Config {
+            key: key.into(),
+            rule: rule.into(),
+        }
+    }
+    pub fn parse(file: impl Into<String>, line: u64, reason: impl Into<String>) -> Self {
+        Error::Parse {
+            file: file.into(),
+            line,
+            reason: reason.into(),
+        }
+    }
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

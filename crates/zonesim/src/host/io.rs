@@ -1,0 +1,34 @@
+//! The host request as the workload generators and trace readers produce it.
+
+use serde::Serialize;
+
+/// Kind of a host command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum IoKind {
+    Read,
+    Write,
+    /// Discard / deallocate / unmap.
+    Trim,
+    /// Cache flush (fsync / FUA barrier): drains the device write buffer.
+    Flush,
+    /// Zone reset of the zone containing `offset` (zoned namespaces only).
+    ZoneReset,
+    /// Zone finish of the zone containing `offset` (zoned namespaces only).
+    ZoneFinish,
+}
+
+/// One host request in bytes, relative to the start of its namespace.
+/// `len` is 0 for `Flush`, `ZoneReset` and `ZoneFinish`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostIo {
+    pub kind: IoKind,
+    pub offset: u64,
+    pub len: u64,
+}
+
+impl HostIo {
+    pub fn new(kind: IoKind, offset: u64, len: u64) -> Self {
+        HostIo { kind, offset, len }
+    }
+}
