@@ -2,7 +2,13 @@
 //!
 //! See ARCHITECTURE.md at the repository root for the map of modules.
 
+pub mod config;
+pub mod device;
+pub mod engine;
 pub mod error;
+pub mod firmware;
 pub mod host;
+pub mod interface;
+pub mod nand;
 
 pub use error::{Error, Result};

@@ -1,0 +1,344 @@
+//! Device configuration: TOML files and presets, `--set KEY=VALUE` overrides, validation.
+//!
+//! A device is described by dotted keys (`nand.channels`, `ftl.gc.victim`, ...). Loading goes
+//! TOML text -> `toml::Table` -> overrides applied on the table -> typed [`DeviceConfig`] with
+//! `deny_unknown_fields` everywhere, so an unknown key is an error naming the key. Every rule
+//! that a value must obey is checked in [`DeviceConfig::validate`] before anything simulates.
+//! Units: times in microseconds (`*_us`), bandwidths in MiB/s (`*_mb_s`, 2^20 bytes per second),
+//! sizes in bytes (`*_bytes`).
+
+mod presets;
+mod validate;
+
+pub use presets::{preset_text, PRESETS};
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Flash cell type; decides bits per cell, default timing and the program unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CellType {
+    Slc,
+    Mlc,
+    Tlc,
+    Qlc,
+}
+
+impl CellType {
+    pub fn bits_per_cell(self) -> u32 {
+        match self {
+            CellType::Slc => 1,
+            CellType::Mlc => 2,
+            CellType::Tlc => 3,
+            CellType::Qlc => 4,
+        }
+    }
+    /// Pages programmed at once per plane (one-shot program): 1 SLC, 2 MLC, 3 TLC, 4 QLC.
+    pub fn program_unit_pages(self) -> u32 {
+        self.bits_per_cell()
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            CellType::Slc => "slc",
+            CellType::Mlc => "mlc",
+            CellType::Tlc => "tlc",
+            CellType::Qlc => "qlc",
+        }
+    }
+}
+
+/// Latencies of one cell type. `program_us` is the time of one (multi-plane) program of a whole
+/// program unit; `read_us` the array read (tR) of one page; `erase_us` a block erase.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellTiming {
+    pub read_us: f64,
+    pub program_us: f64,
+    pub erase_us: f64,
+}
+
+/// Timing per cell type. Defaults: ConZone Table 2 for SLC/TLC/QLC (read/program), erase 3.5 ms;
+/// MLC from MQSim's default configuration (75 us read, 750 us program, 3.8 ms erase).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingTable {
+    pub slc: CellTiming,
+    pub mlc: CellTiming,
+    pub tlc: CellTiming,
+    pub qlc: CellTiming,
+}
+
+impl Default for TimingTable {
+    fn default() -> Self {
+        TimingTable {
+            slc: CellTiming {
+                read_us: 20.0,
+                program_us: 75.0,
+                erase_us: 3500.0,
+            },
+            mlc: CellTiming {
+                read_us: 75.0,
+                program_us: 750.0,
+                erase_us: 3800.0,
+            },
+            tlc: CellTiming {
+                read_us: 32.0,
+                program_us: 937.5,
+                erase_us: 3500.0,
+            },
+            qlc: CellTiming {
+                read_us: 85.0,
+                program_us: 6400.0,
+                erase_us: 3500.0,
+            },
+        }
+    }
+}
+
+impl TimingTable {
+    pub fn of(&self, cell: CellType) -> CellTiming {
+        match cell {
+            CellType::Slc => self.slc,
+            CellType::Mlc => self.mlc,
+            CellType::Tlc => self.tlc,
+            CellType::Qlc => self.qlc,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NandConfig {
+    pub channels: u32,
+    pub chips_per_channel: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub page_bytes: u32,
+    pub cell: CellType,
+    #[serde(default)]
+    pub timing: TimingTable,
+    pub channel_mb_s: f64,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostConfig {
+    /// Host link bandwidth (UFS M-PHY gears, PCIe lanes), per direction.
+    pub link_mb_s: f64,
+}
+
+/// Victim selection policy of garbage collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VictimPolicy {
+    Greedy,
+    CostBenefit,
+    Fifo,
+    Random,
+    DChoice,
+    WindowedGreedy,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GcConfig {
+    pub victim: VictimPolicy,
+    /// Foreground GC runs while fewer superblocks than this are free.
+    pub threshold_free_superblocks: u32,
+    /// Background GC when the device is idle (no outstanding host request for `idle_us`).
+    #[serde(default)]
+    pub background: bool,
+    /// Background GC runs while fewer superblocks than this are free (>= foreground threshold).
+    #[serde(default = "default_bg_threshold")]
+    pub background_threshold_free_superblocks: u32,
+    #[serde(default = "default_idle_us")]
+    pub idle_us: f64,
+    /// Candidates sampled by d-choice.
+    #[serde(default = "default_d")]
+    pub d: u32,
+    /// Oldest closed superblocks considered by windowed greedy.
+    #[serde(default = "default_window")]
+    pub window: u32,
+}
+
+fn default_bg_threshold() -> u32 {
+    4
+}
+fn default_idle_us() -> f64 {
+    1000.0
+}
+fn default_d() -> u32 {
+    2
+}
+fn default_window() -> u32 {
+    8
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FtlConfig {
+    /// physical = logical x (1 + overprovisioning).
+    pub overprovisioning: f64,
+    /// SRAM for cached map pages (demand-loaded, LRU).
+    pub l2p_cache_bytes: u64,
+    /// Bytes of one page-level map entry in flash and in the cache.
+    #[serde(default = "default_entry_bytes")]
+    pub map_entry_bytes: u32,
+    pub gc: GcConfig,
+}
+
+fn default_entry_bytes() -> u32 {
+    4
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferConfig {
+    /// Global write buffer (SRAM/DRAM) in bytes.
+    pub bytes: u64,
+}
+
+/// A whole device.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceConfig {
+    pub name: String,
+    pub description: String,
+    /// Name of a preset this file starts from (its keys override the preset's). Only in files.
+    #[serde(default, skip_serializing)]
+    pub base: Option<String>,
+    pub nand: NandConfig,
+    pub host: HostConfig,
+    pub ftl: FtlConfig,
+    pub buffer: BufferConfig,
+}
+
+impl DeviceConfig {
+    /// Load a preset name or a TOML file, apply `KEY=VALUE` overrides, validate.
+    pub fn load(spec: &str, sets: &[String]) -> Result<DeviceConfig> {
+        let (origin, mut table) = match preset_text(spec) {
+            Some(text) => (format!("preset {spec}"), parse_toml(text, spec)?),
+            None => {
+                let path = Path::new(spec);
+                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+                let mut t = parse_toml(&text, spec)?;
+                if let Some(base) = t.get("base").cloned() {
+                    let name = base
+                        .as_str()
+                        .ok_or_else(|| Error::config("base", "must be a preset name string"))?;
+                    let text = preset_text(name).ok_or_else(|| {
+                        Error::config("base", format!("unknown preset '{name}'"))
+                    })?;
+                    let mut b = parse_toml(text, name)?;
+                    merge(&mut b, t);
+                    t = b;
+                }
+                (spec.to_string(), t)
+            }
+        };
+        for s in sets {
+            apply_set(&mut table, s)?;
+        }
+        let cfg = from_table(table, &origin)?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The built-in default device (`zonesim run` with no arguments).
+    pub fn default_device() -> DeviceConfig {
+        DeviceConfig::load("ufs-conventional", &[]).expect("built-in preset is valid")
+    }
+}
+
+fn parse_toml(text: &str, origin: &str) -> Result<toml::Table> {
+    text.parse::<toml::Table>().map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64)
+            .unwrap_or(0);
+        Error::parse(origin, line, e.message().to_string())
+    })
+}
+
+/// Deep-merge `over` into `base` (tables merge key by key, other values replace).
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Apply one `a.b.c=value` override. The value is read as a TOML literal (number, bool,
+/// quoted string) and otherwise taken as a bare string (`nand.cell=tlc`).
+pub fn apply_set(table: &mut toml::Table, set: &str) -> Result<()> {
+    let (key, raw) = set
+        .split_once('=')
+        .ok_or_else(|| Error::Usage(format!("--set {set}: expected KEY=VALUE")))?;
+    let key = key.trim();
+    let raw = raw.trim();
+    if key.is_empty() || key.split('.').any(|p| p.is_empty()) {
+        return Err(Error::Usage(format!("--set {set}: empty key part")));
+    }
+    let value = format!("v = {raw}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.to_string()));
+    let parts: Vec<&str> = key.split('.').collect();
+    let mut cur = table;
+    for (i, p) in parts[..parts.len() - 1].iter().enumerate() {
+        let entry = cur
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        cur = match entry {
+            toml::Value::Table(t) => t,
+            _ => {
+                return Err(Error::config(
+                    parts[..=i].join("."),
+                    "is a value, not a table; cannot set a key below it",
+                ))
+            }
+        };
+    }
+    cur.insert(parts[parts.len() - 1].to_string(), value);
+    Ok(())
+}
+
+fn from_table(table: toml::Table, origin: &str) -> Result<DeviceConfig> {
+    let value = toml::Value::Table(table);
+    serde_path_to_error::deserialize::<_, DeviceConfig>(value).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = e.inner().to_string();
+        if let Some(rest) = msg.strip_prefix("unknown field `") {
+            let name = rest.split('`').next().unwrap_or("");
+            let key = if path == "." || path.is_empty() {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            };
+            let expected = rest.split_once(", ").map(|x| x.1).unwrap_or("");
+            return Error::config(key, format!("unknown key in {origin} ({expected})"));
+        }
+        if let Some(rest) = msg.strip_prefix("missing field `") {
+            let name = rest.split('`').next().unwrap_or("");
+            let key = if path == "." || path.is_empty() {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            };
+            return Error::config(key, format!("required key missing in {origin}"));
+        }
+        Error::config(path, format!("{msg} (in {origin})"))
+    })
+}
+
+#[cfg(test)]
+mod tests;

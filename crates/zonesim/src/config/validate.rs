@@ -1,0 +1,127 @@
+//! The rules a device config must obey, checked before anything simulates.
+
+use super::DeviceConfig;
+use crate::error::{Error, Result};
+use crate::nand::Geometry;
+
+fn positive(key: &str, v: u64) -> Result<()> {
+    if v == 0 {
+        return Err(Error::config(key, "must be at least 1"));
+    }
+    Ok(())
+}
+
+fn positive_f(key: &str, v: f64) -> Result<()> {
+    if !(v.is_finite() && v > 0.0) {
+        return Err(Error::config(key, format!("must be a positive number (got {v})")));
+    }
+    Ok(())
+}
+
+impl DeviceConfig {
+    pub fn validate(&self) -> Result<()> {
+        let n = &self.nand;
+        positive("nand.channels", n.channels.into())?;
+        positive("nand.chips_per_channel", n.chips_per_channel.into())?;
+        positive("nand.dies_per_chip", n.dies_per_chip.into())?;
+        positive("nand.planes_per_die", n.planes_per_die.into())?;
+        positive("nand.blocks_per_plane", n.blocks_per_plane.into())?;
+        positive("nand.pages_per_block", n.pages_per_block.into())?;
+        if n.page_bytes == 0 || n.page_bytes % 4096 != 0 {
+            return Err(Error::config(
+                "nand.page_bytes",
+                format!("must be a positive multiple of 4096 (got {})", n.page_bytes),
+            ));
+        }
+        let pu = n.cell.program_unit_pages();
+        if n.pages_per_block % pu != 0 {
+            return Err(Error::config(
+                "nand.pages_per_block",
+                format!(
+                    "must be a multiple of the {} program unit ({pu} pages), got {}",
+                    n.cell.name(),
+                    n.pages_per_block
+                ),
+            ));
+        }
+        for (cell, t) in [
+            ("slc", n.timing.slc),
+            ("mlc", n.timing.mlc),
+            ("tlc", n.timing.tlc),
+            ("qlc", n.timing.qlc),
+        ] {
+            positive_f(&format!("nand.timing.{cell}.read_us"), t.read_us)?;
+            positive_f(&format!("nand.timing.{cell}.program_us"), t.program_us)?;
+            positive_f(&format!("nand.timing.{cell}.erase_us"), t.erase_us)?;
+        }
+        positive_f("nand.channel_mb_s", n.channel_mb_s)?;
+        positive_f("host.link_mb_s", self.host.link_mb_s)?;
+        let op = self.ftl.overprovisioning;
+        if !(op.is_finite() && op > 0.0 && op <= 4.0) {
+            return Err(Error::config(
+                "ftl.overprovisioning",
+                format!("must be in (0, 4] (got {op})"),
+            ));
+        }
+        let e = self.ftl.map_entry_bytes;
+        if e == 0 || n.page_bytes % e != 0 {
+            return Err(Error::config(
+                "ftl.map_entry_bytes",
+                "must divide nand.page_bytes (map pages hold whole entries)",
+            ));
+        }
+        if self.ftl.l2p_cache_bytes < n.page_bytes as u64 {
+            return Err(Error::config(
+                "ftl.l2p_cache_bytes",
+                format!(
+                    "must hold at least one map page ({} bytes), got {}",
+                    n.page_bytes, self.ftl.l2p_cache_bytes
+                ),
+            ));
+        }
+        let g = &self.ftl.gc;
+        positive("ftl.gc.threshold_free_superblocks", g.threshold_free_superblocks.into())?;
+        if g.background && g.background_threshold_free_superblocks < g.threshold_free_superblocks {
+            return Err(Error::config(
+                "ftl.gc.background_threshold_free_superblocks",
+                "must be at least ftl.gc.threshold_free_superblocks",
+            ));
+        }
+        positive_f("ftl.gc.idle_us", g.idle_us)?;
+        positive("ftl.gc.d", g.d.into())?;
+        positive("ftl.gc.window", g.window.into())?;
+        let geo = Geometry::new(n);
+        let unit = geo.die_unit_bytes();
+        if self.buffer.bytes < unit {
+            return Err(Error::config(
+                "buffer.bytes",
+                format!(
+                    "must hold at least one die program unit ({unit} bytes = {pu} pages x {} planes x {} bytes), got {}",
+                    n.planes_per_die, n.page_bytes, self.buffer.bytes
+                ),
+            ));
+        }
+        self.check_spare_superblocks(&geo)
+    }
+
+    /// Enough spare superblocks must exist for GC to make progress: the foreground threshold
+    /// plus one open superblock per write stream plus one to copy into.
+    fn check_spare_superblocks(&self, geo: &Geometry) -> Result<()> {
+        let user_sbs = geo.superblocks as u64;
+        let logical = geo.logical_pages(self.ftl.overprovisioning);
+        let needed = logical.div_ceil(geo.slots_per_superblock() as u64);
+        let spare = user_sbs.saturating_sub(needed);
+        let want = self.ftl.gc.threshold_free_superblocks as u64 + crate::firmware::alloc::MAX_STREAMS as u64 + 1;
+        if spare < want {
+            return Err(Error::config(
+                "ftl.overprovisioning",
+                format!(
+                    "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (threshold {} + {} open streams + 1); raise the OP or nand.blocks_per_plane",
+                    self.ftl.gc.threshold_free_superblocks,
+                    crate::firmware::alloc::MAX_STREAMS
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,52 @@
+//! Allocation: superblocks, the pool of free (erased) superblocks, and write streams.
+//!
+//! A *stream* is a write frontier: an open superblock and its write pointer (design.md §1
+//! "Allocation"). Host data, GC survivors (and, with placement policies, hot/cold classes) are
+//! written through streams. Slots are assigned one at a time; whenever a die unit (program
+//! unit x planes of one die) is complete it is programmed as one multi-plane operation, ready
+//! when the last of its data is. A partially filled unit stays *pending* in the stream (its
+//! data sits in controller RAM; reads of it are served from there) until it fills or is padded.
+
+mod superblock;
+
+pub use superblock::{SbInfo, SbState, Superblocks};
+
+use crate::engine::SimTime;
+
+/// Maximum number of write streams of one FTL.
+pub const MAX_STREAMS: usize = 2;
+
+/// Sentinel for "no superblock".
+pub const NO_SB: u32 = u32::MAX;
+
+/// One write frontier.
+#[derive(Debug, Clone, Copy)]
+pub struct Stream {
+    /// Open superblock, or [`NO_SB`].
+    pub sb: u32,
+    /// Next offset to assign in `sb`.
+    pub next: u32,
+    /// Offset where the pending (not yet programmed) unit starts.
+    pub unit_start: u32,
+    /// Latest ready time of the data assigned to the pending unit.
+    pub pending_ready: SimTime,
+}
+
+impl Default for Stream {
+    fn default() -> Self {
+        Stream {
+            sb: NO_SB,
+            next: 0,
+            unit_start: 0,
+            pending_ready: SimTime::ZERO,
+        }
+    }
+}
+
+impl Stream {
+    /// Is `(sb, off)` assigned but not yet programmed?
+    #[inline]
+    pub fn is_pending(&self, sb: u32, off: u32) -> bool {
+        sb == self.sb && off >= self.unit_start && off < self.next
+    }
+}

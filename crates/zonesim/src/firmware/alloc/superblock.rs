@@ -1,0 +1,98 @@
+use crate::engine::SimTime;
+use std::collections::VecDeque;
+
+/// Life cycle of a superblock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SbState {
+    Free,
+    /// Open in the given stream.
+    Open(u8),
+    /// Fully written; a GC candidate.
+    Full,
+}
+
+/// Per-superblock bookkeeping.
+#[derive(Debug, Clone, Copy)]
+pub struct SbInfo {
+    pub state: SbState,
+    /// Valid 4 KiB slots.
+    pub valid: u32,
+    /// When it became full (cost-benefit age) and in which order (FIFO).
+    pub closed_at: SimTime,
+    pub close_seq: u64,
+    /// Stream that wrote it.
+    pub stream: u8,
+}
+
+/// All superblocks of one FTL and the free pool (FIFO of erased superblocks, which spreads
+/// erases evenly: a simple dynamic wear levelling).
+pub struct Superblocks {
+    pub info: Vec<SbInfo>,
+    free: VecDeque<u32>,
+    close_seq: u64,
+}
+
+impl Superblocks {
+    pub fn new(count: u32) -> Superblocks {
+        Superblocks {
+            info: vec![
+                SbInfo {
+                    state: SbState::Free,
+                    valid: 0,
+                    closed_at: SimTime::ZERO,
+                    close_seq: 0,
+                    stream: 0,
+                };
+                count as usize
+            ],
+            free: (0..count).collect(),
+            close_seq: 0,
+        }
+    }
+
+    pub fn free_count(&self) -> u32 {
+        self.free.len() as u32
+    }
+
+    pub fn take_free(&mut self, stream: u8) -> Option<u32> {
+        let sb = self.free.pop_front()?;
+        let i = &mut self.info[sb as usize];
+        debug_assert!(i.state == SbState::Free && i.valid == 0);
+        i.state = SbState::Open(stream);
+        i.stream = stream;
+        Some(sb)
+    }
+
+    pub fn close(&mut self, sb: u32, now: SimTime) {
+        self.close_seq += 1;
+        let i = &mut self.info[sb as usize];
+        i.state = SbState::Full;
+        i.closed_at = now;
+        i.close_seq = self.close_seq;
+    }
+
+    /// Return an erased superblock to the pool.
+    pub fn release(&mut self, sb: u32) {
+        let i = &mut self.info[sb as usize];
+        debug_assert_eq!(i.valid, 0);
+        i.state = SbState::Free;
+        self.free.push_back(sb);
+    }
+
+    /// free + open + full = total, and the free list matches the states.
+    pub fn check(&self) -> Result<(), String> {
+        let free_state = self
+            .info
+            .iter()
+            .filter(|i| i.state == SbState::Free)
+            .count();
+        if free_state != self.free.len() {
+            return Err(format!(
+                "{} superblocks in state Free but {} in the free pool",
+                free_state,
+                self.free.len()
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,104 @@
+use crate::engine::SimTime;
+use crate::firmware::mapping::{Lpa, TAG_MASK};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BufferCounters {
+    /// Flushes of a whole program unit because enough data accumulated.
+    pub full_flushes: u64,
+    /// Flushes of less than a program unit (padded), forced by a host flush or idleness.
+    pub premature_flushes: u64,
+    /// Host flush / FUA commands.
+    pub host_flushes: u64,
+    /// Host writes to a page already in the buffer (absorbed, no extra flash write).
+    pub write_hits: u64,
+    /// Host reads served from the buffer.
+    pub read_hits: u64,
+    /// Time host writes waited for buffer space (ns, summed).
+    pub stall_ns: u64,
+}
+
+/// The global write buffer: a FIFO of buffered pages plus the in-flight flushes holding space
+/// until their program completes.
+pub struct GlobalBuffer {
+    capacity: u32,
+    buffered: u32,
+    /// Buffered pages in arrival order as (lpa, tag); an entry is live only while the map still
+    /// says `Buffered(tag)` for its lpa (an overwrite keeps the entry; a trim kills it).
+    order: VecDeque<(u32, u32)>,
+    next_tag: u32,
+    /// (program done, slots) of flushes whose space is not yet released.
+    inflight: BinaryHeap<Reverse<(SimTime, u32)>>,
+    inflight_slots: u32,
+    inflight_last: SimTime,
+    pub counters: BufferCounters,
+}
+
+impl GlobalBuffer {
+    pub fn new(capacity_slots: u32) -> GlobalBuffer {
+        GlobalBuffer {
+            capacity: capacity_slots,
+            buffered: 0,
+            order: VecDeque::with_capacity(capacity_slots as usize * 2),
+            next_tag: 0,
+            inflight: BinaryHeap::new(),
+            inflight_slots: 0,
+            inflight_last: SimTime::ZERO,
+            counters: BufferCounters::default(),
+        }
+    }
+
+    pub fn buffered(&self) -> u32 {
+        self.buffered
+    }
+
+    /// Earliest time >= `t` at which one more slot fits.
+    #[inline]
+    pub fn admit(&mut self, t: SimTime) -> SimTime {
+        let mut t2 = t;
+        while self.buffered + self.inflight_slots >= self.capacity {
+            let Reverse((done, n)) = self.inflight.pop().expect("buffer full with nothing in flight");
+            self.inflight_slots -= n;
+            t2 = t2.max(done);
+        }
+        self.counters.stall_ns += t2 - t;
+        t2
+    }
+
+    /// Add `lpa` (space must have been admitted); returns its tag for the map.
+    #[inline]
+    pub fn push(&mut self, lpa: Lpa) -> u32 {
+        let tag = self.next_tag;
+        self.next_tag = (self.next_tag + 1) & TAG_MASK;
+        self.order.push_back((lpa.0, tag));
+        self.buffered += 1;
+        tag
+    }
+
+    /// A buffered page was trimmed: its entry is dead and its space is free.
+    pub fn drop_one(&mut self) {
+        self.buffered -= 1;
+    }
+
+    /// Pop the oldest entry (possibly dead: the caller checks it against the map).
+    #[inline]
+    pub fn pop_entry(&mut self) -> Option<(Lpa, u32)> {
+        self.order.pop_front().map(|(l, t)| (Lpa(l), t))
+    }
+
+    /// `n` live pages left the buffer for a program completing at `done`.
+    #[inline]
+    pub fn flushed(&mut self, n: u32, done: SimTime) {
+        self.buffered -= n;
+        self.inflight_slots += n;
+        self.inflight.push(Reverse((done, n)));
+        self.inflight_last = self.inflight_last.max(done);
+    }
+
+    /// When every flush issued so far has completed.
+    pub fn drained_at(&self) -> SimTime {
+        self.inflight_last
+    }
+}

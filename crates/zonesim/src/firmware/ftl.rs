@@ -1,0 +1,466 @@
+//! The page-mapped FTL of a conventional namespace (the CUFS / SSD baseline of issue 2).
+//!
+//! Data path (design.md §1): host writes enter the global write buffer ([`GlobalBuffer`]); each
+//! full die program unit is flushed through the host write stream to the next die in
+//! write-pointer order; the map entry of a page points at the buffer until the flush assigns
+//! its flash slot. Reads look the page up: never written (no flash access), buffered (served
+//! from SRAM) or on flash (map page from the L2P cache, or one extra flash read of the map page
+//! on a miss, then the data read). Garbage collection runs in the foreground before a host
+//! flush would leave fewer than `threshold_free_superblocks` free superblocks, and optionally
+//! in the background when the host is idle; it reads valid slots, rewrites them through the GC
+//! stream and erases the victim, all on the same die timelines as host I/O.
+//!
+//! Map pages (translation pages) live in a reserved SLC-mode area striped over the dies
+//! (map page `k` on die `k mod dies`), outside the user superblocks: a miss reads one map page
+//! there (SLC read); evicting a dirty map page programs one SLC page there. Both count in the
+//! flash counters and in WAF.
+
+use crate::config::{CellType, DeviceConfig, VictimPolicy};
+use crate::engine::{rng_for, Rng, SimTime};
+use crate::firmware::alloc::{SbState, Stream, Superblocks, NO_SB};
+use crate::firmware::buffer::GlobalBuffer;
+use crate::firmware::gc::{select_victim, VictimParams};
+use crate::firmware::mapping::{Entry, L2pCache, Lpa, PageMap, Ppa};
+use crate::interface::Link;
+use crate::nand::{Geometry, NandArray, SLOT_BYTES};
+use serde::Serialize;
+
+/// Stream of host writes.
+const HOST_STREAM: usize = 0;
+
+/// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FtlCounters {
+    /// 4 KiB pages written by the host.
+    pub host_write_pages: u64,
+    pub host_read_pages: u64,
+    pub host_trim_pages: u64,
+    /// Reads of never-written (or trimmed) pages, answered without flash access.
+    pub unwritten_reads: u64,
+    pub gc_pages_moved: u64,
+    pub gc_victims: u64,
+    pub gc_foreground_victims: u64,
+    pub gc_background_victims: u64,
+    /// Flash reads of map pages (L2P misses) and programs of map pages (write-backs).
+    pub map_reads: u64,
+    pub map_programs: u64,
+    /// Slots programmed as padding of partial units.
+    pub padding_slots: u64,
+}
+
+/// Resources shared by all namespaces of a device, lent to an FTL for one operation.
+pub struct Shared<'a> {
+    pub nand: &'a mut NandArray,
+    pub cache: &'a mut L2pCache,
+    pub link: &'a mut Link,
+}
+
+pub struct PageFtl {
+    geo: Geometry,
+    cell: CellType,
+    slots_per_sb: u32,
+    unit: u32,
+    map: PageMap,
+    /// First map page id of this namespace in the shared L2P cache.
+    map_base: u32,
+    entries_per_map_page: u32,
+    sbs: Superblocks,
+    streams: Vec<Stream>,
+    gc_stream: usize,
+    buffer: GlobalBuffer,
+    victim: VictimPolicy,
+    victim_params: VictimParams,
+    threshold: u32,
+    bg_threshold: u32,
+    rng: Rng,
+    pub counters: FtlCounters,
+}
+
+impl PageFtl {
+    /// Number of map pages needed for `logical_pages` entries.
+    pub fn map_pages_for(cfg: &DeviceConfig, logical_pages: u64) -> u32 {
+        let epm = (cfg.nand.page_bytes / cfg.ftl.map_entry_bytes) as u64;
+        logical_pages.div_ceil(epm) as u32
+    }
+
+    pub fn new(cfg: &DeviceConfig, map_base: u32, seed: u64) -> PageFtl {
+        let geo = Geometry::new(&cfg.nand);
+        let logical = geo.logical_pages(cfg.ftl.overprovisioning);
+        let slots_per_sb = geo.slots_per_superblock();
+        let unit = geo.die_unit_slots();
+        let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
+        PageFtl {
+            cell: geo.cell,
+            slots_per_sb,
+            unit,
+            map: PageMap::new(logical, geo.total_slots()),
+            map_base,
+            entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
+            sbs: Superblocks::new(geo.superblocks),
+            streams: vec![Stream::default(); 1],
+            gc_stream: HOST_STREAM,
+            buffer: GlobalBuffer::new(buf_slots),
+            victim: cfg.ftl.gc.victim,
+            victim_params: VictimParams {
+                d: cfg.ftl.gc.d,
+                window: cfg.ftl.gc.window,
+                slots_per_sb,
+            },
+            threshold: cfg.ftl.gc.threshold_free_superblocks,
+            bg_threshold: if cfg.ftl.gc.background {
+                cfg.ftl.gc.background_threshold_free_superblocks
+            } else {
+                0
+            },
+            rng: rng_for(seed, 0x6763),
+            counters: FtlCounters::default(),
+            geo,
+        }
+    }
+
+    pub fn logical_pages(&self) -> u64 {
+        self.map.logical_pages()
+    }
+
+    pub fn buffer(&self) -> &GlobalBuffer {
+        &self.buffer
+    }
+
+    pub fn free_superblocks(&self) -> u32 {
+        self.sbs.free_count()
+    }
+
+    #[inline]
+    fn split(&self, ppa: Ppa) -> (u32, u32) {
+        (ppa.0 / self.slots_per_sb, ppa.0 % self.slots_per_sb)
+    }
+
+    #[inline]
+    fn map_page_of(&self, lpa: Lpa) -> u32 {
+        self.map_base + lpa.0 / self.entries_per_map_page
+    }
+
+    /// Touch the map page of `lpa` in the L2P cache; on a miss read it from flash (returns when
+    /// it is in SRAM), and write back a dirty page it evicts.
+    #[inline]
+    fn map_access(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, dirty: bool) -> SimTime {
+        let mp = self.map_page_of(lpa);
+        let a = sh.cache.access(mp, dirty);
+        if let Some(ev) = a.evicted_dirty {
+            let die = ev % self.geo.dies;
+            self.counters.map_programs += 1;
+            sh.nand
+                .program(now, die, self.geo.slots_per_page, 1, CellType::Slc);
+        }
+        if a.hit {
+            return now;
+        }
+        self.counters.map_reads += 1;
+        let die = mp % self.geo.dies;
+        sh.nand
+            .read(now, die, self.geo.page_bytes as u64, CellType::Slc)
+    }
+
+    #[inline]
+    fn is_pending(&self, sb: u32, off: u32) -> bool {
+        self.streams.iter().any(|s| s.is_pending(sb, off))
+    }
+
+    /// Drop the flash copy of a page being overwritten or trimmed.
+    #[inline]
+    fn invalidate(&mut self, ppa: Ppa) {
+        let (sb, _) = self.split(ppa);
+        self.map.invalidate(ppa);
+        self.sbs.info[sb as usize].valid -= 1;
+    }
+
+    // ----- host commands -------------------------------------------------------------------
+
+    /// Read `n` pages from `lpa`. Returns when the data has reached the host.
+    pub fn read(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        let mut ready = now;
+        let mut i = 0;
+        self.counters.host_read_pages += n as u64;
+        while i < n {
+            let l = Lpa(lpa.0 + i);
+            i += 1;
+            let ppa = match self.map.get(l) {
+                Entry::Unmapped => {
+                    self.counters.unwritten_reads += 1;
+                    continue;
+                }
+                Entry::Buffered(_) => {
+                    self.buffer.counters.read_hits += 1;
+                    continue;
+                }
+                Entry::Flash(p) => p,
+            };
+            let (sb, off) = self.split(ppa);
+            if self.is_pending(sb, off) {
+                self.buffer.counters.read_hits += 1;
+                continue;
+            }
+            let map_ready = self.map_access(sh, now, l, false);
+            // Following pages of this request stored next in the same flash page share the
+            // array read.
+            let mut slots = 1;
+            while i < n
+                && (off + slots) % self.geo.slots_per_page != 0
+                && self.map.get(Lpa(lpa.0 + i)) == Entry::Flash(Ppa(ppa.0 + slots))
+            {
+                slots += 1;
+                i += 1;
+            }
+            let page = self.geo.page_of(sb, off);
+            let t = sh
+                .nand
+                .read(map_ready, page.die, slots as u64 * SLOT_BYTES, self.cell);
+            ready = ready.max(t);
+        }
+        sh.link.to_host(ready, n as u64 * SLOT_BYTES)
+    }
+
+    /// Write `n` pages from `lpa` into the write buffer. Returns when the last page is in the
+    /// buffer (write-back caching: the host sees completion before the program).
+    pub fn write(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        let mut done = now;
+        self.counters.host_write_pages += n as u64;
+        for k in 0..n {
+            let l = Lpa(lpa.0 + k);
+            match self.map.get(l) {
+                Entry::Buffered(_) => {
+                    // Overwrite in SRAM: absorbed.
+                    self.buffer.counters.write_hits += 1;
+                    done = sh.link.to_device(now, SLOT_BYTES);
+                    continue;
+                }
+                Entry::Flash(p) => self.invalidate(p),
+                Entry::Unmapped => {}
+            }
+            let t = self.buffer.admit(now);
+            done = sh.link.to_device(t, SLOT_BYTES);
+            let tag = self.buffer.push(l);
+            self.map.set_buffered(l, tag);
+            if self.buffer.buffered() >= self.unit {
+                self.flush_unit(sh, done);
+                self.buffer.counters.full_flushes += 1;
+            }
+        }
+        done
+    }
+
+    /// Trim `n` pages from `lpa`.
+    pub fn trim(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        self.counters.host_trim_pages += n as u64;
+        let mut t = now;
+        for k in 0..n {
+            let l = Lpa(lpa.0 + k);
+            match self.map.get(l) {
+                Entry::Unmapped => continue,
+                Entry::Buffered(_) => self.buffer.drop_one(),
+                Entry::Flash(p) => self.invalidate(p),
+            }
+            self.map.unmap(l);
+            t = t.max(self.map_access(sh, now, l, true));
+        }
+        t
+    }
+
+    /// Host flush: drain the write buffer (a partial unit is padded: a premature flush).
+    /// Returns when everything written before it is on flash.
+    pub fn flush(&mut self, sh: &mut Shared, now: SimTime) -> SimTime {
+        self.buffer.counters.host_flushes += 1;
+        let mut done = now;
+        while self.buffer.buffered() >= self.unit {
+            done = done.max(self.flush_unit(sh, now));
+            self.buffer.counters.full_flushes += 1;
+        }
+        if self.buffer.buffered() > 0 {
+            done = done.max(self.flush_unit(sh, now));
+            self.buffer.counters.premature_flushes += 1;
+        }
+        let s = self.streams[HOST_STREAM];
+        if s.sb != NO_SB && s.next > s.unit_start {
+            done = done.max(self.pad(sh, HOST_STREAM, now));
+        }
+        done.max(self.buffer.drained_at())
+    }
+
+    /// Move up to one unit of buffered pages to flash through the host stream. Returns when
+    /// the programs issued complete.
+    fn flush_unit(&mut self, sh: &mut Shared, now: SimTime) -> SimTime {
+        self.ensure_free(sh, now);
+        let mut moved = 0;
+        let mut done = now;
+        while moved < self.unit {
+            let Some((l, tag)) = self.buffer.pop_entry() else {
+                break;
+            };
+            if self.map.get(l) != Entry::Buffered(tag) {
+                continue; // trimmed while buffered
+            }
+            if let Some(t) = self.place(sh, HOST_STREAM, l, now, now) {
+                done = done.max(t);
+            }
+            moved += 1;
+        }
+        self.buffer.flushed(moved, done);
+        done
+    }
+
+    // ----- allocation ----------------------------------------------------------------------
+
+    /// Assign the next slot of `stream` to `lpa` (data ready at `ready`); program the unit when
+    /// it is complete. Returns the program's completion if one was issued.
+    fn place(
+        &mut self,
+        sh: &mut Shared,
+        stream: usize,
+        lpa: Lpa,
+        ready: SimTime,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        if self.streams[stream].sb == NO_SB {
+            let sb = self
+                .sbs
+                .take_free(stream as u8)
+                .expect("no free superblock: GC reserve exhausted (validated OP too small?)");
+            self.streams[stream] = Stream {
+                sb,
+                ..Stream::default()
+            };
+        }
+        let s = &mut self.streams[stream];
+        let ppa = Ppa(s.sb * self.slots_per_sb + s.next);
+        s.next += 1;
+        s.pending_ready = s.pending_ready.max(ready);
+        let sb = s.sb;
+        self.map.map(lpa, ppa);
+        self.sbs.info[sb as usize].valid += 1;
+        let t = self.map_access(sh, now, lpa, true);
+        let _ = t; // the map update does not delay the data program
+        if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
+            Some(self.program_pending(sh, stream, now))
+        } else {
+            None
+        }
+    }
+
+    /// Program the stream's pending unit (which must be full up to `unit`).
+    fn program_pending(&mut self, sh: &mut Shared, stream: usize, now: SimTime) -> SimTime {
+        let s = &mut self.streams[stream];
+        let die = self.geo.die_of_offset(s.unit_start);
+        let pages = self.geo.program_unit_pages * self.geo.planes;
+        let done = sh
+            .nand
+            .program(s.pending_ready, die, self.unit, pages, self.cell);
+        s.next = s.unit_start + self.unit;
+        s.unit_start = s.next;
+        s.pending_ready = SimTime::ZERO;
+        if s.next == self.slots_per_sb {
+            let sb = s.sb;
+            s.sb = NO_SB;
+            self.sbs.close(sb, now);
+        }
+        done
+    }
+
+    /// Pad and program a stream's partial unit.
+    fn pad(&mut self, sh: &mut Shared, stream: usize, now: SimTime) -> SimTime {
+        let s = self.streams[stream];
+        self.counters.padding_slots += (s.unit_start + self.unit - s.next) as u64;
+        self.program_pending(sh, stream, now)
+    }
+
+    // ----- garbage collection -------------------------------------------------------------
+
+    /// Foreground GC: collect victims until more than `threshold` superblocks are free.
+    fn ensure_free(&mut self, sh: &mut Shared, now: SimTime) {
+        let mut budget = self.geo.superblocks;
+        while self.sbs.free_count() <= self.threshold && budget > 0 {
+            budget -= 1;
+            if !self.collect_one(sh, now) {
+                break;
+            }
+            self.counters.gc_foreground_victims += 1;
+        }
+    }
+
+    /// Background GC step (the host is idle): collect one victim if fewer than the background
+    /// threshold are free. Returns whether it did.
+    pub fn background_gc(&mut self, sh: &mut Shared, now: SimTime) -> bool {
+        if self.sbs.free_count() >= self.bg_threshold {
+            return false;
+        }
+        let did = self.collect_one(sh, now);
+        if did {
+            self.counters.gc_background_victims += 1;
+        }
+        did
+    }
+
+    /// Collect one victim superblock; false if none is worth collecting.
+    fn collect_one(&mut self, sh: &mut Shared, now: SimTime) -> bool {
+        let Some(v) = select_victim(
+            self.victim,
+            &self.sbs.info,
+            now,
+            self.victim_params,
+            &mut self.rng,
+        ) else {
+            return false;
+        };
+        self.counters.gc_victims += 1;
+        let spp = self.geo.slots_per_page;
+        let base = v * self.slots_per_sb;
+        let mut off = 0;
+        while off < self.slots_per_sb && self.sbs.info[v as usize].valid > 0 {
+            let valid = (off..off + spp)
+                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
+                .count() as u64;
+            if valid > 0 {
+                let page = self.geo.page_of(v, off);
+                let t = sh.nand.read(now, page.die, valid * SLOT_BYTES, self.cell);
+                for o in off..off + spp {
+                    let ppa = Ppa(base + o);
+                    if let Some(lpa) = self.map.owner(ppa) {
+                        self.invalidate(ppa);
+                        self.place(sh, self.gc_stream, lpa, t, now);
+                        self.counters.gc_pages_moved += 1;
+                    }
+                }
+            }
+            off += spp;
+        }
+        for die in 0..self.geo.dies {
+            sh.nand.erase(now, die, v, self.cell);
+        }
+        self.sbs.release(v);
+        true
+    }
+
+    // ----- invariants ----------------------------------------------------------------------
+
+    /// Map and reverse map agree; valid counts match the reverse map; superblock states match
+    /// the free pool; every pending slot belongs to an open stream.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.map.check()?;
+        self.sbs.check()?;
+        for (sb, info) in self.sbs.info.iter().enumerate() {
+            let base = sb as u32 * self.slots_per_sb;
+            let valid = (0..self.slots_per_sb)
+                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
+                .count() as u32;
+            if valid != info.valid {
+                return Err(format!(
+                    "superblock {sb}: valid count {} but {valid} valid slots in the reverse map",
+                    info.valid
+                ));
+            }
+            if info.state == SbState::Free && valid != 0 {
+                return Err(format!("free superblock {sb} holds {valid} valid slots"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,16 @@
+//! Garbage collection: victim selection policies (design.md §1 "Garbage collection").
+//!
+//! The collection itself (read valid slots, rewrite them through a stream, erase) lives with
+//! the FTL that owns the map ([`crate::firmware::ftl`]); this module decides *which* superblock.
+//!
+//! - greedy: fewest valid slots.
+//! - cost_benefit: maximise age x (1 - u) / (2u) (Rosenblum & Ousterhout, as F2FS), u = valid
+//!   fraction, age = time since the superblock was closed.
+//! - fifo: oldest closed.
+//! - random: uniform over full superblocks.
+//! - d_choice: the fewest valid among `d` sampled uniformly.
+//! - windowed_greedy: the fewest valid among the `window` oldest closed.
+
+mod victim;
+
+pub use victim::{select_victim, VictimParams};

@@ -1,0 +1,157 @@
+use serde::Serialize;
+
+const NIL: u32 = u32::MAX;
+
+/// Counters of the L2P cache.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct L2pCounters {
+    pub hits: u64,
+    pub misses: u64,
+    /// Dirty map pages written back to flash on eviction.
+    pub writebacks: u64,
+}
+
+/// Outcome of one cache access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheAccess {
+    pub hit: bool,
+    /// A dirty map page evicted to make room (must be written back).
+    pub evicted_dirty: Option<u32>,
+}
+
+/// LRU cache of map pages, indexed directly by map page number: the map of a device has at
+/// most a few hundred thousand map pages, so an intrusive doubly-linked list over arrays gives
+/// O(1) lookup, touch and eviction with no hashing or allocation on the hot path.
+pub struct L2pCache {
+    capacity: u32,
+    len: u32,
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    cached: Vec<bool>,
+    dirty: Vec<bool>,
+    head: u32,
+    tail: u32,
+    pub counters: L2pCounters,
+}
+
+impl L2pCache {
+    /// `capacity` map pages over a key space of `map_pages`.
+    pub fn new(capacity: u32, map_pages: u32) -> L2pCache {
+        let n = map_pages as usize;
+        L2pCache {
+            capacity: capacity.max(1),
+            len: 0,
+            prev: vec![NIL; n],
+            next: vec![NIL; n],
+            cached: vec![false; n],
+            dirty: vec![false; n],
+            head: NIL,
+            tail: NIL,
+            counters: L2pCounters::default(),
+        }
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    #[inline]
+    fn unlink(&mut self, k: u32) {
+        let (p, n) = (self.prev[k as usize], self.next[k as usize]);
+        if p != NIL {
+            self.next[p as usize] = n;
+        } else {
+            self.head = n;
+        }
+        if n != NIL {
+            self.prev[n as usize] = p;
+        } else {
+            self.tail = p;
+        }
+    }
+
+    #[inline]
+    fn push_front(&mut self, k: u32) {
+        self.prev[k as usize] = NIL;
+        self.next[k as usize] = self.head;
+        if self.head != NIL {
+            self.prev[self.head as usize] = k;
+        } else {
+            self.tail = k;
+        }
+        self.head = k;
+    }
+
+    /// Look up map page `k`, loading it on a miss (evicting the LRU page if full) and marking it
+    /// dirty if `dirty`.
+    #[inline]
+    pub fn access(&mut self, k: u32, dirty: bool) -> CacheAccess {
+        let ki = k as usize;
+        if self.cached[ki] {
+            self.counters.hits += 1;
+            if self.head != k {
+                self.unlink(k);
+                self.push_front(k);
+            }
+            self.dirty[ki] |= dirty;
+            return CacheAccess {
+                hit: true,
+                evicted_dirty: None,
+            };
+        }
+        self.counters.misses += 1;
+        let mut evicted_dirty = None;
+        if self.len == self.capacity {
+            let v = self.tail;
+            self.unlink(v);
+            self.cached[v as usize] = false;
+            if std::mem::take(&mut self.dirty[v as usize]) {
+                self.counters.writebacks += 1;
+                evicted_dirty = Some(v);
+            }
+        } else {
+            self.len += 1;
+        }
+        self.cached[ki] = true;
+        self.dirty[ki] = dirty;
+        self.push_front(k);
+        CacheAccess {
+            hit: false,
+            evicted_dirty,
+        }
+    }
+
+    pub fn contains(&self, k: u32) -> bool {
+        self.cached[k as usize]
+    }
+
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lru_evicts_least_recent_and_reports_dirty() {
+        let mut c = L2pCache::new(2, 10);
+        assert!(!c.access(1, true).hit);
+        assert!(!c.access(2, false).hit);
+        assert!(c.access(1, false).hit); // 2 is now LRU
+        let a = c.access(3, false);
+        assert_eq!(a.evicted_dirty, None); // 2 was clean
+        assert!(c.contains(1) && c.contains(3) && !c.contains(2));
+        let a = c.access(4, false); // evicts 1, dirty
+        assert_eq!(a.evicted_dirty, Some(1));
+        assert_eq!(c.counters.hits, 1);
+        assert_eq!(c.counters.misses, 4);
+        assert_eq!(c.counters.writebacks, 1);
+        assert_eq!(c.len(), 2);
+    }
+}

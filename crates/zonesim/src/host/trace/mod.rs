@@ -1,0 +1,561 @@
+//! Block-trace readers: DiskSim ASCII, blkparse text, MSR Cambridge CSV, fio iolog v2/v3,
+//! Alibaba block traces and Tencent CBS traces; format auto-detection; `trace stats` and
+//! `trace convert`.
+//!
+//! # Reading
+//! [`TraceReader`] streams a trace one line at a time through a single reused line buffer:
+//! memory is constant whatever the trace length, no allocation or UTF-8 validation happens per
+//! line, and integers are parsed by hand from bytes. Each format's exact column layout is in its
+//! module documentation ([`disksim`], [`blkparse`], [`msr`], [`iolog`], [`alibaba`],
+//! [`tencent`]).
+//!
+//! Rules common to every format:
+//! - Blank lines and lines starting with `#` are ignored (they count in [`TraceReader::lines`]
+//!   but are not "skipped" records). A CSV header line (column names) as the first data line of
+//!   an MSR, Alibaba or Tencent trace is ignored likewise.
+//! - A malformed line is an error `file:line: reason`; nothing is silently defaulted.
+//! - Lines that are well formed but produce no request are *skipped* and counted
+//!   ([`TraceReader::skipped`]): other blkparse actions, iolog file actions (`add`, `open`,
+//!   `close`) and `wait`s, records removed by the filter, and zero-length reads, writes and
+//!   trims (a zero-length data request carries no work; it is skipped rather than rejected).
+//! - Times are normalised to nanoseconds from the first record produced: the first record has
+//!   `time_ns == 0` and later ones their offset from it. Records are never reordered; a record
+//!   stamped earlier than the first one gets time 0.
+//! - Sizes and offsets are bytes (sector-based formats are multiplied by 512).
+//! - Flushes (blkparse `F`, iolog `sync`/`datasync`) are [`IoKind::Flush`] with `len == 0`;
+//!   discards (blkparse `D`, iolog `trim`) are [`IoKind::Trim`].
+//! - [`TraceOptions::filter`] keeps only the records whose `stream` equals the given number:
+//!   the MSR disk number, the Alibaba device id, the Tencent volume id, the DiskSim device, the
+//!   blkparse device (`major << 20 | minor`) or the iolog file index (order of first appearance,
+//!   from 0).
+
+pub mod alibaba;
+pub mod blkparse;
+pub mod convert;
+pub mod detect;
+pub mod disksim;
+pub mod iolog;
+pub mod msr;
+pub mod stats;
+pub mod tencent;
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::host::{HostIo, IoKind};
+
+pub use convert::{convert, ConvertFormat};
+pub use disksim::write_synthetic_disksim;
+pub use stats::{render_table, trace_stats, TraceStats};
+
+/// A supported trace format. Parsed from (and displayed as) its CLI name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceFormat {
+    Disksim,
+    Blkparse,
+    Msr,
+    Iolog,
+    Alibaba,
+    Tencent,
+}
+
+impl TraceFormat {
+    /// All formats, in CLI order.
+    pub const ALL: [TraceFormat; 6] = [
+        TraceFormat::Disksim,
+        TraceFormat::Blkparse,
+        TraceFormat::Msr,
+        TraceFormat::Iolog,
+        TraceFormat::Alibaba,
+        TraceFormat::Tencent,
+    ];
+
+    /// The CLI name (`disksim`, `blkparse`, `msr`, `iolog`, `alibaba`, `tencent`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::Disksim => "disksim",
+            TraceFormat::Blkparse => "blkparse",
+            TraceFormat::Msr => "msr",
+            TraceFormat::Iolog => "iolog",
+            TraceFormat::Alibaba => "alibaba",
+            TraceFormat::Tencent => "tencent",
+        }
+    }
+
+    /// Nanoseconds per unit of the format's raw timestamp.
+    fn ns_per_tick(self) -> u64 {
+        match self {
+            TraceFormat::Disksim | TraceFormat::Blkparse => 1,
+            TraceFormat::Msr => 100,
+            TraceFormat::Iolog | TraceFormat::Alibaba => 1_000,
+            TraceFormat::Tencent => 1_000_000_000,
+        }
+    }
+}
+
+impl fmt::Display for TraceFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TraceFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        TraceFormat::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "unknown trace format `{s}`; expected one of disksim, blkparse, msr, iolog, \
+                     alibaba, tencent"
+                ))
+            })
+    }
+}
+
+/// Which blkparse event (action) is taken as the request: queued, issued to the driver, or
+/// completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum BlkEvent {
+    /// `Q`: the request is queued (as the application submitted it, before merging).
+    Q,
+    /// `D`: the request is issued to the driver (after merging and scheduling). The default.
+    #[default]
+    D,
+    /// `C`: the request completed.
+    C,
+}
+
+impl BlkEvent {
+    fn letter(self) -> u8 {
+        match self {
+            BlkEvent::Q => b'Q',
+            BlkEvent::D => b'D',
+            BlkEvent::C => b'C',
+        }
+    }
+}
+
+impl fmt::Display for BlkEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BlkEvent::Q => "Q",
+            BlkEvent::D => "D",
+            BlkEvent::C => "C",
+        })
+    }
+}
+
+impl FromStr for BlkEvent {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "Q" | "q" => Ok(BlkEvent::Q),
+            "D" | "d" => Ok(BlkEvent::D),
+            "C" | "c" => Ok(BlkEvent::C),
+            _ => Err(Error::Usage(format!(
+                "unknown blkparse event `{s}`; expected Q, D or C"
+            ))),
+        }
+    }
+}
+
+/// How to read a trace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TraceOptions {
+    /// The format; `None` detects it from the first data line.
+    pub format: Option<TraceFormat>,
+    /// The blkparse action taken as the request (default `D`).
+    pub blkparse_event: BlkEvent,
+    /// Keep only records of this stream (MSR disk number, Alibaba device id, Tencent volume,
+    /// DiskSim device, blkparse device, iolog file index); `None` keeps all.
+    pub filter: Option<u64>,
+}
+
+/// One request of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceRecord {
+    /// Arrival time in ns from the first record of the trace.
+    pub time_ns: u64,
+    /// The request, offset and length in bytes.
+    pub io: HostIo,
+    /// The source stream: device, volume, disk or file, as the format has it.
+    pub stream: u32,
+}
+
+/// What a format parser makes of one data line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parsed {
+    /// A request; `time` in the format's raw ticks (see `TraceFormat::ns_per_tick`).
+    Record {
+        time: u64,
+        kind: IoKind,
+        offset: u64,
+        len: u64,
+        stream: u32,
+    },
+    /// A well-formed line that is not a request (other action, file action, wait...).
+    Skip,
+    /// A metadata line (header): neither a record nor skipped.
+    Ignore,
+    /// The records are over (blkparse summary section).
+    End,
+}
+
+/// Per-format parser state that survives between lines.
+#[derive(Debug, Default)]
+pub(crate) struct ParseState {
+    pub(crate) iolog: iolog::IologState,
+    /// A first data line may be a CSV header.
+    pub(crate) seen_data: bool,
+}
+
+/// A streaming trace reader (constant memory).
+pub struct TraceReader {
+    name: String,
+    input: Box<dyn BufRead>,
+    buf: Vec<u8>,
+    /// Lines read ahead by format detection, served before `input`.
+    pending: Vec<Vec<u8>>,
+    format: TraceFormat,
+    opts: TraceOptions,
+    state: ParseState,
+    line: u64,
+    skipped: u64,
+    records: u64,
+    flush_flagged: u64,
+    t0: Option<u64>,
+    done: bool,
+}
+
+impl fmt::Debug for TraceReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TraceReader")
+            .field("name", &self.name)
+            .field("format", &self.format)
+            .field("line", &self.line)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Read buffer size for trace files.
+const READ_BUF: usize = 256 * 1024;
+
+impl TraceReader {
+    /// Opens a trace file, detecting its format from the first data line unless
+    /// `opts.format` is set.
+    pub fn open(path: &Path, opts: &TraceOptions) -> Result<TraceReader> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let name = path.display().to_string();
+        TraceReader::from_reader(
+            &name,
+            Box::new(BufReader::with_capacity(READ_BUF, file)),
+            opts,
+        )
+    }
+
+    /// A reader over any buffered input; `name` is used in error messages.
+    pub fn from_reader(name: &str, input: Box<dyn BufRead>, opts: &TraceOptions) -> Result<Self> {
+        let mut r = TraceReader {
+            name: name.to_string(),
+            input,
+            buf: Vec::with_capacity(256),
+            pending: Vec::new(),
+            format: opts.format.unwrap_or(TraceFormat::Disksim),
+            opts: opts.clone(),
+            state: ParseState::default(),
+            line: 0,
+            skipped: 0,
+            records: 0,
+            flush_flagged: 0,
+            t0: None,
+            done: false,
+        };
+        if opts.format.is_none() {
+            r.format = r.detect_format()?;
+        }
+        Ok(r)
+    }
+
+    /// Reads ahead to the first data line and detects the format from it. The lines read are
+    /// kept and served again to the parser.
+    fn detect_format(&mut self) -> Result<TraceFormat> {
+        loop {
+            let mut line = Vec::new();
+            let n = self
+                .input
+                .read_until(b'\n', &mut line)
+                .map_err(|e| Error::io(&self.name, e))?;
+            if n == 0 {
+                return Err(Error::parse(
+                    &self.name,
+                    self.pending.len() as u64,
+                    "cannot detect trace format; use --trace-format",
+                ));
+            }
+            let t = trim(&line);
+            let data = !t.is_empty() && t[0] != b'#';
+            let found = if data { detect::detect_line(t) } else { None };
+            self.pending.push(line);
+            if data {
+                return found.ok_or_else(|| {
+                    Error::parse(
+                        &self.name,
+                        self.pending.len() as u64,
+                        "cannot detect trace format; use --trace-format",
+                    )
+                });
+            }
+        }
+    }
+
+    /// The format being read (detected or forced).
+    pub fn format(&self) -> TraceFormat {
+        self.format
+    }
+
+    /// The name used in error messages (the path for [`TraceReader::open`]).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Lines that were well formed but produced no record (see the module documentation).
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Lines read so far, of every kind.
+    pub fn lines(&self) -> u64 {
+        self.line
+    }
+
+    /// Records produced so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// blkparse writes that carried a flush flag (`F`: pre-flush or FUA). They are produced as
+    /// plain writes; this counts them.
+    pub fn flush_flagged_writes(&self) -> u64 {
+        self.flush_flagged
+    }
+
+    /// Fills `self.buf` with the next line; false at end of input.
+    #[inline]
+    fn next_line(&mut self) -> Result<bool> {
+        self.buf.clear();
+        if !self.pending.is_empty() {
+            self.buf = self.pending.remove(0);
+            self.line += 1;
+            return Ok(true);
+        }
+        let n = self
+            .input
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| Error::io(&self.name, e))?;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.line += 1;
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the trace.
+    pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
+        if self.done {
+            return Ok(None);
+        }
+        loop {
+            if !self.next_line()? {
+                self.done = true;
+                return Ok(None);
+            }
+            let line = trim(&self.buf);
+            if line.is_empty() || line[0] == b'#' {
+                continue;
+            }
+            let first = !self.state.seen_data;
+            self.state.seen_data = true;
+            let parsed = match self.format {
+                TraceFormat::Disksim => disksim::parse_line(line),
+                TraceFormat::Blkparse => {
+                    blkparse::parse_line(line, self.opts.blkparse_event, &mut self.flush_flagged)
+                }
+                TraceFormat::Msr => msr::parse_line(line, first),
+                TraceFormat::Iolog => iolog::parse_line(line, &mut self.state.iolog),
+                TraceFormat::Alibaba => alibaba::parse_line(line, first),
+                TraceFormat::Tencent => tencent::parse_line(line, first),
+            };
+            match parsed {
+                Ok(Parsed::Record {
+                    time,
+                    kind,
+                    offset,
+                    len,
+                    stream,
+                }) => {
+                    if len == 0 && matches!(kind, IoKind::Read | IoKind::Write | IoKind::Trim) {
+                        self.skipped += 1;
+                        continue;
+                    }
+                    if let Some(f) = self.opts.filter {
+                        if u64::from(stream) != f {
+                            self.skipped += 1;
+                            continue;
+                        }
+                    }
+                    let t0 = *self.t0.get_or_insert(time);
+                    let time_ns = time
+                        .saturating_sub(t0)
+                        .saturating_mul(self.format.ns_per_tick());
+                    self.records += 1;
+                    return Ok(Some(TraceRecord {
+                        time_ns,
+                        io: HostIo::new(kind, offset, len),
+                        stream,
+                    }));
+                }
+                Ok(Parsed::Skip) => self.skipped += 1,
+                Ok(Parsed::Ignore) => {}
+                Ok(Parsed::End) => {
+                    self.done = true;
+                    return Ok(None);
+                }
+                Err(reason) => return Err(Error::parse(&self.name, self.line, reason)),
+            }
+        }
+    }
+}
+
+impl Iterator for TraceReader {
+    type Item = Result<TraceRecord>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record().transpose()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte-level parsing helpers shared by the format modules. Errors are `String` reasons, built
+// only on the error path.
+
+pub(crate) type PResult<T> = std::result::Result<T, String>;
+
+/// The line without leading and trailing ASCII whitespace (including `\r\n`).
+#[inline]
+pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if last.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Parses an unsigned decimal integer (digits only, no sign); `None` if empty, not all digits
+/// or overflowing.
+#[inline]
+pub(crate) fn parse_u64(s: &[u8]) -> Option<u64> {
+    if s.is_empty() || s.len() > 20 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    if s.len() < 20 {
+        for &b in s {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                return None;
+            }
+            v = v * 10 + u64::from(d);
+        }
+        Some(v)
+    } else {
+        for &b in s {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                return None;
+            }
+            v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+        }
+        Some(v)
+    }
+}
+
+/// Parses a decimal field or explains why not.
+#[inline]
+pub(crate) fn field_u64(s: &[u8], what: &str) -> PResult<u64> {
+    parse_u64(s).ok_or_else(|| format!("{what}: invalid unsigned integer `{}`", show(s)))
+}
+
+/// Parses a decimal field that must fit a stream number.
+#[inline]
+pub(crate) fn field_u32(s: &[u8], what: &str) -> PResult<u32> {
+    let v = field_u64(s, what)?;
+    u32::try_from(v).map_err(|_| format!("{what}: {v} does not fit in 32 bits"))
+}
+
+/// `a * b` or an overflow reason.
+#[inline]
+pub(crate) fn mul(a: u64, b: u64, what: &str) -> PResult<u64> {
+    a.checked_mul(b)
+        .ok_or_else(|| format!("{what}: {a} overflows 64 bits in bytes"))
+}
+
+/// A field for an error message (lossy UTF-8, shortened).
+pub(crate) fn show(s: &[u8]) -> String {
+    let s = String::from_utf8_lossy(s);
+    if s.chars().count() > 40 {
+        let short: String = s.chars().take(40).collect();
+        format!("{short}...")
+    } else {
+        s.into_owned()
+    }
+}
+
+/// Splits on ASCII spaces and tabs, skipping runs.
+#[inline]
+pub(crate) fn words(s: &[u8]) -> impl Iterator<Item = &[u8]> {
+    s.split(|b| *b == b' ' || *b == b'\t')
+        .filter(|w| !w.is_empty())
+}
+
+/// Splits a CSV line on commas; fields are trimmed of surrounding spaces.
+#[inline]
+pub(crate) fn csv_fields(s: &[u8]) -> impl Iterator<Item = &[u8]> {
+    s.split(|b| *b == b',').map(trim)
+}
+
+/// Collects up to `N` fields; returns how many fields the line had in total.
+#[inline]
+pub(crate) fn take_fields<'a, const N: usize>(
+    it: impl Iterator<Item = &'a [u8]>,
+    out: &mut [&'a [u8]; N],
+) -> usize {
+    let mut n = 0;
+    for f in it {
+        if n < N {
+            out[n] = f;
+        }
+        n += 1;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;

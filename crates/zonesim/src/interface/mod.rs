@@ -1,0 +1,5 @@
+//! Host interface: the link between host and device, and (for zoned namespaces) zone rules.
+
+mod link;
+
+pub use link::Link;

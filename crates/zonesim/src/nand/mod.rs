@@ -1,0 +1,17 @@
+//! NAND array: geometry, addressing, cell timing and the occupancy of dies and channels.
+//!
+//! Models design.md §1 "NAND array" and ConZone §3.2 (write pointer striping, Table 2 timing):
+//! channels x chips x dies x planes x blocks x pages; a superblock is the same block index in
+//! every plane of every die. Occupancy is analytic (as in NVMeVirt): each die and each channel
+//! has a busy-until time, an operation starts at the later of its ready time and the resource's
+//! busy-until, and reserves the resource to its end. Operations are therefore served FIFO per
+//! die in the order the firmware issues them, and never overlap on a die (checked in debug
+//! builds). A read holds its die for tR and the transfer out of the page register, while the
+//! transfer occupies only its channel, so other dies on the channel keep working.
+
+mod array;
+mod geometry;
+
+pub use array::{FlashCounters, NandArray};
+pub use array::ps_per_byte;
+pub use geometry::{FlashPage, Geometry, SLOT_BYTES};
