@@ -1,1 +1,60 @@
-fn main() {}
+//! `zonesim`: the command-line front end. A thin layer over the `zonesim` library: argument
+//! parsing, the summary table, the progress bar and exit codes (2 for bad input).
+
+mod bench;
+mod run_cmd;
+mod summary;
+mod trace_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "zonesim",
+    version,
+    about = "Fast, deterministic simulator of flash storage (UFS/eMMC, NVMe; conventional and zoned)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a simulation (no arguments: the default device and workload).
+    Run(Box<run_cmd::RunArgs>),
+    /// List the device presets.
+    Presets,
+    /// Run the standard speed cases and print simulated requests per wall second.
+    Bench(bench::BenchArgs),
+    /// Trace tooling: statistics and format conversion.
+    #[command(subcommand)]
+    Trace(trace_cmd::TraceCmd),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let res = match cli.cmd {
+        Cmd::Run(a) => run_cmd::run(*a),
+        Cmd::Presets => {
+            for (name, desc, _) in zonesim::config::PRESETS {
+                println!("{name:<20} {desc}");
+            }
+            Ok(())
+        }
+        Cmd::Bench(a) => bench::run(a),
+        Cmd::Trace(t) => trace_cmd::run(t),
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("zonesim: {e:#}");
+            if e.downcast_ref::<zonesim::Error>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

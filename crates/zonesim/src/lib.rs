@@ -10,5 +10,7 @@ pub mod firmware;
 pub mod host;
 pub mod interface;
 pub mod nand;
+pub mod sim;
+pub mod stats;
 
 pub use error::{Error, Result};

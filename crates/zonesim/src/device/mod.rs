@@ -111,3 +111,113 @@ impl Device {
         Ok(())
     }
 }
+
+impl Device {
+    fn ftls(&self) -> impl Iterator<Item = &PageFtl> {
+        self.namespaces.iter().map(|ns| match ns {
+            Namespace::Conventional(f) => f,
+        })
+    }
+
+    /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
+    pub fn write_volume(&self) -> (u64, u64) {
+        let host = self.ftls().map(|f| f.counters.host_write_pages).sum();
+        (self.nand.counters.programmed_slots, host)
+    }
+
+    /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.
+    pub fn reset_counters(&mut self) {
+        self.nand.counters = Default::default();
+        self.cache.counters = Default::default();
+        for ns in &mut self.namespaces {
+            match ns {
+                Namespace::Conventional(f) => f.reset_counters(),
+            }
+        }
+    }
+
+    /// The `device` section of the report (schema: docs/report.md).
+    pub fn report_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let (programmed, host) = self.write_volume();
+        let waf = if host == 0 {
+            0.0
+        } else {
+            programmed as f64 / host as f64
+        };
+        let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
+        let buf = |f: fn(&crate::firmware::buffer::BufferCounters) -> u64| -> u64 {
+            self.ftls().map(|x| f(&x.buffer().counters)).sum()
+        };
+        let fc = &self.nand.counters;
+        let namespaces: Vec<serde_json::Value> = self
+            .namespaces
+            .iter()
+            .enumerate()
+            .map(|(i, ns)| match ns {
+                Namespace::Conventional(f) => json!({
+                    "id": i,
+                    "kind": "conventional",
+                    "capacity_bytes": f.logical_pages() * SLOT_BYTES,
+                    "free_superblocks": f.free_superblocks(),
+                }),
+            })
+            .collect();
+        json!({
+            "name": self.cfg.name,
+            "capacity_bytes": self.capacity_bytes(0),
+            "waf": waf,
+            "host_pages_written": host,
+            "flash": {
+                "page_reads": fc.page_reads,
+                "page_programs": fc.page_programs,
+                "block_erases": fc.block_erases,
+                "programmed_slots": fc.programmed_slots,
+                "die_busy_ns": fc.die_busy_ns,
+            },
+            "gc": {
+                "pages_moved": sum(|f| f.counters.gc_pages_moved),
+                "victims": sum(|f| f.counters.gc_victims),
+                "foreground_victims": sum(|f| f.counters.gc_foreground_victims),
+                "background_victims": sum(|f| f.counters.gc_background_victims),
+            },
+            "l2p": {
+                "hits": self.cache.counters.hits,
+                "misses": self.cache.counters.misses,
+                "writebacks": self.cache.counters.writebacks,
+                "map_reads": sum(|f| f.counters.map_reads),
+                "map_programs": sum(|f| f.counters.map_programs),
+                "cache_map_pages": self.cache.capacity(),
+            },
+            "buffer": {
+                "full_flushes": buf(|c| c.full_flushes),
+                "premature_flushes": buf(|c| c.premature_flushes),
+                "host_flushes": buf(|c| c.host_flushes),
+                "write_hits": buf(|c| c.write_hits),
+                "read_hits": buf(|c| c.read_hits),
+                "stall_ns": buf(|c| c.stall_ns),
+                "padding_slots": sum(|f| f.counters.padding_slots),
+            },
+            "unwritten_reads": sum(|f| f.counters.unwritten_reads),
+            "wear": wear(self.nand.erase_counts()),
+            "namespaces": namespaces,
+        })
+    }
+}
+
+/// Erase-count distribution over blocks.
+fn wear(counts: &[u32]) -> serde_json::Value {
+    let n = counts.len().max(1) as f64;
+    let mean = counts.iter().map(|&c| c as f64).sum::<f64>() / n;
+    let var = counts
+        .iter()
+        .map(|&c| (c as f64 - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    serde_json::json!({
+        "erase_min": counts.iter().copied().min().unwrap_or(0),
+        "erase_max": counts.iter().copied().max().unwrap_or(0),
+        "erase_mean": mean,
+        "erase_stddev": var.sqrt(),
+    })
+}

@@ -126,6 +126,11 @@ impl PageFtl {
         &self.buffer
     }
 
+    pub fn reset_counters(&mut self) {
+        self.counters = FtlCounters::default();
+        self.buffer.counters = Default::default();
+    }
+
     pub fn free_superblocks(&self) -> u32 {
         self.sbs.free_count()
     }

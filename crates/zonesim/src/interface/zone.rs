@@ -117,7 +117,10 @@ impl ZoneCondition {
 
     /// Implicitly or explicitly open (holds an open resource).
     pub fn is_open(self) -> bool {
-        matches!(self, ZoneCondition::ImplicitOpen | ZoneCondition::ExplicitOpen)
+        matches!(
+            self,
+            ZoneCondition::ImplicitOpen | ZoneCondition::ExplicitOpen
+        )
     }
 
     /// Open or closed (holds an active resource).
@@ -608,7 +611,9 @@ impl ZoneSet {
     /// Apply any request.
     pub fn apply(&mut self, op: &ZoneOp) -> Result<ZoneOpOutcome, ZoneErrorKind> {
         match *op {
-            ZoneOp::Write { lba, len } => self.check_and_apply_write(lba, len).map(ZoneOpOutcome::Write),
+            ZoneOp::Write { lba, len } => self
+                .check_and_apply_write(lba, len)
+                .map(ZoneOpOutcome::Write),
             ZoneOp::Append { zone, len } => self
                 .append(zone, len)
                 .map(|(l, o)| ZoneOpOutcome::Append(l, o)),
@@ -704,7 +709,9 @@ impl ZoneSet {
                 return Err(format!("implicit-open list: zone {cur} is {}", s.cond));
             }
             if s.prev != prev {
-                return Err(format!("implicit-open list: zone {cur} has a wrong back link"));
+                return Err(format!(
+                    "implicit-open list: zone {cur} has a wrong back link"
+                ));
             }
             n += 1;
             if n > imp {
@@ -761,10 +768,7 @@ impl ZoneSet {
     /// `Ok(Some(v))`: zone `v` must be closed implicitly first. Changes nothing.
     #[inline]
     fn open_resources(&self, from: ZoneCondition) -> Result<Option<u32>, ZoneErrorKind> {
-        debug_assert!(matches!(
-            from,
-            ZoneCondition::Empty | ZoneCondition::Closed
-        ));
+        debug_assert!(matches!(from, ZoneCondition::Empty | ZoneCondition::Closed));
         if from == ZoneCondition::Empty
             && self.cfg.max_active != 0
             && self.active_count() >= self.cfg.max_active
@@ -1061,7 +1065,11 @@ mod tests {
     }
 
     /// Run `f`, which must fail with `kind`, and check that nothing changed.
-    fn rejects(s: &mut ZoneSet, kind: ZoneErrorKind, f: impl FnOnce(&mut ZoneSet) -> ZoneErrorKind) {
+    fn rejects(
+        s: &mut ZoneSet,
+        kind: ZoneErrorKind,
+        f: impl FnOnce(&mut ZoneSet) -> ZoneErrorKind,
+    ) {
         let before = s.clone();
         assert_eq!(f(s), kind);
         assert_eq!(*s, before, "a rejected request changed the state");
@@ -1075,7 +1083,9 @@ mod tests {
         assert_eq!(s.active_count(), 0);
         let r = s.report(z(0), 100);
         assert_eq!(r.len(), 8);
-        assert!(r.iter().all(|i| i.condition == Empty && i.write_pointer == i.start));
+        assert!(r
+            .iter()
+            .all(|i| i.condition == Empty && i.write_pointer == i.start));
         assert_eq!(r[3].start, Lba(48));
         assert_eq!(r[3].capacity, 12);
         assert_eq!(s.report(z(6), 5).len(), 2);
@@ -1127,10 +1137,16 @@ mod tests {
     #[test]
     fn unaligned_write_rejected() {
         let mut s = set();
-        rejects(&mut s, UnalignedWrite, |s| s.check_and_apply_write(at(0, 1), 1).unwrap_err());
+        rejects(&mut s, UnalignedWrite, |s| {
+            s.check_and_apply_write(at(0, 1), 1).unwrap_err()
+        });
         s.check_and_apply_write(at(0, 0), 2).unwrap();
-        rejects(&mut s, UnalignedWrite, |s| s.check_and_apply_write(at(0, 0), 1).unwrap_err());
-        rejects(&mut s, UnalignedWrite, |s| s.check_and_apply_write(at(0, 5), 1).unwrap_err());
+        rejects(&mut s, UnalignedWrite, |s| {
+            s.check_and_apply_write(at(0, 0), 1).unwrap_err()
+        });
+        rejects(&mut s, UnalignedWrite, |s| {
+            s.check_and_apply_write(at(0, 5), 1).unwrap_err()
+        });
         ok(&s);
     }
 
@@ -1138,27 +1154,47 @@ mod tests {
     fn write_to_full_rejected() {
         let mut s = set();
         s.check_and_apply_write(at(2, 0), 12).unwrap();
-        rejects(&mut s, WriteFull, |s| s.check_and_apply_write(at(2, 12), 1).unwrap_err());
-        rejects(&mut s, WriteFull, |s| s.check_and_apply_write(at(2, 0), 1).unwrap_err());
+        rejects(&mut s, WriteFull, |s| {
+            s.check_and_apply_write(at(2, 12), 1).unwrap_err()
+        });
+        rejects(&mut s, WriteFull, |s| {
+            s.check_and_apply_write(at(2, 0), 1).unwrap_err()
+        });
         rejects(&mut s, WriteFull, |s| s.append(z(2), 1).unwrap_err());
         s.finish(z(3)).unwrap();
-        rejects(&mut s, WriteFull, |s| s.check_and_apply_write(at(3, 0), 1).unwrap_err());
+        rejects(&mut s, WriteFull, |s| {
+            s.check_and_apply_write(at(3, 0), 1).unwrap_err()
+        });
     }
 
     #[test]
     fn write_crossing_capacity_rejected_whole() {
         let mut s = set();
         s.check_and_apply_write(at(0, 0), 10).unwrap();
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(at(0, 10), 3).unwrap_err());
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(at(0, 10), 3).unwrap_err()
+        });
         // Crossing into the next zone is also a boundary error.
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(at(0, 10), 20).unwrap_err());
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(at(0, 10), 20).unwrap_err()
+        });
         // Starting in the gap between capacity and size.
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(at(1, 12), 1).unwrap_err());
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(at(1, 15), 1).unwrap_err());
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(at(1, 12), 1).unwrap_err()
+        });
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(at(1, 15), 1).unwrap_err()
+        });
         // Outside the namespace.
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(Lba(128), 1).unwrap_err());
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(Lba(u64::MAX), 1).unwrap_err());
-        rejects(&mut s, Boundary, |s| s.check_and_apply_write(at(0, 10), u64::MAX).unwrap_err());
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(Lba(128), 1).unwrap_err()
+        });
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(Lba(u64::MAX), 1).unwrap_err()
+        });
+        rejects(&mut s, Boundary, |s| {
+            s.check_and_apply_write(at(0, 10), u64::MAX).unwrap_err()
+        });
         // Exactly to capacity is fine.
         assert!(s.check_and_apply_write(at(0, 10), 2).unwrap().became_full);
     }
@@ -1170,7 +1206,9 @@ mod tests {
         let o = s.check_and_apply_write(at(0, 0), 0).unwrap();
         assert!(!o.opened && !o.became_full);
         assert_eq!(s, before);
-        rejects(&mut s, UnalignedWrite, |s| s.check_and_apply_write(at(0, 3), 0).unwrap_err());
+        rejects(&mut s, UnalignedWrite, |s| {
+            s.check_and_apply_write(at(0, 3), 0).unwrap_err()
+        });
     }
 
     #[test]
@@ -1205,7 +1243,9 @@ mod tests {
         ok(&s);
         // Active limit 3 reached: an EMPTY zone cannot be opened even though zone 1 could be
         // closed.
-        rejects(&mut s, TooManyActive, |s| s.check_and_apply_write(at(3, 0), 1).unwrap_err());
+        rejects(&mut s, TooManyActive, |s| {
+            s.check_and_apply_write(at(3, 0), 1).unwrap_err()
+        });
         rejects(&mut s, TooManyActive, |s| s.open(z(3)).unwrap_err());
         rejects(&mut s, TooManyActive, |s| s.append(z(3), 1).unwrap_err());
         // A CLOSED zone only needs an open resource: zone 1 is closed to make room.
@@ -1224,7 +1264,9 @@ mod tests {
         });
         s.open(z(0)).unwrap();
         s.open(z(1)).unwrap();
-        rejects(&mut s, TooManyOpen, |s| s.check_and_apply_write(at(2, 0), 1).unwrap_err());
+        rejects(&mut s, TooManyOpen, |s| {
+            s.check_and_apply_write(at(2, 0), 1).unwrap_err()
+        });
         rejects(&mut s, TooManyOpen, |s| s.open(z(2)).unwrap_err());
         rejects(&mut s, TooManyOpen, |s| s.finish(z(2)).unwrap_err());
         // Writes to already open zones need nothing.
@@ -1356,20 +1398,32 @@ mod tests {
     fn read_rules() {
         let mut s = set();
         s.check_read(at(0, 0), 0).unwrap();
-        rejects(&mut s, ReadBeyondWp, |s| s.check_read(at(0, 0), 1).unwrap_err());
+        rejects(&mut s, ReadBeyondWp, |s| {
+            s.check_read(at(0, 0), 1).unwrap_err()
+        });
         s.check_and_apply_write(at(0, 0), 6).unwrap();
         s.check_read(at(0, 0), 6).unwrap();
         s.check_read(at(0, 5), 1).unwrap();
-        rejects(&mut s, ReadBeyondWp, |s| s.check_read(at(0, 5), 2).unwrap_err());
-        rejects(&mut s, ReadBeyondWp, |s| s.check_read(at(0, 6), 1).unwrap_err());
+        rejects(&mut s, ReadBeyondWp, |s| {
+            s.check_read(at(0, 5), 2).unwrap_err()
+        });
+        rejects(&mut s, ReadBeyondWp, |s| {
+            s.check_read(at(0, 6), 1).unwrap_err()
+        });
         // A FULL zone is readable up to its capacity, never in the gap.
         s.check_and_apply_write(at(1, 0), 12).unwrap();
         s.check_read(at(1, 0), 12).unwrap();
-        rejects(&mut s, ReadBeyondWp, |s| s.check_read(at(1, 11), 2).unwrap_err());
-        rejects(&mut s, ReadBeyondWp, |s| s.check_read(at(1, 13), 1).unwrap_err());
+        rejects(&mut s, ReadBeyondWp, |s| {
+            s.check_read(at(1, 11), 2).unwrap_err()
+        });
+        rejects(&mut s, ReadBeyondWp, |s| {
+            s.check_read(at(1, 13), 1).unwrap_err()
+        });
         // Outside the namespace.
         rejects(&mut s, Boundary, |s| s.check_read(Lba(127), 2).unwrap_err());
-        rejects(&mut s, Boundary, |s| s.check_read(Lba(u64::MAX), 2).unwrap_err());
+        rejects(&mut s, Boundary, |s| {
+            s.check_read(Lba(u64::MAX), 2).unwrap_err()
+        });
         s.check_read(Lba(128), 0).unwrap();
     }
 
@@ -1398,12 +1452,20 @@ mod tests {
         assert_eq!((s.open_count(), s.active_count()), (0, 0));
         ok(&s);
         s.check_read(at(0, 0), 5).unwrap();
-        rejects(&mut s, ReadBeyondWp, |s| s.check_read(at(0, 0), 6).unwrap_err());
-        rejects(&mut s, InvalidTransition, |s| s.check_read(at(1, 0), 1).unwrap_err());
+        rejects(&mut s, ReadBeyondWp, |s| {
+            s.check_read(at(0, 0), 6).unwrap_err()
+        });
+        rejects(&mut s, InvalidTransition, |s| {
+            s.check_read(at(1, 0), 1).unwrap_err()
+        });
         for i in 0..2 {
             let wp = s.info(z(i)).write_pointer;
-            rejects(&mut s, InvalidTransition, |s| s.check_and_apply_write(wp, 1).unwrap_err());
-            rejects(&mut s, InvalidTransition, |s| s.append(z(i), 1).unwrap_err());
+            rejects(&mut s, InvalidTransition, |s| {
+                s.check_and_apply_write(wp, 1).unwrap_err()
+            });
+            rejects(&mut s, InvalidTransition, |s| {
+                s.append(z(i), 1).unwrap_err()
+            });
             rejects(&mut s, InvalidTransition, |s| s.open(z(i)).unwrap_err());
             rejects(&mut s, InvalidTransition, |s| s.close(z(i)).unwrap_err());
             rejects(&mut s, InvalidTransition, |s| s.finish(z(i)).unwrap_err());
@@ -1443,7 +1505,10 @@ mod tests {
     fn apply_dispatches() {
         let mut s = set();
         assert!(matches!(
-            s.apply(&ZoneOp::Write { lba: at(0, 0), len: 2 }),
+            s.apply(&ZoneOp::Write {
+                lba: at(0, 0),
+                len: 2
+            }),
             Ok(ZoneOpOutcome::Write(_))
         ));
         assert_eq!(
@@ -1461,11 +1526,23 @@ mod tests {
                 }
             )
         );
-        assert_eq!(s.apply(&ZoneOp::Read { lba: at(0, 0), len: 3 }), Ok(ZoneOpOutcome::Read));
+        assert_eq!(
+            s.apply(&ZoneOp::Read {
+                lba: at(0, 0),
+                len: 3
+            }),
+            Ok(ZoneOpOutcome::Read)
+        );
         assert_eq!(s.apply(&ZoneOp::Close(z(0))), Ok(ZoneOpOutcome::Done));
         assert_eq!(s.apply(&ZoneOp::Open(z(0))), Ok(ZoneOpOutcome::Done));
-        assert_eq!(s.apply(&ZoneOp::Finish(z(0))), Ok(ZoneOpOutcome::Finish(at(0, 3))));
-        assert_eq!(s.apply(&ZoneOp::Reset(z(0))), Ok(ZoneOpOutcome::Reset(at(0, 12))));
+        assert_eq!(
+            s.apply(&ZoneOp::Finish(z(0))),
+            Ok(ZoneOpOutcome::Finish(at(0, 3)))
+        );
+        assert_eq!(
+            s.apply(&ZoneOp::Reset(z(0))),
+            Ok(ZoneOpOutcome::Reset(at(0, 12)))
+        );
         assert_eq!(s.apply(&ZoneOp::Close(z(0))), Err(InvalidTransition));
     }
 
@@ -1473,11 +1550,27 @@ mod tests {
     fn config_validation() {
         assert!(cfg().validate().is_ok());
         let bad = |c: ZoneConfig| c.validate().unwrap_err().to_string();
-        assert!(bad(ZoneConfig { zone_size: 0, ..cfg() }).contains("zone.size_bytes"));
-        assert!(bad(ZoneConfig { zone_capacity: 0, ..cfg() }).contains("zone.capacity_bytes"));
-        assert!(bad(ZoneConfig { zone_capacity: 17, ..cfg() }).contains("zone.capacity_bytes"));
+        assert!(bad(ZoneConfig {
+            zone_size: 0,
+            ..cfg()
+        })
+        .contains("zone.size_bytes"));
+        assert!(bad(ZoneConfig {
+            zone_capacity: 0,
+            ..cfg()
+        })
+        .contains("zone.capacity_bytes"));
+        assert!(bad(ZoneConfig {
+            zone_capacity: 17,
+            ..cfg()
+        })
+        .contains("zone.capacity_bytes"));
         assert!(bad(ZoneConfig { zones: 0, ..cfg() }).contains("zone.count"));
-        assert!(bad(ZoneConfig { max_open: 4, ..cfg() }).contains("zone.max_open"));
+        assert!(bad(ZoneConfig {
+            max_open: 4,
+            ..cfg()
+        })
+        .contains("zone.max_open"));
         assert!(bad(ZoneConfig {
             zone_size: u64::MAX / 2,
             zone_capacity: 1,
@@ -1486,21 +1579,51 @@ mod tests {
         .contains("overflows"));
         assert!(ZoneSet::try_new(ZoneConfig { zones: 0, ..cfg() }).is_err());
         // Open limit without an active limit, and vice versa, are fine.
-        assert!(ZoneConfig { max_active: 0, ..cfg() }.validate().is_ok());
-        assert!(ZoneConfig { max_open: 0, ..cfg() }.validate().is_ok());
+        assert!(ZoneConfig {
+            max_active: 0,
+            ..cfg()
+        }
+        .validate()
+        .is_ok());
+        assert!(ZoneConfig {
+            max_open: 0,
+            ..cfg()
+        }
+        .validate()
+        .is_ok());
     }
 
     #[test]
     fn serialization() {
-        assert_eq!(serde_json::to_string(&ImplicitOpen).unwrap(), "\"IMPLICIT_OPEN\"");
+        assert_eq!(
+            serde_json::to_string(&ImplicitOpen).unwrap(),
+            "\"IMPLICIT_OPEN\""
+        );
         assert_eq!(serde_json::to_string(&ReadOnly).unwrap(), "\"READ_ONLY\"");
-        assert_eq!(serde_json::to_string(&ReadBeyondWp).unwrap(), "\"read_beyond_wp\"");
+        assert_eq!(
+            serde_json::to_string(&ReadBeyondWp).unwrap(),
+            "\"read_beyond_wp\""
+        );
         for k in ZoneErrorKind::ALL {
-            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{}\"", k.as_str()));
+            assert_eq!(
+                serde_json::to_string(&k).unwrap(),
+                format!("\"{}\"", k.as_str())
+            );
             assert_eq!(ZoneErrorKind::ALL[k.index()], k);
         }
-        for c in [Empty, ImplicitOpen, ExplicitOpen, Closed, Full, ReadOnly, Offline] {
-            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.as_str()));
+        for c in [
+            Empty,
+            ImplicitOpen,
+            ExplicitOpen,
+            Closed,
+            Full,
+            ReadOnly,
+            Offline,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&c).unwrap(),
+                format!("\"{}\"", c.as_str())
+            );
         }
         let mut s = set();
         s.check_and_apply_write(at(1, 0), 3).unwrap();
@@ -1523,13 +1646,19 @@ mod tests {
                 "invalid_transition": 0})
         );
         for t in 0..20u64 {
-            let op = ZoneOp::Write { lba: at(0, 3), len: 1 };
+            let op = ZoneOp::Write {
+                lba: at(0, 3),
+                len: 1,
+            };
             let e = s.apply(&op).unwrap_err();
             log.record_op(e, &op, &s, t * 10);
         }
         let op = ZoneOp::Close(z(2));
         log.record_op(s.apply(&op).unwrap_err(), &op, &s, 999);
-        let op = ZoneOp::Read { lba: Lba(200), len: 1 };
+        let op = ZoneOp::Read {
+            lba: Lba(200),
+            len: 1,
+        };
         log.record_op(s.apply(&op).unwrap_err(), &op, &s, 1000);
         assert_eq!(log.count(UnalignedWrite), 20);
         assert_eq!(log.count(InvalidTransition), 1);
@@ -1538,7 +1667,10 @@ mod tests {
         assert_eq!(log.first_errors().len(), FIRST_ERRORS_KEPT);
         let r = log.first_errors()[1];
         assert_eq!(r.kind, UnalignedWrite);
-        assert_eq!((r.op, r.lba, r.len, r.zone, r.time_ns), ("write", at(0, 3), 1, Some(z(0)), 10));
+        assert_eq!(
+            (r.op, r.lba, r.len, r.zone, r.time_ns),
+            ("write", at(0, 3), 1, Some(z(0)), 10)
+        );
         let v = serde_json::to_value(&log).unwrap();
         assert_eq!(v["unaligned_write"], 20);
         assert_eq!(v.as_object().unwrap().len(), 7);
@@ -1569,10 +1701,23 @@ mod proptests {
     #[derive(Clone, Debug)]
     enum AOp {
         /// mode 0: at wp; 1: off wp by `delta`; 2: crossing capacity; 3: arbitrary LBA.
-        Write { zone: u32, mode: u8, len: u64, delta: u64 },
-        Append { zone: u32, len: u64 },
+        Write {
+            zone: u32,
+            mode: u8,
+            len: u64,
+            delta: u64,
+        },
+        Append {
+            zone: u32,
+            len: u64,
+        },
         /// mode 0: below wp; 1: arbitrary.
-        Read { zone: u32, mode: u8, len: u64, delta: u64 },
+        Read {
+            zone: u32,
+            mode: u8,
+            len: u64,
+            delta: u64,
+        },
         Open(u32),
         Close(u32),
         Finish(u32),
@@ -1628,7 +1773,12 @@ mod proptests {
             }
         };
         Some(match *a {
-            AOp::Write { zone, mode, len, delta } => {
+            AOp::Write {
+                zone,
+                mode,
+                len,
+                delta,
+            } => {
                 let (lba, len) = match mode {
                     0 => (wp(zone), len),
                     1 => (wp(zone) + delta, len),
@@ -1641,8 +1791,16 @@ mod proptests {
                 };
                 ZoneOp::Write { lba: Lba(lba), len }
             }
-            AOp::Append { zone, len } => ZoneOp::Append { zone: ZoneId(zone), len },
-            AOp::Read { zone, mode, len, delta } => {
+            AOp::Append { zone, len } => ZoneOp::Append {
+                zone: ZoneId(zone),
+                len,
+            },
+            AOp::Read {
+                zone,
+                mode,
+                len,
+                delta,
+            } => {
                 let lba = match mode {
                     0 => start(zone) + delta % (wp(zone) - start(zone) + 1),
                     _ => delta % (c.namespace_lbas() + 2),

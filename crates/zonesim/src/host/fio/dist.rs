@@ -282,7 +282,10 @@ mod tests {
             let n = 3_000_000u64;
             let exact: f64 = (1..=n).map(|i| (i as f64).powf(-theta)).sum();
             let approx = zeta(n, theta);
-            assert!((exact - approx).abs() / exact < 1e-9, "{theta}: {exact} {approx}");
+            assert!(
+                (exact - approx).abs() / exact < 1e-9,
+                "{theta}: {exact} {approx}"
+            );
         }
     }
 

@@ -57,7 +57,11 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
             None => (body, None),
         };
         if key.is_empty() {
-            return Err(Error::parse(file, line, format!("missing option name in '{body}'")));
+            return Err(Error::parse(
+                file,
+                line,
+                format!("missing option name in '{body}'"),
+            ));
         }
         p.option(line, key, value)?;
     }
@@ -210,8 +214,8 @@ fn apply(
                 "extreme" => WriteHint::Extreme,
                 other => {
                     return Err(format!(
-                        "write_hint must be one of none, short, medium, long, extreme, got '{other}'"
-                    ))
+                    "write_hint must be one of none, short, medium, long, extreme, got '{other}'"
+                ))
                 }
             }
         }
@@ -230,9 +234,11 @@ fn apply(
         }
         "direct" => {
             if !parse_bool(key, value)? {
-                return Err("direct=0 (buffered I/O) is not modelled: there is no page cache; \
+                return Err(
+                    "direct=0 (buffered I/O) is not modelled: there is no page cache; \
                             use direct=1"
-                    .into());
+                        .into(),
+                );
             }
         }
         "filename" => {
@@ -412,7 +418,11 @@ fn parse_region(key: &str, s: &str) -> std::result::Result<SizeSpec, String> {
         };
     }
     if let Some(z) = s.strip_suffix(['z', 'Z']) {
-        return z.trim().parse::<u64>().map(SizeSpec::Zones).map_err(|_| rule());
+        return z
+            .trim()
+            .parse::<u64>()
+            .map(SizeSpec::Zones)
+            .map_err(|_| rule());
     }
     parse_size(s).map(SizeSpec::Bytes).ok_or_else(rule)
 }
@@ -428,9 +438,7 @@ fn region_is_zero(s: SizeSpec) -> bool {
 /// A time with an optional unit; a bare number is in `default_unit_ns`.
 fn parse_time(key: &str, s: &str, default_unit_ns: u64) -> std::result::Result<u64, String> {
     let rule = || {
-        format!(
-            "{key} must be an integer with optional unit ns, us, ms, s, m, h or d, got '{s}'"
-        )
+        format!("{key} must be an integer with optional unit ns, us, ms, s, m, h or d, got '{s}'")
     };
     let (digits, unit) = split_digits(s);
     if digits.is_empty() {
@@ -523,7 +531,10 @@ mod tests {
         assert_eq!(one("[j]\noffset=1m").offset, SizeSpec::Bytes(1 << 20));
         assert_eq!(one("[j]\noffset=25%").offset, SizeSpec::Percent(25.0));
         assert_eq!(one("[j]\noffset=3z").offset, SizeSpec::Zones(3));
-        assert_eq!(one("[j]\nio_size=8g").io_size, Some(SizeSpec::Bytes(8 << 30)));
+        assert_eq!(
+            one("[j]\nio_size=8g").io_size,
+            Some(SizeSpec::Bytes(8 << 30))
+        );
         assert_eq!(one("[j]\nio_limit=16z").io_size, Some(SizeSpec::Zones(16)));
     }
 
@@ -641,7 +652,10 @@ mod tests {
              randrepeat=0\niodepth=16",
         );
         assert_eq!(j.iodepth, 16);
-        assert_eq!(one("[j]\nfilename=/dev/disk/by-path/pci-0000\\:00").iodepth, 1);
+        assert_eq!(
+            one("[j]\nfilename=/dev/disk/by-path/pci-0000\\:00").iodepth,
+            1
+        );
         // A synchronous engine forces queue depth 1, wherever it is set.
         assert_eq!(one("[j]\niodepth=16\nioengine=psync").iodepth, 1);
         let jobs = parse_job_file("[global]\nioengine=sync\n[a]\niodepth=8\n", "t").unwrap();
@@ -676,7 +690,10 @@ iodepth=8
         assert_eq!((a.name.as_str(), a.line), ("a", 8));
         assert_eq!((a.bs, a.rw, a.iodepth), (16384, RwMode::RandWrite, 4));
         assert_eq!(a.size, Some(SizeSpec::Bytes(1 << 30)));
-        assert_eq!((b.bs, b.rw, b.iodepth, b.size), (8192, RwMode::RandWrite, 4, None));
+        assert_eq!(
+            (b.bs, b.rw, b.iodepth, b.size),
+            (8192, RwMode::RandWrite, 4, None)
+        );
         assert_eq!((c.name.as_str(), c.bs, c.iodepth), ("c", 16384, 8));
     }
 
@@ -686,7 +703,10 @@ iodepth=8
             err("[global]\nbs=4k\n\n[j]\nrw=read\nfoo=bar\n"),
             "t.fio:6: unknown fio option 'foo'"
         );
-        assert_eq!(err("[j]\n  frobnicate\n"), "t.fio:2: unknown fio option 'frobnicate'");
+        assert_eq!(
+            err("[j]\n  frobnicate\n"),
+            "t.fio:2: unknown fio option 'frobnicate'"
+        );
         assert!(err("bs=4k\n[j]\n").starts_with("t.fio:1: option 'bs' outside of a section"));
         assert!(err("[global]\nbs=4k\n").contains("no job section"));
         assert!(err("").contains("no job section"));

@@ -80,7 +80,11 @@ fn is_summary(line: &[u8]) -> bool {
 
 /// Parses one (trimmed, non-empty) blkparse line.
 #[inline]
-pub(crate) fn parse_line(line: &[u8], event: super::BlkEvent, flush_flagged: &mut u64) -> PResult<Parsed> {
+pub(crate) fn parse_line(
+    line: &[u8],
+    event: super::BlkEvent,
+    flush_flagged: &mut u64,
+) -> PResult<Parsed> {
     let mut f: [&[u8]; 11] = [&[]; 11];
     let n = super::take_fields(super::words(line), &mut f);
     let Some(stream) = parse_dev(f[0]) else {

@@ -110,10 +110,7 @@ pub(crate) fn parse_line(line: &[u8], st: &mut IologState) -> PResult<Parsed> {
     }
     let args = || -> PResult<(u64, u64)> {
         if m != 4 {
-            return Err(format!(
-                "action `{}` needs `offset length`",
-                show(action)
-            ));
+            return Err(format!("action `{}` needs `offset length`", show(action)));
         }
         Ok((field_u64(rest[2], "offset")?, field_u64(rest[3], "length")?))
     };

@@ -1,0 +1,118 @@
+//! `zonesim bench`: the standard speed cases (design.md §4). Prints simulated host requests
+//! completed per wall-clock second of the measured phase and the process's peak memory.
+//! Compare numbers from one run on one machine; the machine may be noisy.
+
+use anyhow::Result;
+use std::time::Instant;
+use zonesim::config::DeviceConfig;
+use zonesim::host::fio::{default_job, RwMode, SizeSpec};
+use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Requests per case (the trace case uses 5x this many lines).
+    #[arg(long, default_value_t = 2_000_000)]
+    pub ios: u64,
+    /// Run only the cases whose name contains this.
+    #[arg(long)]
+    pub only: Option<String>,
+}
+
+/// Peak resident memory of this process (VmHWM), bytes; 0 where /proc is unavailable.
+pub fn peak_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse::<u64>().ok())
+        })
+        .map(|kib| kib * 1024)
+        .unwrap_or(0)
+}
+
+fn job(rw: RwMode, ios: u64, depth: u32) -> Workload {
+    let mut j = default_job();
+    j.name = "bench".into();
+    j.rw = rw;
+    j.bs = 4096;
+    j.iodepth = depth;
+    j.io_size = Some(SizeSpec::Bytes(ios * 4096));
+    Workload::Jobs(vec![j])
+}
+
+struct Case {
+    name: &'static str,
+    what: &'static str,
+    pre: Precondition,
+    workload: Workload,
+}
+
+pub fn run(a: BenchArgs) -> Result<()> {
+    let cfg = DeviceConfig::load("ufs-conventional", &[])?;
+    let tmp = std::env::temp_dir().join(format!("zonesim-bench-{}.trace", std::process::id()));
+    let trace_lines = a.ios * 5;
+    let mut cases = vec![
+        Case {
+            name: "randread-4k",
+            what: "4 KiB uniform random reads, 16 GiB device, after seq precondition, QD 32",
+            pre: Precondition::Seq,
+            workload: job(RwMode::RandRead, a.ios, 32),
+        },
+        Case {
+            name: "randwrite-4k-steady",
+            what: "4 KiB uniform random writes in GC steady state (after steady precondition), QD 32",
+            pre: Precondition::Steady,
+            workload: job(RwMode::RandWrite, a.ios, 32),
+        },
+        Case {
+            name: "trace-disksim-afap",
+            what: "DiskSim trace parse + replay as fast as possible, QD 32",
+            pre: Precondition::None,
+            workload: Workload::Trace(TraceReplay::new(
+                &tmp,
+                ReplayMode::AsFastAsPossible { qd: 32 },
+            )),
+        },
+    ];
+    if let Some(o) = &a.only {
+        cases.retain(|c| c.name.contains(o.as_str()));
+    }
+    if cases.iter().any(|c| c.name.starts_with("trace")) {
+        zonesim::host::trace::write_synthetic_disksim(&tmp, trace_lines, 7)?;
+    }
+    println!(
+        "{:<22} {:>12} {:>10} {:>14} {:>12}  what",
+        "case", "requests", "wall s", "requests/s", "peak MiB"
+    );
+    for c in cases {
+        let opts = RunOptions {
+            seed: 1,
+            precondition: c.pre,
+            namespace: 0,
+            check_invariants: false,
+        };
+        let t = Instant::now();
+        let r = sim::run(&cfg, &c.workload, &opts, &mut |_| {})?;
+        let total = t.elapsed().as_secs_f64();
+        println!(
+            "{:<22} {:>12} {:>10.3} {:>14.0} {:>12.1}  {} (incl. precondition: {:.1} s)",
+            c.name,
+            r.sim.requests_completed,
+            r.sim.measure_wall_s,
+            r.sim.requests_per_wall_s,
+            peak_rss_bytes() as f64 / 1048576.0,
+            c.what,
+            total
+        );
+    }
+    let _ = std::fs::remove_file(&tmp);
+    let capacity = zonesim::device::Device::new(&cfg, 1).capacity_bytes(0);
+    println!(
+        "device: {} ({} logical 4 KiB pages); peak memory is cumulative over the cases",
+        cfg.name,
+        capacity / 4096
+    );
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! `zonesim run`.
+
+use crate::summary;
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use zonesim::config::DeviceConfig;
+use zonesim::host::fio::parse_job_file;
+use zonesim::host::trace::{BlkEvent, TraceFormat, TraceOptions};
+use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+use zonesim::Error;
+
+/// The default workload of `zonesim run` (workloads/default.fio).
+pub const DEFAULT_WORKLOAD: &str = include_str!("../../../workloads/default.fio");
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Device: a preset name (see `zonesim presets`) or a TOML file.
+    #[arg(long, default_value = "ufs-conventional")]
+    pub device: String,
+    /// fio job file.
+    #[arg(long, conflicts_with = "trace")]
+    pub workload: Option<PathBuf>,
+    /// Block trace to replay.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Override a device key: --set nand.channels=4 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Bring the device to a state first: none | seq | steady.
+    #[arg(long, default_value = "none", value_parser = parse_pre)]
+    pub precondition: Precondition,
+    /// Namespace the workload, trace and preconditioning target.
+    #[arg(long, default_value_t = 0)]
+    pub namespace: usize,
+    /// Write the JSON report here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Trace format (detected when omitted): disksim|blkparse|msr|iolog|alibaba|tencent.
+    #[arg(long, value_parser = parse_format)]
+    pub trace_format: Option<TraceFormat>,
+    /// blkparse event used as the request: Q, D (default) or C.
+    #[arg(long, default_value = "D", value_parser = parse_event)]
+    pub blkparse_event: BlkEvent,
+    /// Keep one stream of the trace (MSR disk, Alibaba device, Tencent volume, ...).
+    #[arg(long)]
+    pub filter: Option<u64>,
+    /// Replay the trace as fast as possible at --qd instead of at its arrival times.
+    #[arg(long)]
+    pub as_fast_as_possible: bool,
+    /// Queue depth of an as-fast-as-possible replay.
+    #[arg(long, default_value_t = 32)]
+    pub qd: u32,
+    /// Multiply trace inter-arrival times (timed replay).
+    #[arg(long, default_value_t = 1.0)]
+    pub time_scale: f64,
+    /// Fold addresses beyond capacity modulo the capacity (default).
+    #[arg(long, overrides_with = "no_fold")]
+    pub fold: bool,
+    /// Reject (skip and count) requests beyond capacity instead of folding them.
+    #[arg(long)]
+    pub no_fold: bool,
+    /// Replay only records at or after this trace time (ns).
+    #[arg(long, default_value_t = 0)]
+    pub trace_start_ns: u64,
+    /// Stop the replay at this trace time (ns).
+    #[arg(long)]
+    pub trace_stop_ns: Option<u64>,
+    /// Skip the first N requests of the trace.
+    #[arg(long, default_value_t = 0)]
+    pub trace_skip: u64,
+    /// Replay at most N requests.
+    #[arg(long)]
+    pub trace_max_requests: Option<u64>,
+    /// Check the device invariants (map, valid counts, pools) before and after the run.
+    #[arg(long)]
+    pub check_invariants: bool,
+    /// Print the JSON report to stdout instead of the summary table.
+    #[arg(long)]
+    pub json_stdout: bool,
+}
+
+fn parse_pre(s: &str) -> Result<Precondition, Error> {
+    s.parse()
+}
+fn parse_format(s: &str) -> Result<TraceFormat, Error> {
+    s.parse()
+}
+fn parse_event(s: &str) -> Result<BlkEvent, Error> {
+    s.parse()
+}
+
+pub fn workload(a: &RunArgs) -> Result<(Workload, String), Error> {
+    if let Some(t) = &a.trace {
+        let mode = if a.as_fast_as_possible {
+            ReplayMode::AsFastAsPossible { qd: a.qd }
+        } else {
+            ReplayMode::Timed {
+                time_scale: a.time_scale,
+            }
+        };
+        let mut r = TraceReplay::new(t, mode);
+        r.opts = TraceOptions {
+            format: a.trace_format,
+            blkparse_event: a.blkparse_event,
+            filter: a.filter,
+        };
+        r.fold = !a.no_fold;
+        r.start_ns = a.trace_start_ns;
+        r.stop_ns = a.trace_stop_ns;
+        r.skip = a.trace_skip;
+        r.max_requests = a.trace_max_requests;
+        return Ok((Workload::Trace(r), format!("trace {}", t.display())));
+    }
+    let (text, name) = match &a.workload {
+        Some(p) => (
+            std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
+            p.display().to_string(),
+        ),
+        None => (DEFAULT_WORKLOAD.to_string(), "workloads/default.fio".into()),
+    };
+    let jobs = parse_job_file(&text, &name)?;
+    Ok((Workload::Jobs(jobs), format!("fio {name}")))
+}
+
+pub fn run(a: RunArgs) -> Result<()> {
+    let cfg = DeviceConfig::load(&a.device, &a.sets)?;
+    let (wl, wl_name) = workload(&a)?;
+    let opts = RunOptions {
+        seed: a.seed,
+        precondition: a.precondition,
+        namespace: a.namespace,
+        check_invariants: a.check_invariants || cfg!(debug_assertions),
+    };
+    let started = Instant::now();
+    let interactive = std::io::stderr().is_terminal();
+    let mut bar: Option<ProgressBar> = None;
+    let mut progress = |done: u64| {
+        if !interactive || started.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        let b = bar.get_or_insert_with(|| {
+            let b = ProgressBar::new_spinner();
+            b.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                    .expect("valid template"),
+            );
+            b
+        });
+        b.set_message(format!("{done} requests completed"));
+        b.tick();
+    };
+    let report = sim::run(&cfg, &wl, &opts, &mut progress)?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(p) = &a.json {
+        let text = serde_json::to_string_pretty(&report)?;
+        std::fs::write(p, text + "\n").map_err(|e| Error::io(p, e))?;
+    }
+    if a.json_stdout {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", summary::render(&cfg, &wl_name, &report));
+    }
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! The human-readable summary table of a run.
+
+use std::fmt::Write;
+use zonesim::config::DeviceConfig;
+use zonesim::stats::report::{HostReport, OpReport};
+use zonesim::stats::Report;
+
+fn op_line(out: &mut String, who: &str, kind: &str, o: &OpReport) {
+    if o.ios == 0 {
+        return;
+    }
+    let l = &o.latency_us;
+    let _ = writeln!(
+        out,
+        "{who:<18} {kind:<6} {:>10} {:>11.0} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>10.1}",
+        o.ios, o.iops, o.bandwidth_mib_s, l.mean, l.p50, l.p99, l.p999, l.max
+    );
+}
+
+fn host_lines(out: &mut String, who: &str, h: &HostReport) {
+    op_line(out, who, "read", &h.read);
+    op_line(out, who, "write", &h.write);
+    op_line(out, who, "trim", &h.trim);
+    op_line(out, who, "flush", &h.flush);
+    op_line(out, who, "zone", &h.zone_mgmt);
+}
+
+pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
+    let mut out = String::new();
+    let d = &r.device;
+    let gib = d["capacity_bytes"].as_u64().unwrap_or(0) as f64 / (1u64 << 30) as f64;
+    let _ = writeln!(
+        out,
+        "device    {} ({:.2} GiB logical, {} {} ch x {} chips x {} dies x {} planes)",
+        cfg.name,
+        gib,
+        cfg.nand.cell.name(),
+        cfg.nand.channels,
+        cfg.nand.chips_per_channel,
+        cfg.nand.dies_per_chip,
+        cfg.nand.planes_per_die
+    );
+    let _ = writeln!(out, "workload  {workload}");
+    let _ = writeln!(
+        out,
+        "precond   {} (WAF {:.3})",
+        r.precondition.mode, r.precondition.waf
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<18} {:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
+        "job", "op", "ios", "iops", "MiB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "max us"
+    );
+    if r.jobs.len() > 1 {
+        for j in &r.jobs {
+            host_lines(&mut out, &j.name, &j.host);
+        }
+    }
+    host_lines(&mut out, "total", &r.host);
+    let _ = writeln!(out);
+    let f = &d["flash"];
+    let _ = writeln!(
+        out,
+        "WAF {:.3}   flash: {} page reads, {} page programs, {} block erases",
+        d["waf"].as_f64().unwrap_or(0.0),
+        f["page_reads"],
+        f["page_programs"],
+        f["block_erases"]
+    );
+    let _ = writeln!(
+        out,
+        "GC: {} victims, {} pages moved   L2P: {} hits, {} misses, {} write-backs   unwritten reads: {}",
+        d["gc"]["victims"],
+        d["gc"]["pages_moved"],
+        d["l2p"]["hits"],
+        d["l2p"]["misses"],
+        d["l2p"]["writebacks"],
+        d["unwritten_reads"]
+    );
+    let b = &d["buffer"];
+    let _ = writeln!(
+        out,
+        "buffer: {} full flushes, {} premature, {} host flushes",
+        b["full_flushes"], b["premature_flushes"], b["host_flushes"]
+    );
+    if let Some(t) = &r.trace {
+        let _ = writeln!(
+            out,
+            "trace: {} format, {} requests ({} reads, {} writes, {} trims), {} folded, {} skipped",
+            t["format"].as_str().unwrap_or("?"),
+            t["requests"],
+            t["reads"],
+            t["writes"],
+            t["trims"],
+            t["folded"],
+            t["skipped"]
+        );
+    }
+    let s = &r.sim;
+    let _ = writeln!(
+        out,
+        "sim: {:.3} s simulated, {:.3} s wall, {} events, {:.0} requests/wall s",
+        s.simulated_ns as f64 / 1e9,
+        s.wall_s,
+        s.events,
+        s.requests_per_wall_s
+    );
+    out
+}

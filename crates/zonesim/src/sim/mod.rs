@@ -1,0 +1,330 @@
+//! The simulation run: drives host sources (fio jobs, trace replay) against a [`Device`] with
+//! the event engine, preconditions, collects statistics and builds the [`Report`].
+//!
+//! Each source is closed-loop at its queue depth (a fio job at `iodepth`, a trace replayed as
+//! fast as possible at `--qd`) or open-loop (a trace replayed at its arrival times). One event
+//! per request: the device computes a request's completion when it arrives, and the completion
+//! event issues the source's next request. Jobs separated by `stonewall` run in groups.
+
+mod precondition;
+mod source;
+
+pub use precondition::Precondition;
+pub use source::{ReplayMode, TraceReplay};
+
+use crate::config::DeviceConfig;
+use crate::device::Device;
+use crate::engine::{EventQueue, SimTime};
+use crate::error::{Error, Result};
+use crate::host::fio::JobSpec;
+use crate::host::IoKind;
+use crate::stats::report::{HostReport, JobReport, SimReport};
+use crate::stats::{IoStats, Report};
+use source::Source;
+use std::time::Instant;
+
+/// What to run.
+pub enum Workload {
+    Jobs(Vec<JobSpec>),
+    Trace(TraceReplay),
+}
+
+/// How to run it.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub seed: u64,
+    pub precondition: Precondition,
+    /// Namespace the workload (and preconditioning) targets.
+    pub namespace: usize,
+    /// Check the device invariants after preconditioning and at the end (slow on big devices;
+    /// always on in debug builds).
+    pub check_invariants: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            seed: 1,
+            precondition: Precondition::None,
+            namespace: 0,
+            check_invariants: cfg!(debug_assertions),
+        }
+    }
+}
+
+/// Progress observer: called now and then with the requests completed so far.
+pub type Progress<'a> = &'a mut dyn FnMut(u64);
+
+enum Ev {
+    /// A request of source `src` completes.
+    Done {
+        src: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+    },
+    /// Source `src` issues its next request (after think time / at a trace arrival).
+    Issue { src: u32 },
+    /// Stonewall group `g` starts.
+    Group { g: u32 },
+    /// Background GC opportunity, valid if no request was issued since `token`.
+    BgGc { token: u64 },
+}
+
+/// The engine state of one run over one device.
+struct Engine<'d> {
+    dev: &'d mut Device,
+    q: EventQueue<Ev>,
+    sources: Vec<Source>,
+    groups: Vec<Vec<u32>>,
+    ns: usize,
+    outstanding: u64,
+    issued: u64,
+    completed: u64,
+    bg_idle_ns: Option<u64>,
+    error: Option<Error>,
+}
+
+impl<'d> Engine<'d> {
+    fn new(dev: &'d mut Device, sources: Vec<Source>, ns: usize) -> Engine<'d> {
+        let mut groups: Vec<Vec<u32>> = vec![Vec::new()];
+        for (i, s) in sources.iter().enumerate() {
+            if s.stonewall && !groups.last().unwrap().is_empty() {
+                groups.push(Vec::new());
+            }
+            groups.last_mut().unwrap().push(i as u32);
+        }
+        let bg_idle_ns = dev
+            .cfg
+            .ftl
+            .gc
+            .background
+            .then(|| SimTime::from_us(dev.cfg.ftl.gc.idle_us).ns());
+        Engine {
+            dev,
+            q: EventQueue::new(),
+            sources,
+            groups,
+            ns,
+            outstanding: 0,
+            issued: 0,
+            completed: 0,
+            bg_idle_ns,
+            error: None,
+        }
+    }
+
+    fn run(&mut self, start: SimTime, progress: Progress) -> Result<SimTime> {
+        self.q.push(start, Ev::Group { g: 0 });
+        let mut now = start;
+        while let Some((t, ev)) = self.q.pop() {
+            now = t;
+            match ev {
+                Ev::Done {
+                    src,
+                    kind,
+                    issued,
+                    bytes,
+                } => self.on_done(now, src, kind, issued, bytes),
+                Ev::Issue { src } => self.issue(now, src),
+                Ev::Group { g } => self.start_group(now, g),
+                Ev::BgGc { token } => self.on_bg_gc(now, token),
+            }
+            if let Some(e) = self.error.take() {
+                return Err(e);
+            }
+            if self.completed & 0xFFFF == 0 {
+                progress(self.completed);
+            }
+        }
+        debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
+        Ok(now)
+    }
+
+    fn start_group(&mut self, now: SimTime, g: u32) {
+        for k in 0..self.groups[g as usize].len() {
+            let src = self.groups[g as usize][k];
+            self.sources[src as usize].start(now);
+            if self.sources[src as usize].open_loop() {
+                self.schedule_arrival(src);
+            } else {
+                for _ in 0..self.sources[src as usize].depth {
+                    self.issue(now, src);
+                }
+            }
+            self.maybe_finish_group(now, src);
+        }
+    }
+
+    /// Open-loop source: schedule its next arrival.
+    fn schedule_arrival(&mut self, src: u32) {
+        match self.sources[src as usize].next_arrival() {
+            Ok(Some(t)) => self.q.push(t, Ev::Issue { src }),
+            Ok(None) => {}
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn issue(&mut self, now: SimTime, src: u32) {
+        let s = &mut self.sources[src as usize];
+        let io = match s.next_io(now) {
+            Ok(Some(io)) => io,
+            Ok(None) => return,
+            Err(e) => {
+                self.error = Some(e);
+                return;
+            }
+        };
+        let done = self.dev.submit(now, self.ns, io);
+        s.outstanding += 1;
+        s.issued += 1;
+        s.stats.issued(now);
+        self.outstanding += 1;
+        self.issued += 1;
+        self.q.push(
+            done,
+            Ev::Done {
+                src,
+                kind: io.kind,
+                issued: now,
+                bytes: io.len,
+            },
+        );
+        if s.open_loop() {
+            self.schedule_arrival(src);
+        }
+    }
+
+    fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
+        self.outstanding -= 1;
+        self.completed += 1;
+        let s = &mut self.sources[src as usize];
+        s.outstanding -= 1;
+        s.completed += 1;
+        s.stats.record(kind, issued, now, bytes);
+        if !s.open_loop() {
+            if s.thinktime_ns > 0 {
+                let t = now + s.thinktime_ns;
+                self.q.push(t, Ev::Issue { src });
+            } else {
+                self.issue(now, src);
+            }
+        }
+        self.maybe_finish_group(now, src);
+        if self.outstanding == 0 {
+            if let Some(idle) = self.bg_idle_ns {
+                self.q.push(
+                    now + idle,
+                    Ev::BgGc {
+                        token: self.issued,
+                    },
+                );
+            }
+        }
+    }
+
+    /// When every source of `src`'s group is finished, start the next group.
+    fn maybe_finish_group(&mut self, now: SimTime, src: u32) {
+        let Some(g) = self.groups.iter().position(|g| g.contains(&src)) else {
+            return;
+        };
+        let all_done = self.groups[g]
+            .iter()
+            .all(|&s| self.sources[s as usize].finished());
+        if all_done && !self.sources[src as usize].group_reported {
+            for &s in &self.groups[g] {
+                self.sources[s as usize].group_reported = true;
+            }
+            if g + 1 < self.groups.len() {
+                self.q.push(now, Ev::Group { g: g as u32 + 1 });
+            }
+        }
+    }
+
+    fn on_bg_gc(&mut self, now: SimTime, token: u64) {
+        if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
+            // A request arrived since, or the run is over.
+            return;
+        }
+        if self.dev.background_gc(now) {
+            let idle = self.bg_idle_ns.unwrap_or(0);
+            let next = (now + idle).max(self.dev.nand.all_idle_at());
+            self.q.push(next, Ev::BgGc { token });
+        }
+    }
+}
+
+/// Run `workload` on a fresh device built from `cfg`.
+pub fn run(
+    cfg: &DeviceConfig,
+    workload: &Workload,
+    opts: &RunOptions,
+    progress: Progress,
+) -> Result<Report> {
+    let wall = Instant::now();
+    let mut dev = Device::new(cfg, opts.seed);
+    dev.check_namespace(opts.namespace)?;
+    let pre = precondition::run(&mut dev, opts)?;
+    let t0 = SimTime(pre.simulated_ns);
+    if opts.check_invariants {
+        dev.check_invariants().map_err(invariant)?;
+    }
+    dev.reset_counters();
+    let capacity = dev.capacity_bytes(opts.namespace);
+    let sources = source::build(workload, capacity, opts.seed)?;
+    let measure = Instant::now();
+    let mut eng = Engine::new(&mut dev, sources, opts.namespace);
+    let end = eng.run(t0, progress)?;
+    let measure_wall_s = measure.elapsed().as_secs_f64();
+    let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
+    let sources = std::mem::take(&mut eng.sources);
+    drop(eng);
+    if opts.check_invariants {
+        dev.check_invariants().map_err(invariant)?;
+    }
+    let mut total = IoStats::default();
+    let mut jobs = Vec::new();
+    let mut trace = None;
+    for s in &sources {
+        total.merge(&s.stats);
+        jobs.push(JobReport {
+            name: s.name.clone(),
+            namespace: opts.namespace,
+            host: HostReport::from_stats(&s.stats),
+        });
+        if let Some(t) = s.trace_report() {
+            trace = Some(t);
+        }
+    }
+    let wall_s = wall.elapsed().as_secs_f64();
+    Ok(Report {
+        zonesim_version: env!("CARGO_PKG_VERSION"),
+        host: HostReport::from_stats(&total),
+        jobs,
+        device: dev.report_json(),
+        precondition: pre,
+        sim: SimReport {
+            seed: opts.seed,
+            simulated_ns: end.since(t0),
+            total_simulated_ns: end.ns(),
+            wall_s,
+            measure_wall_s,
+            events,
+            requests_issued: issued,
+            requests_completed: completed,
+            requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+        },
+        trace,
+    })
+}
+
+fn invariant(msg: String) -> Error {
+    Error::Usage(format!("internal invariant violated: {msg}"))
+}
+
+/// Run sources on an existing device from `start` (used by preconditioning); returns the end.
+fn run_on(dev: &mut Device, sources: Vec<Source>, ns: usize, start: SimTime) -> Result<SimTime> {
+    let mut eng = Engine::new(dev, sources, ns);
+    eng.run(start, &mut |_| {})
+}
+

@@ -1,0 +1,341 @@
+//! Sources of host requests: fio jobs (closed loop at `iodepth`) and trace replay (open loop
+//! at the trace's arrival times, or closed loop at a queue depth).
+
+use crate::engine::SimTime;
+use crate::error::{Error, Result};
+use crate::host::fio::{JobGen, JobSpec, Target};
+use crate::host::trace::{TraceOptions, TraceReader, TraceRecord};
+use crate::host::{HostIo, IoKind};
+use crate::nand::SLOT_BYTES;
+use crate::stats::IoStats;
+use serde_json::json;
+use std::path::PathBuf;
+
+use super::Workload;
+
+/// How a trace is replayed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReplayMode {
+    /// Arrival times honoured, multiplied by `time_scale` (2.0 = half the rate).
+    Timed { time_scale: f64 },
+    /// As fast as possible, keeping `qd` requests outstanding.
+    AsFastAsPossible { qd: u32 },
+}
+
+/// A trace replay: file, reader options and replay options.
+#[derive(Debug, Clone)]
+pub struct TraceReplay {
+    pub path: PathBuf,
+    pub opts: TraceOptions,
+    pub mode: ReplayMode,
+    /// Fold addresses beyond capacity modulo the capacity (true) or reject those requests.
+    pub fold: bool,
+    /// Replay only records with `start_ns <= time < stop_ns`.
+    pub start_ns: u64,
+    pub stop_ns: Option<u64>,
+    /// Skip the first `skip` requests, then replay at most `max_requests`.
+    pub skip: u64,
+    pub max_requests: Option<u64>,
+}
+
+impl TraceReplay {
+    pub fn new(path: impl Into<PathBuf>, mode: ReplayMode) -> TraceReplay {
+        TraceReplay {
+            path: path.into(),
+            opts: TraceOptions::default(),
+            mode,
+            fold: true,
+            start_ns: 0,
+            stop_ns: None,
+            skip: 0,
+            max_requests: None,
+        }
+    }
+}
+
+#[derive(Default)]
+struct TraceCounts {
+    requests: u64,
+    reads: u64,
+    writes: u64,
+    trims: u64,
+    flushes: u64,
+    folded: u64,
+    rejected: u64,
+    seen: u64,
+}
+
+struct TraceFeed {
+    reader: TraceReader,
+    replay: TraceReplay,
+    capacity: u64,
+    base: SimTime,
+    next: Option<TraceRecord>,
+    counts: TraceCounts,
+}
+
+impl TraceFeed {
+    /// Next record inside the replay window, folded or rejected against the capacity.
+    fn next_record(&mut self) -> Result<Option<TraceRecord>> {
+        loop {
+            if self
+                .replay
+                .max_requests
+                .is_some_and(|m| self.counts.requests >= m)
+            {
+                return Ok(None);
+            }
+            let Some(mut r) = self.reader.next_record()? else {
+                return Ok(None);
+            };
+            if r.time_ns < self.replay.start_ns {
+                continue;
+            }
+            if self.replay.stop_ns.is_some_and(|s| r.time_ns >= s) {
+                return Ok(None);
+            }
+            self.counts.seen += 1;
+            if self.counts.seen <= self.replay.skip {
+                continue;
+            }
+            if r.io.offset + r.io.len > self.capacity {
+                if !self.replay.fold {
+                    self.counts.rejected += 1;
+                    continue;
+                }
+                self.counts.folded += 1;
+                r.io = fold(r.io, self.capacity);
+            }
+            self.counts.requests += 1;
+            match r.io.kind {
+                IoKind::Read => self.counts.reads += 1,
+                IoKind::Write => self.counts.writes += 1,
+                IoKind::Trim => self.counts.trims += 1,
+                _ => self.counts.flushes += 1,
+            }
+            return Ok(Some(r));
+        }
+    }
+}
+
+/// Fold a request that ends beyond `cap` into the device (MQSim's rule: start modulo the
+/// capacity); if it would still cross the end, it is moved back to end at the capacity.
+fn fold(mut io: HostIo, cap: u64) -> HostIo {
+    io.len = io.len.min(cap);
+    io.offset %= cap;
+    if io.offset + io.len > cap {
+        io.offset = (cap - io.len) / SLOT_BYTES * SLOT_BYTES;
+    }
+    io
+}
+
+enum Kind {
+    Job(Box<JobGen>),
+    Trace(Box<TraceFeed>),
+}
+
+/// One source of requests and its statistics.
+pub(super) struct Source {
+    pub name: String,
+    pub stonewall: bool,
+    pub depth: u32,
+    pub thinktime_ns: u64,
+    runtime_ns: Option<u64>,
+    deadline: Option<SimTime>,
+    exhausted: bool,
+    kind: Kind,
+    pub outstanding: u64,
+    pub issued: u64,
+    pub completed: u64,
+    pub stats: IoStats,
+    pub group_reported: bool,
+}
+
+impl Source {
+    fn new(name: String, kind: Kind, depth: u32) -> Source {
+        Source {
+            name,
+            stonewall: false,
+            depth: depth.max(1),
+            thinktime_ns: 0,
+            runtime_ns: None,
+            deadline: None,
+            exhausted: false,
+            kind,
+            outstanding: 0,
+            issued: 0,
+            completed: 0,
+            stats: IoStats::default(),
+            group_reported: false,
+        }
+    }
+
+    pub fn job(spec: &JobSpec, name: String, gen: JobGen) -> Source {
+        let mut s = Source::new(name, Kind::Job(Box::new(gen)), spec.iodepth);
+        s.stonewall = spec.stonewall;
+        s.thinktime_ns = spec.thinktime_ns;
+        s.runtime_ns = spec.runtime_ns;
+        s
+    }
+
+    pub fn start(&mut self, now: SimTime) {
+        self.deadline = self.runtime_ns.map(|r| now + r);
+        if let Kind::Trace(t) = &mut self.kind {
+            t.base = now;
+        }
+    }
+
+    /// Replayed at arrival times (not closed-loop).
+    pub fn open_loop(&self) -> bool {
+        matches!(&self.kind, Kind::Trace(t) if matches!(t.replay.mode, ReplayMode::Timed { .. }))
+    }
+
+    pub fn finished(&self) -> bool {
+        self.exhausted && self.outstanding == 0
+    }
+
+    /// The next request to issue at `now`, or None when the source is done.
+    pub fn next_io(&mut self, now: SimTime) -> Result<Option<HostIo>> {
+        if self.exhausted {
+            return Ok(None);
+        }
+        if self.deadline.is_some_and(|d| now >= d) {
+            self.exhausted = true;
+            return Ok(None);
+        }
+        let io = match &mut self.kind {
+            Kind::Job(g) => g.next(),
+            Kind::Trace(t) => match t.replay.mode {
+                ReplayMode::Timed { .. } => t.next.take().map(|r| r.io),
+                ReplayMode::AsFastAsPossible { .. } => t.next_record()?.map(|r| r.io),
+            },
+        };
+        if io.is_none() {
+            self.exhausted = true;
+        }
+        Ok(io)
+    }
+
+    /// Open loop: read the next record and return its arrival time.
+    pub fn next_arrival(&mut self) -> Result<Option<SimTime>> {
+        let Kind::Trace(t) = &mut self.kind else {
+            return Ok(None);
+        };
+        let ReplayMode::Timed { time_scale } = t.replay.mode else {
+            return Ok(None);
+        };
+        t.next = t.next_record()?;
+        match t.next {
+            Some(r) => {
+                let rel = r.time_ns.saturating_sub(t.replay.start_ns) as f64 * time_scale;
+                Ok(Some(t.base + rel.round() as u64))
+            }
+            None => {
+                self.exhausted = true;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The `trace` section of the report, for a trace source.
+    pub fn trace_report(&self) -> Option<serde_json::Value> {
+        let Kind::Trace(t) = &self.kind else {
+            return None;
+        };
+        let c = &t.counts;
+        Some(json!({
+            "file": t.replay.path.display().to_string(),
+            "format": t.reader.format(),
+            "requests": c.requests,
+            "reads": c.reads,
+            "writes": c.writes,
+            "trims": c.trims,
+            "flushes": c.flushes,
+            "folded": c.folded,
+            "rejected": c.rejected,
+            "skipped": t.reader.skipped(),
+            "lines": t.reader.lines(),
+            "fold": t.replay.fold,
+            "mode": match t.replay.mode {
+                ReplayMode::Timed { time_scale } => json!({"timed": {"time_scale": time_scale}}),
+                ReplayMode::AsFastAsPossible { qd } => json!({"as_fast_as_possible": {"qd": qd}}),
+            },
+        }))
+    }
+}
+
+/// Build the sources of a workload for a namespace of `capacity` bytes.
+pub(super) fn build(workload: &Workload, capacity: u64, seed: u64) -> Result<Vec<Source>> {
+    match workload {
+        Workload::Jobs(specs) => jobs(specs, capacity, seed),
+        Workload::Trace(t) => {
+            let reader = TraceReader::open(&t.path, &t.opts)?;
+            let depth = match t.mode {
+                ReplayMode::AsFastAsPossible { qd } => {
+                    if qd == 0 {
+                        return Err(Error::Usage("--qd must be at least 1".into()));
+                    }
+                    qd
+                }
+                ReplayMode::Timed { time_scale } => {
+                    if !(time_scale.is_finite() && time_scale > 0.0) {
+                        return Err(Error::Usage(format!(
+                            "--time-scale must be a positive number (got {time_scale})"
+                        )));
+                    }
+                    1
+                }
+            };
+            let name = t.path.display().to_string();
+            let feed = TraceFeed {
+                reader,
+                replay: t.clone(),
+                capacity,
+                base: SimTime::ZERO,
+                next: None,
+                counts: TraceCounts::default(),
+            };
+            Ok(vec![Source::new(name, Kind::Trace(Box::new(feed)), depth)])
+        }
+    }
+}
+
+/// Expand `numjobs` clones and build a generator for each.
+pub(super) fn jobs(specs: &[JobSpec], capacity: u64, seed: u64) -> Result<Vec<Source>> {
+    let target = Target {
+        capacity_bytes: capacity,
+        zone: None,
+    };
+    let mut out = Vec::new();
+    for (j, spec) in specs.iter().enumerate() {
+        for k in 0..spec.numjobs {
+            let gen = JobGen::new(spec, &target, seed.wrapping_add(j as u64 * 7919), k)?;
+            let name = if spec.numjobs > 1 {
+                format!("{}.{k}", spec.name)
+            } else {
+                spec.name.clone()
+            };
+            let mut s = Source::job(spec, name, gen);
+            // Only the first clone carries the stonewall: the clones run together.
+            s.stonewall = spec.stonewall && k == 0;
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_keeps_requests_inside_capacity() {
+        let cap = 1 << 20;
+        let io = fold(HostIo::new(IoKind::Read, cap + 8192, 4096), cap);
+        assert_eq!(io.offset, 8192);
+        let io = fold(HostIo::new(IoKind::Read, 2 * cap - 4096, 8192), cap);
+        assert!(io.offset + io.len <= cap);
+        let io = fold(HostIo::new(IoKind::Write, 5 * cap, 2 * cap), cap);
+        assert_eq!((io.offset, io.len), (0, cap));
+    }
+}

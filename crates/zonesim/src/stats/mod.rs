@@ -1,0 +1,97 @@
+//! Statistics: latency histograms per job and direction (HDR histograms), counters, and the
+//! JSON report (schema in docs/report.md).
+
+pub mod report;
+
+pub use report::{LatencyReport, OpReport, Report};
+
+use crate::engine::SimTime;
+use crate::host::IoKind;
+use hdrhistogram::Histogram;
+
+/// Latency and volume of one kind of request.
+#[derive(Clone)]
+pub struct OpStats {
+    pub hist: Histogram<u64>,
+    pub ios: u64,
+    pub bytes: u64,
+}
+
+impl Default for OpStats {
+    fn default() -> Self {
+        OpStats {
+            // 1 ns .. 1000 s at 3 significant digits.
+            hist: Histogram::new_with_bounds(1, 1_000_000_000_000, 3).expect("valid bounds"),
+            ios: 0,
+            bytes: 0,
+        }
+    }
+}
+
+impl OpStats {
+    #[inline]
+    pub fn record(&mut self, latency_ns: u64, bytes: u64) {
+        self.ios += 1;
+        self.bytes += bytes;
+        self.hist.saturating_record(latency_ns.max(1));
+    }
+
+    pub fn merge(&mut self, other: &OpStats) {
+        self.ios += other.ios;
+        self.bytes += other.bytes;
+        self.hist.add(&other.hist).expect("same bounds");
+    }
+}
+
+/// Per-job (or total) statistics by request kind.
+#[derive(Clone, Default)]
+pub struct IoStats {
+    pub read: OpStats,
+    pub write: OpStats,
+    pub trim: OpStats,
+    pub flush: OpStats,
+    /// Zone management commands (reset, finish).
+    pub zone_mgmt: OpStats,
+    pub first_issue: Option<SimTime>,
+    pub last_completion: SimTime,
+}
+
+impl IoStats {
+    #[inline]
+    pub fn record(&mut self, kind: IoKind, issued: SimTime, done: SimTime, bytes: u64) {
+        let lat = done - issued;
+        let s = match kind {
+            IoKind::Read => &mut self.read,
+            IoKind::Write => &mut self.write,
+            IoKind::Trim => &mut self.trim,
+            IoKind::Flush => &mut self.flush,
+            IoKind::ZoneReset | IoKind::ZoneFinish => &mut self.zone_mgmt,
+        };
+        s.record(lat, bytes);
+        self.last_completion = self.last_completion.max(done);
+    }
+
+    #[inline]
+    pub fn issued(&mut self, t: SimTime) {
+        if self.first_issue.is_none() {
+            self.first_issue = Some(t);
+        }
+    }
+
+    pub fn merge(&mut self, o: &IoStats) {
+        self.read.merge(&o.read);
+        self.write.merge(&o.write);
+        self.trim.merge(&o.trim);
+        self.flush.merge(&o.flush);
+        self.zone_mgmt.merge(&o.zone_mgmt);
+        self.first_issue = match (self.first_issue, o.first_issue) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.last_completion = self.last_completion.max(o.last_completion);
+    }
+
+    pub fn requests(&self) -> u64 {
+        self.read.ios + self.write.ios + self.trim.ios + self.flush.ios + self.zone_mgmt.ios
+    }
+}

@@ -1,0 +1,132 @@
+use super::{IoStats, OpStats};
+use serde::Serialize;
+
+/// Latency summary in microseconds.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct LatencyReport {
+    pub mean: f64,
+    pub min: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub p999: f64,
+    pub max: f64,
+}
+
+/// One direction's summary.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct OpReport {
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub bandwidth_mib_s: f64,
+    pub latency_us: LatencyReport,
+}
+
+impl OpReport {
+    pub fn from_stats(s: &OpStats, window_ns: u64) -> OpReport {
+        let secs = (window_ns as f64 / 1e9).max(1e-12);
+        let us = |v: u64| v as f64 / 1000.0;
+        let h = &s.hist;
+        let latency_us = if s.ios == 0 {
+            LatencyReport::default()
+        } else {
+            LatencyReport {
+                mean: h.mean() / 1000.0,
+                min: us(h.min()),
+                p50: us(h.value_at_quantile(0.50)),
+                p99: us(h.value_at_quantile(0.99)),
+                p999: us(h.value_at_quantile(0.999)),
+                max: us(h.max()),
+            }
+        };
+        OpReport {
+            ios: s.ios,
+            bytes: s.bytes,
+            iops: if window_ns == 0 { 0.0 } else { s.ios as f64 / secs },
+            bandwidth_mib_s: if window_ns == 0 {
+                0.0
+            } else {
+                s.bytes as f64 / 1048576.0 / secs
+            },
+            latency_us,
+        }
+    }
+}
+
+/// Host-side summary of a set of requests (per job or total).
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct HostReport {
+    pub read: OpReport,
+    pub write: OpReport,
+    pub trim: OpReport,
+    pub flush: OpReport,
+    pub zone_mgmt: OpReport,
+    /// Window the rates are computed over: first issue to last completion (ns).
+    pub window_ns: u64,
+}
+
+impl HostReport {
+    pub fn from_stats(s: &IoStats) -> HostReport {
+        let window_ns = s
+            .first_issue
+            .map(|f| s.last_completion.since(f))
+            .unwrap_or(0);
+        HostReport {
+            read: OpReport::from_stats(&s.read, window_ns),
+            write: OpReport::from_stats(&s.write, window_ns),
+            trim: OpReport::from_stats(&s.trim, window_ns),
+            flush: OpReport::from_stats(&s.flush, window_ns),
+            zone_mgmt: OpReport::from_stats(&s.zone_mgmt, window_ns),
+            window_ns,
+        }
+    }
+}
+
+/// The whole JSON report. Schema: docs/report.md.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub zonesim_version: &'static str,
+    pub host: HostReport,
+    pub jobs: Vec<JobReport>,
+    pub device: serde_json::Value,
+    pub precondition: PreconditionReport,
+    pub sim: SimReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct JobReport {
+    pub name: String,
+    pub namespace: usize,
+    #[serde(flatten)]
+    pub host: HostReport,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct PreconditionReport {
+    pub mode: String,
+    /// WAF of the preconditioning pass itself.
+    pub waf: f64,
+    pub host_pages_written: u64,
+    pub simulated_ns: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct SimReport {
+    pub seed: u64,
+    /// Simulated time of the measured run (after preconditioning), ns.
+    pub simulated_ns: u64,
+    /// Simulated time including preconditioning, ns.
+    pub total_simulated_ns: u64,
+    /// Wall time of the whole run, including preconditioning.
+    pub wall_s: f64,
+    /// Wall time of the measured phase only.
+    pub measure_wall_s: f64,
+    pub events: u64,
+    pub requests_issued: u64,
+    pub requests_completed: u64,
+    /// Host requests completed per wall-clock second of the measured phase (the simulator's
+    /// speed).
+    pub requests_per_wall_s: f64,
+}
