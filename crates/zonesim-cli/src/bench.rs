@@ -62,7 +62,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
         },
         Case {
             name: "randwrite-4k-steady",
-            what: "4 KiB uniform random writes in GC steady state (after steady precondition), QD 32",
+            what:
+                "4 KiB uniform random writes in GC steady state (after steady precondition), QD 32",
             pre: Precondition::Steady,
             workload: job(RwMode::RandWrite, a.ios, 32),
         },

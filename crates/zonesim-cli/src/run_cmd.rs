@@ -146,8 +146,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         let b = bar.get_or_insert_with(|| {
             let b = ProgressBar::new_spinner();
             b.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                    .expect("valid template"),
+                ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
             );
             b
         });

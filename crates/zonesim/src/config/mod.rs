@@ -230,9 +230,8 @@ impl DeviceConfig {
                     let name = base
                         .as_str()
                         .ok_or_else(|| Error::config("base", "must be a preset name string"))?;
-                    let text = preset_text(name).ok_or_else(|| {
-                        Error::config("base", format!("unknown preset '{name}'"))
-                    })?;
+                    let text = preset_text(name)
+                        .ok_or_else(|| Error::config("base", format!("unknown preset '{name}'")))?;
                     let mut b = parse_toml(text, name)?;
                     merge(&mut b, t);
                     t = b;

@@ -13,7 +13,10 @@ fn positive(key: &str, v: u64) -> Result<()> {
 
 fn positive_f(key: &str, v: f64) -> Result<()> {
     if !(v.is_finite() && v > 0.0) {
-        return Err(Error::config(key, format!("must be a positive number (got {v})")));
+        return Err(Error::config(
+            key,
+            format!("must be a positive number (got {v})"),
+        ));
     }
     Ok(())
 }
@@ -27,14 +30,14 @@ impl DeviceConfig {
         positive("nand.planes_per_die", n.planes_per_die.into())?;
         positive("nand.blocks_per_plane", n.blocks_per_plane.into())?;
         positive("nand.pages_per_block", n.pages_per_block.into())?;
-        if n.page_bytes == 0 || n.page_bytes % 4096 != 0 {
+        if n.page_bytes == 0 || !n.page_bytes.is_multiple_of(4096) {
             return Err(Error::config(
                 "nand.page_bytes",
                 format!("must be a positive multiple of 4096 (got {})", n.page_bytes),
             ));
         }
         let pu = n.cell.program_unit_pages();
-        if n.pages_per_block % pu != 0 {
+        if !n.pages_per_block.is_multiple_of(pu) {
             return Err(Error::config(
                 "nand.pages_per_block",
                 format!(
@@ -64,7 +67,7 @@ impl DeviceConfig {
             ));
         }
         let e = self.ftl.map_entry_bytes;
-        if e == 0 || n.page_bytes % e != 0 {
+        if e == 0 || !n.page_bytes.is_multiple_of(e) {
             return Err(Error::config(
                 "ftl.map_entry_bytes",
                 "must divide nand.page_bytes (map pages hold whole entries)",
@@ -80,7 +83,10 @@ impl DeviceConfig {
             ));
         }
         let g = &self.ftl.gc;
-        positive("ftl.gc.threshold_free_superblocks", g.threshold_free_superblocks.into())?;
+        positive(
+            "ftl.gc.threshold_free_superblocks",
+            g.threshold_free_superblocks.into(),
+        )?;
         if g.background && g.background_threshold_free_superblocks < g.threshold_free_superblocks {
             return Err(Error::config(
                 "ftl.gc.background_threshold_free_superblocks",
@@ -111,7 +117,9 @@ impl DeviceConfig {
         let logical = geo.logical_pages(self.ftl.overprovisioning);
         let needed = logical.div_ceil(geo.slots_per_superblock() as u64);
         let spare = user_sbs.saturating_sub(needed);
-        let want = self.ftl.gc.threshold_free_superblocks as u64 + crate::firmware::alloc::MAX_STREAMS as u64 + 1;
+        let want = self.ftl.gc.threshold_free_superblocks as u64
+            + crate::firmware::alloc::MAX_STREAMS as u64
+            + 1;
         if spare < want {
             return Err(Error::config(
                 "ftl.overprovisioning",

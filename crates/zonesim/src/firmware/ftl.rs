@@ -73,7 +73,21 @@ pub struct PageFtl {
     threshold: u32,
     bg_threshold: u32,
     rng: Rng,
+    /// Victim being collected incrementally.
+    gc: Option<GcJob>,
+    /// Map pages touched by the GC of the current victim (batched updates).
+    gc_map_pages: Vec<u32>,
     pub counters: FtlCounters,
+}
+
+/// A victim under (incremental) collection.
+#[derive(Debug, Clone, Copy)]
+struct GcJob {
+    sb: u32,
+    /// Next offset to examine.
+    cursor: u32,
+    /// Page moves owed per host unit flushed.
+    quota: u32,
 }
 
 impl PageFtl {
@@ -113,6 +127,8 @@ impl PageFtl {
                 0
             },
             rng: rng_for(seed, 0x6763),
+            gc: None,
+            gc_map_pages: Vec::new(),
             counters: FtlCounters::default(),
             geo,
         }
@@ -315,9 +331,23 @@ impl PageFtl {
 
     // ----- allocation ----------------------------------------------------------------------
 
+    /// Place a host page: assign its slot and update its map entry through the L2P cache
+    /// (DFTL: the map page is loaded on a miss; the update does not delay the data program).
+    fn place(
+        &mut self,
+        sh: &mut Shared,
+        stream: usize,
+        lpa: Lpa,
+        ready: SimTime,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        self.map_access(sh, now, lpa, true);
+        self.place_raw(sh, stream, lpa, ready, now)
+    }
+
     /// Assign the next slot of `stream` to `lpa` (data ready at `ready`); program the unit when
     /// it is complete. Returns the program's completion if one was issued.
-    fn place(
+    fn place_raw(
         &mut self,
         sh: &mut Shared,
         stream: usize,
@@ -342,8 +372,6 @@ impl PageFtl {
         let sb = s.sb;
         self.map.map(lpa, ppa);
         self.sbs.info[sb as usize].valid += 1;
-        let t = self.map_access(sh, now, lpa, true);
-        let _ = t; // the map update does not delay the data program
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
             Some(self.program_pending(sh, stream, now))
         } else {
@@ -379,33 +407,44 @@ impl PageFtl {
 
     // ----- garbage collection -------------------------------------------------------------
 
-    /// Foreground GC: collect victims until more than `threshold` superblocks are free.
+    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + 1`
+    /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
+    /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
+    /// S = slots per superblock), so the victim is free by the time the host has filled the
+    /// space it frees and host latency sees GC spread out rather than in one burst. If the pool
+    /// falls to the reserve the GC streams need, GC runs to completion (blocking).
     fn ensure_free(&mut self, sh: &mut Shared, now: SimTime) {
+        if self.gc.is_none() && self.sbs.free_count() <= self.threshold {
+            self.start_victim(now, true);
+        }
+        if let Some(g) = self.gc {
+            self.gc_step(sh, now, g.quota);
+        }
+        let reserve = self.streams.len() as u32;
         let mut budget = self.geo.superblocks;
-        while self.sbs.free_count() <= self.threshold && budget > 0 {
+        while self.sbs.free_count() <= reserve && budget > 0 {
             budget -= 1;
-            if !self.collect_one(sh, now) {
+            if self.gc.is_none() && !self.start_victim(now, true) {
                 break;
             }
-            self.counters.gc_foreground_victims += 1;
+            self.gc_step(sh, now, u32::MAX);
         }
     }
 
     /// Background GC step (the host is idle): collect one victim if fewer than the background
-    /// threshold are free. Returns whether it did.
+    /// threshold are free. Returns whether it did any work.
     pub fn background_gc(&mut self, sh: &mut Shared, now: SimTime) -> bool {
-        if self.sbs.free_count() >= self.bg_threshold {
+        if self.gc.is_none()
+            && (self.sbs.free_count() >= self.bg_threshold || !self.start_victim(now, false))
+        {
             return false;
         }
-        let did = self.collect_one(sh, now);
-        if did {
-            self.counters.gc_background_victims += 1;
-        }
-        did
+        self.gc_step(sh, now, u32::MAX);
+        true
     }
 
-    /// Collect one victim superblock; false if none is worth collecting.
-    fn collect_one(&mut self, sh: &mut Shared, now: SimTime) -> bool {
+    /// Choose a victim and make it the GC in progress; false if none is worth collecting.
+    fn start_victim(&mut self, now: SimTime, foreground: bool) -> bool {
         let Some(v) = select_victim(
             self.victim,
             &self.sbs.info,
@@ -416,32 +455,100 @@ impl PageFtl {
             return false;
         };
         self.counters.gc_victims += 1;
+        if foreground {
+            self.counters.gc_foreground_victims += 1;
+        } else {
+            self.counters.gc_background_victims += 1;
+        }
+        let valid = self.sbs.info[v as usize].valid as u64;
+        let free_gain = (self.slots_per_sb as u64 - valid).max(1);
+        self.gc = Some(GcJob {
+            sb: v,
+            cursor: 0,
+            quota: (self.unit as u64 * valid)
+                .div_ceil(free_gain)
+                .min(u32::MAX as u64) as u32,
+        });
+        true
+    }
+
+    /// Move up to `max_moves` valid slots of the victim in progress (whole flash pages at a
+    /// time); erase and release it when it is empty.
+    fn gc_step(&mut self, sh: &mut Shared, now: SimTime, max_moves: u32) {
+        let Some(mut g) = self.gc else {
+            return;
+        };
         let spp = self.geo.slots_per_page;
-        let base = v * self.slots_per_sb;
-        let mut off = 0;
-        while off < self.slots_per_sb && self.sbs.info[v as usize].valid > 0 {
+        let base = g.sb * self.slots_per_sb;
+        let mut moved = 0;
+        while g.cursor < self.slots_per_sb
+            && moved < max_moves
+            && self.sbs.info[g.sb as usize].valid > 0
+        {
+            let off = g.cursor;
+            g.cursor += spp;
             let valid = (off..off + spp)
                 .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
-                .count() as u64;
-            if valid > 0 {
-                let page = self.geo.page_of(v, off);
-                let t = sh.nand.read(now, page.die, valid * SLOT_BYTES, self.cell);
-                for o in off..off + spp {
-                    let ppa = Ppa(base + o);
-                    if let Some(lpa) = self.map.owner(ppa) {
-                        self.invalidate(ppa);
-                        self.place(sh, self.gc_stream, lpa, t, now);
-                        self.counters.gc_pages_moved += 1;
-                    }
+                .count() as u32;
+            if valid == 0 {
+                continue;
+            }
+            let page = self.geo.page_of(g.sb, off);
+            let t = sh
+                .nand
+                .read(now, page.die, valid as u64 * SLOT_BYTES, self.cell);
+            for o in off..off + spp {
+                let ppa = Ppa(base + o);
+                if let Some(lpa) = self.map.owner(ppa) {
+                    self.invalidate(ppa);
+                    self.place_gc(sh, lpa, t, now);
                 }
             }
-            off += spp;
+            moved += valid;
         }
+        self.counters.gc_pages_moved += moved as u64;
+        if self.sbs.info[g.sb as usize].valid > 0 {
+            self.gc = Some(g);
+            return;
+        }
+        self.gc = None;
+        self.flush_gc_map_updates(sh, now);
         for die in 0..self.geo.dies {
-            sh.nand.erase(now, die, v, self.cell);
+            sh.nand.erase(now, die, g.sb, self.cell);
         }
-        self.sbs.release(v);
-        true
+        self.sbs.release(g.sb);
+    }
+
+    /// Rewrite a GC survivor through the GC stream. Its map update is batched per map page
+    /// (DFTL's batch update): recorded here, applied when the victim is done.
+    fn place_gc(&mut self, sh: &mut Shared, lpa: Lpa, ready: SimTime, now: SimTime) {
+        self.gc_map_pages.push(self.map_page_of(lpa));
+        self.place_raw(sh, self.gc_stream, lpa, ready, now);
+    }
+
+    /// Apply the batched map updates of a finished victim: a cached map page is just marked
+    /// dirty; an uncached one is read, updated and written back once (not loaded into the
+    /// cache, so GC does not evict the host's working set).
+    fn flush_gc_map_updates(&mut self, sh: &mut Shared, now: SimTime) {
+        let mut pages = std::mem::take(&mut self.gc_map_pages);
+        pages.sort_unstable();
+        pages.dedup();
+        for &mp in &pages {
+            if sh.cache.contains(mp) {
+                sh.cache.access(mp, true);
+                continue;
+            }
+            let die = mp % self.geo.dies;
+            let t = sh
+                .nand
+                .read(now, die, self.geo.page_bytes as u64, CellType::Slc);
+            sh.nand
+                .program(t, die, self.geo.slots_per_page, 1, CellType::Slc);
+            self.counters.map_reads += 1;
+            self.counters.map_programs += 1;
+        }
+        pages.clear();
+        self.gc_map_pages = pages;
     }
 
     // ----- invariants ----------------------------------------------------------------------

@@ -12,6 +12,6 @@
 mod array;
 mod geometry;
 
-pub use array::{FlashCounters, NandArray};
 pub use array::ps_per_byte;
+pub use array::{FlashCounters, NandArray};
 pub use geometry::{FlashPage, Geometry, SLOT_BYTES};

@@ -213,12 +213,7 @@ impl<'d> Engine<'d> {
         self.maybe_finish_group(now, src);
         if self.outstanding == 0 {
             if let Some(idle) = self.bg_idle_ns {
-                self.q.push(
-                    now + idle,
-                    Ev::BgGc {
-                        token: self.issued,
-                    },
-                );
+                self.q.push(now + idle, Ev::BgGc { token: self.issued });
             }
         }
     }
@@ -327,4 +322,3 @@ fn run_on(dev: &mut Device, sources: Vec<Source>, ns: usize, start: SimTime) -> 
     let mut eng = Engine::new(dev, sources, ns);
     eng.run(start, &mut |_| {})
 }
-

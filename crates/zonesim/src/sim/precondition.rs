@@ -2,7 +2,8 @@
 //!
 //! - `seq`: write the whole logical space of the namespace once, sequentially (128 KiB writes,
 //!   queue depth 8).
-//! - `steady`: `seq`, then uniform random 4 KiB overwrites of twice the logical capacity
+//! - `steady`: `seq`, then uniform random 4 KiB overwrites (independent draws, fio
+//!   `norandommap`) of twice the logical capacity
 //!   (queue depth 32), which drives GC to its steady state.
 //!
 //! Both are simulated through the same device model as the measured run (GC, map cache and
@@ -72,6 +73,7 @@ pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionRep
         rnd.iodepth = 32;
         rnd.stonewall = true;
         rnd.io_size = Some(SizeSpec::Bytes(2 * cap));
+        rnd.norandommap = true;
         specs.push(rnd);
     }
     let sources = source::jobs(&specs, cap, opts.seed ^ 0x5052_4543)?;

@@ -42,7 +42,11 @@ impl OpReport {
         OpReport {
             ios: s.ios,
             bytes: s.bytes,
-            iops: if window_ns == 0 { 0.0 } else { s.ios as f64 / secs },
+            iops: if window_ns == 0 {
+                0.0
+            } else {
+                s.ios as f64 / secs
+            },
             bandwidth_mib_s: if window_ns == 0 {
                 0.0
             } else {

@@ -59,7 +59,10 @@ impl GlobalBuffer {
     pub fn admit(&mut self, t: SimTime) -> SimTime {
         let mut t2 = t;
         while self.buffered + self.inflight_slots >= self.capacity {
-            let Reverse((done, n)) = self.inflight.pop().expect("buffer full with nothing in flight");
+            let Reverse((done, n)) = self
+                .inflight
+                .pop()
+                .expect("buffer full with nothing in flight");
             self.inflight_slots -= n;
             t2 = t2.max(done);
         }

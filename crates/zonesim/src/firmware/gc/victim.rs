@@ -22,9 +22,8 @@ pub fn select_victim(
     rng: &mut Rng,
 ) -> Option<u32> {
     let full = |i: &SbInfo| i.state == SbState::Full && i.valid < p.slots_per_sb;
-    let pick_min_valid = |it: &mut dyn Iterator<Item = u32>| {
-        it.min_by_key(|&s| (sbs[s as usize].valid, s))
-    };
+    let pick_min_valid =
+        |it: &mut dyn Iterator<Item = u32>| it.min_by_key(|&s| (sbs[s as usize].valid, s));
     let candidates = || (0..sbs.len() as u32).filter(|&s| full(&sbs[s as usize]));
     match policy {
         VictimPolicy::Greedy => pick_min_valid(&mut candidates()),
@@ -47,7 +46,11 @@ pub fn select_victim(
             if all.is_empty() {
                 return None;
             }
-            let d = if policy == VictimPolicy::Random { 1 } else { p.d };
+            let d = if policy == VictimPolicy::Random {
+                1
+            } else {
+                p.d
+            };
             (0..d)
                 .map(|_| all[rng.gen_range(0..all.len())])
                 .min_by_key(|&s| (sbs[s as usize].valid, s))
@@ -78,7 +81,12 @@ mod tests {
 
     #[test]
     fn policies_pick_as_documented() {
-        let sbs = vec![sb(50, 1, 0), sb(10, 3, 900), sb(30, 2, 100), sb(100, 4, 950)];
+        let sbs = vec![
+            sb(50, 1, 0),
+            sb(10, 3, 900),
+            sb(30, 2, 100),
+            sb(100, 4, 950),
+        ];
         let p = VictimParams {
             d: 4,
             window: 2,

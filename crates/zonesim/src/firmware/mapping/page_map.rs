@@ -88,12 +88,18 @@ impl PageMap {
     pub fn check(&self) -> Result<(), String> {
         for (l, &v) in self.l2p.iter().enumerate() {
             if v != UNMAPPED && v & BUF_FLAG == 0 && self.rmap[v as usize] != l as u32 {
-                return Err(format!("l2p[{l}] = {v} but rmap[{v}] = {}", self.rmap[v as usize]));
+                return Err(format!(
+                    "l2p[{l}] = {v} but rmap[{v}] = {}",
+                    self.rmap[v as usize]
+                ));
             }
         }
         for (p, &l) in self.rmap.iter().enumerate() {
             if l != UNMAPPED && self.l2p[l as usize] != p as u32 {
-                return Err(format!("rmap[{p}] = {l} but l2p[{l}] = {}", self.l2p[l as usize]));
+                return Err(format!(
+                    "rmap[{p}] = {l} but l2p[{l}] = {}",
+                    self.l2p[l as usize]
+                ));
             }
         }
         Ok(())

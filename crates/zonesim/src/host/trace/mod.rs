@@ -468,11 +468,12 @@ pub(crate) fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-/// Parses an unsigned decimal integer (digits only, no sign); `None` if empty, not all digits
-/// or overflowing.
+/// Parses an unsigned decimal integer (digits only, no sign, leading zeros allowed); `None` if
+/// empty, not all digits or overflowing. Up to 19 digits cannot overflow and take the fast
+/// path.
 #[inline]
 pub(crate) fn parse_u64(s: &[u8]) -> Option<u64> {
-    if s.is_empty() || s.len() > 20 {
+    if s.is_empty() {
         return None;
     }
     let mut v: u64 = 0;
