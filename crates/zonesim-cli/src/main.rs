@@ -2,6 +2,7 @@
 //! parsing, the summary table, the progress bar and exit codes (2 for bad input).
 
 mod bench;
+mod experiment_cmd;
 mod run_cmd;
 mod summary;
 mod trace_cmd;
@@ -28,6 +29,9 @@ enum Cmd {
     Presets,
     /// Run the standard speed cases and print simulated requests per wall second.
     Bench(bench::BenchArgs),
+    /// Reproductions of published experiments: list, run NAME.
+    #[command(subcommand)]
+    Experiment(experiment_cmd::ExperimentCmd),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         }
         Cmd::Bench(a) => bench::run(a),
         Cmd::Trace(t) => trace_cmd::run(t),
+        Cmd::Experiment(e) => experiment_cmd::run(e),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod device;
 pub mod engine;
+pub mod experiments;
 pub mod error;
 pub mod firmware;
 pub mod host;
