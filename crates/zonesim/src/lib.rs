@@ -5,8 +5,8 @@
 pub mod config;
 pub mod device;
 pub mod engine;
-pub mod experiments;
 pub mod error;
+pub mod experiments;
 pub mod firmware;
 pub mod host;
 pub mod interface;

@@ -22,7 +22,7 @@ use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::gc::{select_victim, VictimParams};
 use crate::firmware::mapping::{Entry, L2pCache, Lpa, PageMap, Ppa};
 use crate::interface::Link;
-use crate::nand::{Geometry, NandArray, SLOT_BYTES};
+use crate::nand::{Geometry, NandArray, OpClass, SLOT_BYTES};
 use serde::Serialize;
 
 /// Stream of host writes.
@@ -170,16 +170,27 @@ impl PageFtl {
         if let Some(ev) = a.evicted_dirty {
             let die = ev % self.geo.dies;
             self.counters.map_programs += 1;
-            sh.nand
-                .program(now, die, self.geo.slots_per_page, 1, CellType::Slc);
+            sh.nand.program(
+                now,
+                die,
+                self.geo.slots_per_page,
+                1,
+                CellType::Slc,
+                OpClass::HostWrite,
+            );
         }
         if a.hit {
             return now;
         }
         self.counters.map_reads += 1;
         let die = mp % self.geo.dies;
-        sh.nand
-            .read(now, die, self.geo.page_bytes as u64, CellType::Slc)
+        sh.nand.read(
+            now,
+            die,
+            self.geo.page_bytes as u64,
+            CellType::Slc,
+            OpClass::HostRead,
+        )
     }
 
     #[inline]
@@ -233,9 +244,13 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
-            let t = sh
-                .nand
-                .read(map_ready, page.die, slots as u64 * SLOT_BYTES, self.cell);
+            let t = sh.nand.read(
+                map_ready,
+                page.die,
+                slots as u64 * SLOT_BYTES,
+                self.cell,
+                OpClass::HostRead,
+            );
             ready = ready.max(t);
         }
         sh.link.to_host(ready, n as u64 * SLOT_BYTES)
@@ -342,7 +357,7 @@ impl PageFtl {
         now: SimTime,
     ) -> Option<SimTime> {
         self.map_access(sh, now, lpa, true);
-        self.place_raw(sh, stream, lpa, ready, now)
+        self.place_raw(sh, stream, lpa, ready, now, OpClass::HostWrite)
     }
 
     /// Assign the next slot of `stream` to `lpa` (data ready at `ready`); program the unit when
@@ -354,6 +369,7 @@ impl PageFtl {
         lpa: Lpa,
         ready: SimTime,
         now: SimTime,
+        class: OpClass,
     ) -> Option<SimTime> {
         if self.streams[stream].sb == NO_SB {
             let sb = self
@@ -373,20 +389,26 @@ impl PageFtl {
         self.map.map(lpa, ppa);
         self.sbs.info[sb as usize].valid += 1;
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
-            Some(self.program_pending(sh, stream, now))
+            Some(self.program_pending(sh, stream, now, class))
         } else {
             None
         }
     }
 
     /// Program the stream's pending unit (which must be full up to `unit`).
-    fn program_pending(&mut self, sh: &mut Shared, stream: usize, now: SimTime) -> SimTime {
+    fn program_pending(
+        &mut self,
+        sh: &mut Shared,
+        stream: usize,
+        now: SimTime,
+        class: OpClass,
+    ) -> SimTime {
         let s = &mut self.streams[stream];
         let die = self.geo.die_of_offset(s.unit_start);
         let pages = self.geo.program_unit_pages * self.geo.planes;
         let done = sh
             .nand
-            .program(s.pending_ready, die, self.unit, pages, self.cell);
+            .program(s.pending_ready, die, self.unit, pages, self.cell, class);
         s.next = s.unit_start + self.unit;
         s.unit_start = s.next;
         s.pending_ready = SimTime::ZERO;
@@ -402,7 +424,7 @@ impl PageFtl {
     fn pad(&mut self, sh: &mut Shared, stream: usize, now: SimTime) -> SimTime {
         let s = self.streams[stream];
         self.counters.padding_slots += (s.unit_start + self.unit - s.next) as u64;
-        self.program_pending(sh, stream, now)
+        self.program_pending(sh, stream, now, OpClass::HostWrite)
     }
 
     // ----- garbage collection -------------------------------------------------------------
@@ -494,9 +516,13 @@ impl PageFtl {
                 continue;
             }
             let page = self.geo.page_of(g.sb, off);
-            let t = sh
-                .nand
-                .read(now, page.die, valid as u64 * SLOT_BYTES, self.cell);
+            let t = sh.nand.read(
+                now,
+                page.die,
+                valid as u64 * SLOT_BYTES,
+                self.cell,
+                OpClass::Background,
+            );
             for o in off..off + spp {
                 let ppa = Ppa(base + o);
                 if let Some(lpa) = self.map.owner(ppa) {
@@ -514,7 +540,8 @@ impl PageFtl {
         self.gc = None;
         self.flush_gc_map_updates(sh, now);
         for die in 0..self.geo.dies {
-            sh.nand.erase(now, die, g.sb, self.cell);
+            sh.nand
+                .erase(now, die, g.sb, self.cell, OpClass::Background);
         }
         self.sbs.release(g.sb);
     }
@@ -523,7 +550,7 @@ impl PageFtl {
     /// (DFTL's batch update): recorded here, applied when the victim is done.
     fn place_gc(&mut self, sh: &mut Shared, lpa: Lpa, ready: SimTime, now: SimTime) {
         self.gc_map_pages.push(self.map_page_of(lpa));
-        self.place_raw(sh, self.gc_stream, lpa, ready, now);
+        self.place_raw(sh, self.gc_stream, lpa, ready, now, OpClass::Background);
     }
 
     /// Apply the batched map updates of a finished victim: a cached map page is just marked
@@ -539,11 +566,21 @@ impl PageFtl {
                 continue;
             }
             let die = mp % self.geo.dies;
-            let t = sh
-                .nand
-                .read(now, die, self.geo.page_bytes as u64, CellType::Slc);
-            sh.nand
-                .program(t, die, self.geo.slots_per_page, 1, CellType::Slc);
+            let t = sh.nand.read(
+                now,
+                die,
+                self.geo.page_bytes as u64,
+                CellType::Slc,
+                OpClass::Background,
+            );
+            sh.nand.program(
+                t,
+                die,
+                self.geo.slots_per_page,
+                1,
+                CellType::Slc,
+                OpClass::Background,
+            );
             self.counters.map_reads += 1;
             self.counters.map_programs += 1;
         }

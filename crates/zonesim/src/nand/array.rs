@@ -13,6 +13,29 @@ pub struct FlashCounters {
     pub programmed_slots: u64,
     /// Die busy time summed over dies (ns), for utilisation.
     pub die_busy_ns: u64,
+    /// Background operations suspended by host operations.
+    pub suspensions: u64,
+}
+
+/// Who issued a flash operation; decides whether it may overtake queued work on its die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpClass {
+    /// Serving a host read (data or map page).
+    HostRead,
+    /// Serving host writes (buffer flushes, map write-backs).
+    HostWrite,
+    /// Background work: GC copies and erases, SLC-to-regular migration.
+    Background,
+}
+
+/// Which host operations may overtake (suspend) background work already queued on a die.
+/// Models program/erase suspend: the host operation runs at once, and the background work on
+/// that die finishes later by the host operation's duration plus `suspend_ns`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Preemption {
+    pub reads: bool,
+    pub writes: bool,
+    pub suspend_ns: u64,
 }
 
 /// Latencies in ns of one cell type.
@@ -30,6 +53,9 @@ pub struct NandArray {
     /// Picoseconds to move one byte over a channel.
     ch_ps_per_byte: u64,
     die_free: Vec<SimTime>,
+    /// Busy-until of host operations only (for preemption).
+    die_host_free: Vec<SimTime>,
+    preemption: Preemption,
     ch_free: Vec<SimTime>,
     erase_count: Vec<u32>,
     pub counters: FlashCounters,
@@ -59,6 +85,8 @@ impl NandArray {
             lat,
             ch_ps_per_byte: ps_per_byte(cfg.nand.channel_mb_s),
             die_free: vec![SimTime::ZERO; geo.dies as usize],
+            die_host_free: vec![SimTime::ZERO; geo.dies as usize],
+            preemption: Preemption::default(),
             ch_free: vec![SimTime::ZERO; geo.channels as usize],
             erase_count: vec![0; geo.total_blocks()],
             counters: FlashCounters::default(),
@@ -72,26 +100,70 @@ impl NandArray {
         bytes * self.ch_ps_per_byte / 1000
     }
 
-    /// Reserve `die` from `start` (>= its busy-until) to `end`.
+    pub fn set_preemption(&mut self, p: Preemption) {
+        self.preemption = p;
+    }
+
     #[inline]
-    fn hold_die(&mut self, die: u32, start: SimTime, end: SimTime) {
-        let d = &mut self.die_free[die as usize];
-        debug_assert!(start >= *d, "overlapping operations on die {die}");
-        *d = end;
+    fn preempts(&self, class: OpClass) -> bool {
+        match class {
+            OpClass::HostRead => self.preemption.reads,
+            OpClass::HostWrite => self.preemption.writes,
+            OpClass::Background => false,
+        }
+    }
+
+    /// Earliest start of an operation of `class` on `die` ready at `ready`.
+    #[inline]
+    fn die_start(&self, ready: SimTime, die: u32, class: OpClass) -> SimTime {
+        let d = die as usize;
+        if self.preempts(class) {
+            ready.max(self.die_host_free[d])
+        } else {
+            ready.max(self.die_free[d])
+        }
+    }
+
+    /// Reserve `die` from `start` to `end`. Operations never overlap: a host operation that
+    /// starts while background work occupies the die suspends it, pushing it back.
+    #[inline]
+    fn hold_die(&mut self, die: u32, start: SimTime, end: SimTime, class: OpClass) {
+        let d = die as usize;
+        debug_assert!(
+            start >= self.die_host_free[d],
+            "overlapping host operations on die {die}"
+        );
+        if start < self.die_free[d] {
+            debug_assert!(self.preempts(class), "overlapping operations on die {die}");
+            self.die_free[d] += (end - start) + self.preemption.suspend_ns;
+            self.counters.suspensions += 1;
+        } else {
+            self.die_free[d] = end;
+        }
+        if class != OpClass::Background {
+            self.die_host_free[d] = self.die_host_free[d].max(end);
+        }
         self.counters.die_busy_ns += end - start;
     }
 
     /// Array read of one page on `die`, then `bytes` out over the die's channel.
     /// Returns when the data has crossed the channel.
     #[inline]
-    pub fn read(&mut self, ready: SimTime, die: u32, bytes: u64, cell: CellType) -> SimTime {
-        let start = ready.max(self.die_free[die as usize]);
+    pub fn read(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        bytes: u64,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let start = self.die_start(ready, die, class);
         let sensed = start + self.lat[cell_idx(cell)].read;
         let ch = self.geo.channel_of(die) as usize;
         let xs = sensed.max(self.ch_free[ch]);
         let xe = xs + self.xfer_ns(bytes);
         self.ch_free[ch] = xe;
-        self.hold_die(die, start, xe);
+        self.hold_die(die, start, xe, class);
         self.counters.page_reads += 1;
         xe
     }
@@ -106,23 +178,31 @@ impl NandArray {
         slots: u32,
         pages: u32,
         cell: CellType,
+        class: OpClass,
     ) -> SimTime {
         let ch = self.geo.channel_of(die) as usize;
-        let xs = ready.max(self.ch_free[ch]).max(self.die_free[die as usize]);
+        let xs = self.die_start(ready, die, class).max(self.ch_free[ch]);
         let xe = xs + self.xfer_ns(slots as u64 * SLOT_BYTES);
         self.ch_free[ch] = xe;
         let done = xe + self.lat[cell_idx(cell)].program;
-        self.hold_die(die, xs, done);
+        self.hold_die(die, xs, done, class);
         self.counters.page_programs += pages as u64;
         self.counters.programmed_slots += slots as u64;
         done
     }
 
     /// Erase block `block` in every plane of `die` (a multi-plane erase).
-    pub fn erase(&mut self, ready: SimTime, die: u32, block: u32, cell: CellType) -> SimTime {
-        let start = ready.max(self.die_free[die as usize]);
+    pub fn erase(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let start = self.die_start(ready, die, class);
         let done = start + self.lat[cell_idx(cell)].erase;
-        self.hold_die(die, start, done);
+        self.hold_die(die, start, done, class);
         for plane in 0..self.geo.planes {
             let i = self.geo.block_index(die, plane, block);
             self.erase_count[i] += 1;

@@ -6,12 +6,13 @@
 //! has a busy-until time, an operation starts at the later of its ready time and the resource's
 //! busy-until, and reserves the resource to its end. Operations are therefore served FIFO per
 //! die in the order the firmware issues them, and never overlap on a die (checked in debug
-//! builds). A read holds its die for tR and the transfer out of the page register, while the
+//! builds); with preemption enabled a host operation may suspend background work on its die
+//! (program/erase suspend), which then finishes later. A read holds its die for tR and the transfer out of the page register, while the
 //! transfer occupies only its channel, so other dies on the channel keep working.
 
 mod array;
 mod geometry;
 
 pub use array::ps_per_byte;
-pub use array::{FlashCounters, NandArray};
+pub use array::{FlashCounters, NandArray, OpClass, Preemption};
 pub use geometry::{FlashPage, Geometry, SLOT_BYTES};
