@@ -129,8 +129,8 @@ pub fn render(o: &Outcome) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<40} {:<26} {:>12} {:>12}  {:<18} {}",
-        "case", "metric", "zonesim", "reference", "tolerance", "ok"
+        "{:<40} {:<26} {:>12} {:>12}  {:<18} ok",
+        "case", "metric", "zonesim", "reference", "tolerance"
     );
     for r in &o.rows {
         let reference = r
