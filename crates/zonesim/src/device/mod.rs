@@ -33,11 +33,17 @@ impl Device {
         let map_pages = PageFtl::map_pages_for(cfg, logical);
         let cache_pages = (cfg.ftl.l2p_cache_bytes / cfg.nand.page_bytes as u64) as u32;
         Device {
-            nand,
             link: Link::new(cfg.host.link_mb_s),
             cache: L2pCache::new(cache_pages, map_pages),
-            namespaces: vec![Namespace::Conventional(PageFtl::new(cfg, 0, seed))],
+            namespaces: vec![Namespace::Conventional(PageFtl::new(
+                cfg,
+                nand.geo.clone(),
+                logical,
+                0,
+                seed,
+            ))],
             cfg: cfg.clone(),
+            nand,
         }
     }
 

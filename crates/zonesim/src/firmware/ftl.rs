@@ -97,9 +97,15 @@ impl PageFtl {
         logical_pages.div_ceil(epm) as u32
     }
 
-    pub fn new(cfg: &DeviceConfig, map_base: u32, seed: u64) -> PageFtl {
-        let geo = Geometry::new(&cfg.nand);
-        let logical = geo.logical_pages(cfg.ftl.overprovisioning);
+    /// An FTL over the superblocks of `geo` (the whole array, or a region view such as the SLC
+    /// blocks) exporting `logical` pages; its map pages are `map_base..` in the shared cache.
+    pub fn new(
+        cfg: &DeviceConfig,
+        geo: Geometry,
+        logical: u64,
+        map_base: u32,
+        seed: u64,
+    ) -> PageFtl {
         let slots_per_sb = geo.slots_per_superblock();
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
@@ -540,8 +546,13 @@ impl PageFtl {
         self.gc = None;
         self.flush_gc_map_updates(sh, now);
         for die in 0..self.geo.dies {
-            sh.nand
-                .erase(now, die, g.sb, self.cell, OpClass::Background);
+            sh.nand.erase(
+                now,
+                die,
+                self.geo.first_block + g.sb,
+                self.cell,
+                OpClass::Background,
+            );
         }
         self.sbs.release(g.sb);
     }

@@ -22,8 +22,10 @@ pub struct Geometry {
     pub cell: CellType,
     /// Pages per plane in one program of the regular cell type.
     pub program_unit_pages: u32,
-    /// Number of superblocks (= blocks per plane).
+    /// Number of superblocks in this view (all blocks per plane for the whole array).
     pub superblocks: u32,
+    /// Block index of this view's superblock 0 (views of a region: SLC blocks, ...).
+    pub first_block: u32,
 }
 
 /// One flash page, the unit of an array read.
@@ -48,6 +50,22 @@ impl Geometry {
             cell: n.cell,
             program_unit_pages: n.cell.program_unit_pages(),
             superblocks: n.blocks_per_plane,
+            first_block: 0,
+        }
+    }
+
+    /// A view of `count` superblocks starting at block `first` run as `cell` (pSLC blocks:
+    /// a block of a denser cell used as SLC holds `bits(SLC)/bits(native)` as many pages).
+    /// Superblock numbers of the view are local; [`FlashPage::block`] is absolute.
+    pub fn region(&self, first: u32, count: u32, cell: CellType) -> Geometry {
+        let native = self.cell.bits_per_cell();
+        Geometry {
+            superblocks: count,
+            first_block: self.first_block + first,
+            cell,
+            program_unit_pages: cell.program_unit_pages(),
+            pages_per_block: self.pages_per_block * cell.bits_per_cell() / native,
+            ..self.clone()
         }
     }
 
@@ -96,7 +114,7 @@ impl Geometry {
         FlashPage {
             die: unit % self.dies,
             plane: within / per_plane,
-            block: sb,
+            block: self.first_block + sb,
             page: (unit / self.dies) * self.program_unit_pages
                 + (within % per_plane) / self.slots_per_page,
         }
@@ -139,5 +157,11 @@ mod tests {
             assert!(p.page < g.pages_per_block && p.plane < g.planes && p.die < g.dies);
             assert!(seen.insert((p.die, p.plane, p.page)));
         }
+        // A pSLC view of TLC blocks holds a third of the pages, programs one page per plane.
+        let slc = g.region(10, 4, CellType::Slc);
+        assert_eq!(slc.pages_per_block, 128);
+        assert_eq!(slc.die_unit_slots(), 2 * 4);
+        assert_eq!(slc.page_of(1, 0).block, 11);
+        assert_eq!(slc.slots_per_superblock() * 3, g.slots_per_superblock());
     }
 }
