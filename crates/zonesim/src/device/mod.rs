@@ -67,6 +67,8 @@ impl Device {
     /// Execute one host command arriving at `now`; returns its completion time.
     /// Byte ranges are widened to whole 4 KiB pages.
     pub fn submit(&mut self, now: SimTime, ns: usize, io: HostIo) -> SimTime {
+        self.nand.advance(now);
+        self.link.advance(now);
         let mut sh = Shared {
             nand: &mut self.nand,
             cache: &mut self.cache,

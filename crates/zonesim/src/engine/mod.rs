@@ -8,9 +8,11 @@
 
 mod queue;
 mod time;
+mod timeline;
 
 pub use queue::EventQueue;
 pub use time::SimTime;
+pub use timeline::Timeline;
 
 use rand::SeedableRng;
 

@@ -265,6 +265,8 @@ impl PageFtl {
     /// Write `n` pages from `lpa` into the write buffer. Returns when the last page is in the
     /// buffer (write-back caching: the host sees completion before the program).
     pub fn write(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        // Pages enter the buffer in order: page k is admitted no earlier than page k-1.
+        let mut admitted = now;
         let mut done = now;
         self.counters.host_write_pages += n as u64;
         for k in 0..n {
@@ -273,18 +275,19 @@ impl PageFtl {
                 Entry::Buffered(_) => {
                     // Overwrite in SRAM: absorbed.
                     self.buffer.counters.write_hits += 1;
-                    done = sh.link.to_device(now, SLOT_BYTES);
+                    done = done.max(sh.link.to_device(admitted, SLOT_BYTES));
                     continue;
                 }
                 Entry::Flash(p) => self.invalidate(p),
                 Entry::Unmapped => {}
             }
-            let t = self.buffer.admit(now);
-            done = sh.link.to_device(t, SLOT_BYTES);
+            admitted = self.buffer.admit(admitted);
+            let arrived = sh.link.to_device(admitted, SLOT_BYTES);
+            done = done.max(arrived);
             let tag = self.buffer.push(l);
             self.map.set_buffered(l, tag);
             if self.buffer.buffered() >= self.unit {
-                self.flush_unit(sh, done);
+                self.flush_unit(sh, arrived);
                 self.buffer.counters.full_flushes += 1;
             }
         }

@@ -1,21 +1,21 @@
-use crate::engine::SimTime;
+use crate::engine::{SimTime, Timeline};
 use crate::nand::SLOT_BYTES;
 
 /// The host link (UFS M-PHY lanes, PCIe): one timeline per direction, each moving bytes at
-/// `link_mb_s`. Commands are small and not modelled; data transfers are serialised per
-/// direction.
+/// `link_mb_s`. Commands are small and not modelled; data transfers of one direction do not
+/// overlap and are served in the earliest gap after their data is ready.
 pub struct Link {
     ps_per_byte: u64,
-    to_device_free: SimTime,
-    to_host_free: SimTime,
+    to_device: Timeline,
+    to_host: Timeline,
 }
 
 impl Link {
     pub fn new(mib_s: f64) -> Link {
         Link {
             ps_per_byte: crate::nand::ps_per_byte(mib_s),
-            to_device_free: SimTime::ZERO,
-            to_host_free: SimTime::ZERO,
+            to_device: Timeline::new(),
+            to_host: Timeline::new(),
         }
     }
 
@@ -27,17 +27,22 @@ impl Link {
     /// Move one 4 KiB page host -> device, starting no earlier than `ready`.
     #[inline]
     pub fn to_device(&mut self, ready: SimTime, bytes: u64) -> SimTime {
-        let end = ready.max(self.to_device_free) + self.bytes_ns(bytes);
-        self.to_device_free = end;
-        end
+        let d = self.bytes_ns(bytes);
+        self.to_device.reserve(ready, d) + d
     }
 
     /// Move `bytes` device -> host, starting no earlier than `ready`.
     #[inline]
     pub fn to_host(&mut self, ready: SimTime, bytes: u64) -> SimTime {
-        let end = ready.max(self.to_host_free) + self.bytes_ns(bytes);
-        self.to_host_free = end;
-        end
+        let d = self.bytes_ns(bytes);
+        self.to_host.reserve(ready, d) + d
+    }
+
+    /// The simulation clock reached `now`.
+    #[inline]
+    pub fn advance(&mut self, now: SimTime) {
+        self.to_device.advance(now);
+        self.to_host.advance(now);
     }
 
     pub fn slot_ns(&self) -> u64 {

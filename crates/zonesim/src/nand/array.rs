@@ -1,6 +1,6 @@
 use super::geometry::{Geometry, SLOT_BYTES};
 use crate::config::{CellType, DeviceConfig};
-use crate::engine::SimTime;
+use crate::engine::{SimTime, Timeline};
 use serde::Serialize;
 
 /// Flash operation counters, in flash pages (page_bytes each) and blocks.
@@ -56,7 +56,7 @@ pub struct NandArray {
     /// Busy-until of host operations only (for preemption).
     die_host_free: Vec<SimTime>,
     preemption: Preemption,
-    ch_free: Vec<SimTime>,
+    channels: Vec<Timeline>,
     erase_count: Vec<u32>,
     pub counters: FlashCounters,
 }
@@ -87,7 +87,7 @@ impl NandArray {
             die_free: vec![SimTime::ZERO; geo.dies as usize],
             die_host_free: vec![SimTime::ZERO; geo.dies as usize],
             preemption: Preemption::default(),
-            ch_free: vec![SimTime::ZERO; geo.channels as usize],
+            channels: vec![Timeline::new(); geo.channels as usize],
             erase_count: vec![0; geo.total_blocks()],
             counters: FlashCounters::default(),
             geo,
@@ -160,9 +160,8 @@ impl NandArray {
         let start = self.die_start(ready, die, class);
         let sensed = start + self.lat[cell_idx(cell)].read;
         let ch = self.geo.channel_of(die) as usize;
-        let xs = sensed.max(self.ch_free[ch]);
-        let xe = xs + self.xfer_ns(bytes);
-        self.ch_free[ch] = xe;
+        let dur = self.xfer_ns(bytes);
+        let xe = self.channels[ch].reserve(sensed, dur) + dur;
         self.hold_die(die, start, xe, class);
         self.counters.page_reads += 1;
         xe
@@ -181,9 +180,10 @@ impl NandArray {
         class: OpClass,
     ) -> SimTime {
         let ch = self.geo.channel_of(die) as usize;
-        let xs = self.die_start(ready, die, class).max(self.ch_free[ch]);
-        let xe = xs + self.xfer_ns(slots as u64 * SLOT_BYTES);
-        self.ch_free[ch] = xe;
+        let dur = self.xfer_ns(slots as u64 * SLOT_BYTES);
+        let ds = self.die_start(ready, die, class);
+        let xs = self.channels[ch].reserve(ds, dur);
+        let xe = xs + dur;
         let done = xe + self.lat[cell_idx(cell)].program;
         self.hold_die(die, xs, done, class);
         self.counters.page_programs += pages as u64;
@@ -209,6 +209,14 @@ impl NandArray {
         }
         self.counters.block_erases += self.geo.planes as u64;
         done
+    }
+
+    /// The simulation clock reached `now`: drop finished channel reservations.
+    #[inline]
+    pub fn advance(&mut self, now: SimTime) {
+        for c in &mut self.channels {
+            c.advance(now);
+        }
     }
 
     pub fn die_free_at(&self, die: u32) -> SimTime {

@@ -1,0 +1,57 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use zonesim::config::DeviceConfig;
+use zonesim::host::fio::parse_job_file;
+use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::stats::Report;
+
+/// A preset with `--set` overrides.
+pub fn device(preset: &str, sets: &[&str]) -> DeviceConfig {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    DeviceConfig::load(preset, &sets).expect("valid test device")
+}
+
+/// A small device with many small superblocks (1 die, 1 plane, SLC, 4 KiB pages): GC behaves
+/// like the analytic models, which assume many erase units.
+pub fn many_blocks(op: f64, victim: &str, blocks: u32) -> DeviceConfig {
+    let op = format!("ftl.overprovisioning={op}");
+    let victim = format!("ftl.gc.victim={victim}");
+    let blocks = format!("nand.blocks_per_plane={blocks}");
+    device(
+        "ufs-conventional",
+        &[
+            "nand.channels=1",
+            "nand.chips_per_channel=1",
+            "nand.planes_per_die=1",
+            "nand.cell=slc",
+            "nand.page_bytes=4096",
+            "nand.pages_per_block=64",
+            &blocks,
+            &op,
+            &victim,
+            // The whole map fits in the cache: no map traffic, pure GC amplification.
+            "ftl.l2p_cache_bytes=4194304",
+            "buffer.bytes=65536",
+        ],
+    )
+}
+
+pub fn jobs(text: &str) -> Workload {
+    Workload::Jobs(parse_job_file(text, "test.fio").expect("valid job file"))
+}
+
+pub fn run(cfg: &DeviceConfig, wl: &Workload, pre: Precondition, seed: u64) -> Report {
+    let opts = RunOptions {
+        seed,
+        precondition: pre,
+        namespace: 0,
+        check_invariants: true,
+    };
+    let r = sim::run(cfg, wl, &opts, &mut |_| {}).expect("run succeeds");
+    assert_eq!(
+        r.sim.requests_issued, r.sim.requests_completed,
+        "every request completes exactly once"
+    );
+    r
+}
