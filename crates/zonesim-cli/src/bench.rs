@@ -10,7 +10,7 @@ use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Work
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Requests per case (the trace case uses 5x this many lines).
+    /// Requests per case (the trace case uses 5x this many lines: 10 M by default).
     #[arg(long, default_value_t = 2_000_000)]
     pub ios: u64,
     /// Run only the cases whose name contains this.
@@ -69,8 +69,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
         },
         Case {
             name: "trace-disksim-afap",
-            what: "DiskSim trace parse + replay as fast as possible, QD 32",
-            pre: Precondition::None,
+            what: "DiskSim trace (MQSim-like sizes, 70% reads) parse + replay as fast as possible after seq precondition, QD 32",
+            pre: Precondition::Seq,
             workload: Workload::Trace(TraceReplay::new(
                 &tmp,
                 ReplayMode::AsFastAsPossible { qd: 32 },

@@ -38,7 +38,25 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            // Usage errors: one line (clap's first), exit code 2.
+            let text = e.to_string();
+            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            eprintln!("zonesim: {}", line.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
     let res = match cli.cmd {
         Cmd::Run(a) => run_cmd::run(*a),
         Cmd::Presets => {
@@ -54,7 +72,9 @@ fn main() -> ExitCode {
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("zonesim: {e:#}");
+            // One line, always: a message from a library may carry newlines.
+            let msg = format!("{e:#}");
+            eprintln!("zonesim: {}", msg.trim().replace('\n', "; "));
             if e.downcast_ref::<zonesim::Error>().is_some() {
                 ExitCode::from(2)
             } else {

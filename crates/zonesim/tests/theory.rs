@@ -35,7 +35,10 @@ fn fifo_waf_matches_the_analytic_model() {
         let theory = 1.0 / (1.0 - x);
         let ours = measured_waf(op, "fifo");
         let err = (ours / theory - 1.0).abs();
-        eprintln!("op {op}: FIFO WAF theory {theory:.3}, zonesim {ours:.3} ({:.1}%)", err * 100.0);
+        eprintln!(
+            "op {op}: FIFO WAF theory {theory:.3}, zonesim {ours:.3} ({:.1}%)",
+            err * 100.0
+        );
         assert!(err < 0.05, "op {op}: WAF {ours:.3} vs theory {theory:.3}");
     }
 }
@@ -46,7 +49,10 @@ fn greedy_is_at_or_below_fifo() {
         let fifo = measured_waf(op, "fifo");
         let greedy = measured_waf(op, "greedy");
         eprintln!("op {op}: greedy {greedy:.3} fifo {fifo:.3}");
-        assert!(greedy <= fifo * 1.005, "op {op}: greedy {greedy} > fifo {fifo}");
+        assert!(
+            greedy <= fifo * 1.005,
+            "op {op}: greedy {greedy} > fifo {fifo}"
+        );
     }
 }
 
@@ -76,7 +82,8 @@ fn sequential_read_bandwidth_matches_the_die_bound() {
     let cfg = device("ufs-conventional", &["nand.blocks_per_plane=96"]);
     let mib = 1048576.0;
     let page = 16384.0;
-    let per_die = page / (cfg.nand.timing.tlc.read_us * 1e-6 + page / (cfg.nand.channel_mb_s * mib)) / mib;
+    let per_die =
+        page / (cfg.nand.timing.tlc.read_us * 1e-6 + page / (cfg.nand.channel_mb_s * mib)) / mib;
     let bound = (per_die * 4.0)
         .min(cfg.nand.channel_mb_s * 2.0)
         .min(cfg.host.link_mb_s);
@@ -90,7 +97,10 @@ fn sequential_read_bandwidth_matches_the_die_bound() {
 /// Link-bound case: a very fast array behind a slow link runs at the link's speed.
 #[test]
 fn sequential_read_is_link_bound_behind_a_slow_link() {
-    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=96", "host.link_mb_s=500"]);
+    let cfg = device(
+        "ufs-conventional",
+        &["nand.blocks_per_plane=96", "host.link_mb_s=500"],
+    );
     let wl = jobs("[r]\nrw=read\nbs=512k\niodepth=8\nsize=1g\n");
     let r = run(&cfg, &wl, Precondition::Seq, 1);
     let bw = r.host.read.bandwidth_mib_s;

@@ -259,7 +259,7 @@ fn parse_toml(text: &str, origin: &str) -> Result<toml::Table> {
             .span()
             .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64)
             .unwrap_or(0);
-        Error::parse(origin, line, e.message().to_string())
+        Error::parse(origin, line, e.message().trim().replace('\n', "; "))
     })
 }
 
@@ -315,16 +315,12 @@ fn from_table(table: toml::Table, origin: &str) -> Result<DeviceConfig> {
     let value = toml::Value::Table(table);
     serde_path_to_error::deserialize::<_, DeviceConfig>(value).map_err(|e| {
         let path = e.path().to_string();
+        // toml's messages may span lines ("... in `nand`"): keep the first, one-line rule.
         let msg = e.inner().to_string();
+        let msg = msg.lines().next().unwrap_or("").trim().to_string();
         if let Some(rest) = msg.strip_prefix("unknown field `") {
-            let name = rest.split('`').next().unwrap_or("");
-            let key = if path == "." || path.is_empty() {
-                name.to_string()
-            } else {
-                format!("{path}.{name}")
-            };
             let expected = rest.split_once(", ").map(|x| x.1).unwrap_or("");
-            return Error::config(key, format!("unknown key in {origin} ({expected})"));
+            return Error::config(path, format!("unknown key in {origin} ({expected})"));
         }
         if let Some(rest) = msg.strip_prefix("missing field `") {
             let name = rest.split('`').next().unwrap_or("");

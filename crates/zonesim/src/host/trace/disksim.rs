@@ -131,7 +131,14 @@ pub fn write_synthetic_disksim(path: &Path, lines: u64, seed: u64) -> Result<()>
         t += next() % 10_000;
         let dev = next() % 4;
         let sector = (next() % (1 << 25)) * 8;
-        let sectors = (next() % 32 + 1) * 8;
+        // Sizes like the MQSim traces (tpcc 8.3 KiB, wsrch 15 KiB mean): 60% 4 KiB, 25%
+        // 8 KiB, 10% 16-32 KiB, 5% 64-128 KiB; mean about 11.6 KiB.
+        let sectors = match next() % 20 {
+            0..=11 => 8,
+            12..=16 => 16,
+            17 | 18 => 32 * (1 + next() % 2),
+            _ => 128 * (1 + next() % 2),
+        };
         let ty = u64::from(next() % 10 < 7);
         writeln!(w, "{t} {dev} {sector} {sectors} {ty}").map_err(|e| Error::io(path, e))?;
     }
