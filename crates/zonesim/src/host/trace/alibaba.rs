@@ -20,17 +20,15 @@ use crate::host::IoKind;
 /// Parses one (trimmed, non-empty) Alibaba line; `first` is true for the first data line.
 #[inline]
 pub(crate) fn parse_line(line: &[u8], first: bool) -> PResult<Parsed> {
-    let mut f: [&[u8]; 5] = [&[]; 5];
-    let n = super::take_fields(super::csv_fields(line), &mut f);
-    if first && f[0].eq_ignore_ascii_case(b"device_id") {
+    let Some(f) = super::csv_exact::<5>(
+        line,
+        first,
+        b"device_id",
+        "device_id,opcode,offset,length,timestamp_us",
+    )?
+    else {
         return Ok(Parsed::Ignore);
-    }
-    if n != 5 {
-        return Err(format!(
-            "expected 5 comma-separated fields `device_id,opcode,offset,length,timestamp_us`, \
-             found {n}"
-        ));
-    }
+    };
     let stream = field_u32(f[0], "device_id")?;
     let kind = match f[1] {
         b"R" | b"r" => IoKind::Read,

@@ -542,6 +542,29 @@ pub(crate) fn csv_fields(s: &[u8]) -> impl Iterator<Item = &[u8]> {
     s.split(|b| *b == b',').map(trim)
 }
 
+/// Splits a CSV line into exactly `N` fields named by `layout` (e.g.
+/// "`device_id,opcode,offset,length,timestamp_us`"). `Ok(None)`: the line is the column-name
+/// header (first data line whose first field is `header`).
+#[inline]
+pub(crate) fn csv_exact<'a, const N: usize>(
+    line: &'a [u8],
+    first: bool,
+    header: &[u8],
+    layout: &str,
+) -> PResult<Option<[&'a [u8]; N]>> {
+    let mut f: [&[u8]; N] = [&[]; N];
+    let n = take_fields(csv_fields(line), &mut f);
+    if first && f[0].eq_ignore_ascii_case(header) {
+        return Ok(None);
+    }
+    if n != N {
+        return Err(format!(
+            "expected {N} comma-separated fields `{layout}`, found {n}"
+        ));
+    }
+    Ok(Some(f))
+}
+
 /// Collects up to `N` fields; returns how many fields the line had in total.
 #[inline]
 pub(crate) fn take_fields<'a, const N: usize>(

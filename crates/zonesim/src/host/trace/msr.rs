@@ -22,17 +22,15 @@ use crate::host::IoKind;
 /// Parses one (trimmed, non-empty) MSR line; `first` is true for the first data line.
 #[inline]
 pub(crate) fn parse_line(line: &[u8], first: bool) -> PResult<Parsed> {
-    let mut f: [&[u8]; 7] = [&[]; 7];
-    let n = super::take_fields(super::csv_fields(line), &mut f);
-    if first && f[0].eq_ignore_ascii_case(b"timestamp") {
+    let Some(f) = super::csv_exact::<7>(
+        line,
+        first,
+        b"timestamp",
+        "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime",
+    )?
+    else {
         return Ok(Parsed::Ignore);
-    }
-    if n != 7 {
-        return Err(format!(
-            "expected 7 comma-separated fields \
-             `Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime`, found {n}"
-        ));
-    }
+    };
     let time = field_u64(f[0], "Timestamp")?;
     let stream = field_u32(f[2], "DiskNumber")?;
     let kind = if f[3].eq_ignore_ascii_case(b"read") {

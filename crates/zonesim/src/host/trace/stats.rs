@@ -141,61 +141,6 @@ impl PageSet {
     }
 }
 
-/// A log-linear histogram of u64 values: exact below 1024, then 128 buckets per power of two.
-#[derive(Default)]
-pub(crate) struct LogHist {
-    counts: Vec<u64>,
-    n: u64,
-}
-
-impl LogHist {
-    fn index(v: u64) -> usize {
-        if v < 1024 {
-            v as usize
-        } else {
-            let k = 63 - v.leading_zeros() as usize; // 10..=63
-            1024 + (k - 10) * 128 + ((v >> (k - 7)) & 127) as usize
-        }
-    }
-
-    /// The largest value of bucket `i`.
-    fn upper(i: usize) -> u64 {
-        if i < 1024 {
-            i as u64
-        } else {
-            let k = (i - 1024) / 128 + 10;
-            let sub = ((i - 1024) % 128) as u64;
-            let width = 1u64 << (k - 7);
-            (1u64 << k) + sub * width + (width - 1)
-        }
-    }
-
-    pub(crate) fn record(&mut self, v: u64) {
-        let i = Self::index(v);
-        if i >= self.counts.len() {
-            self.counts.resize(i + 1, 0);
-        }
-        self.counts[i] += 1;
-        self.n += 1;
-    }
-
-    /// Nearest-rank quantile (`q` in 0..=1), as the upper edge of its bucket; 0 if empty.
-    pub(crate) fn quantile(&self, q: f64) -> u64 {
-        if self.n == 0 {
-            return 0;
-        }
-        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
-        let mut seen = 0;
-        for (i, c) in self.counts.iter().enumerate() {
-            seen += c;
-            if seen >= rank {
-                return Self::upper(i);
-            }
-        }
-        Self::upper(self.counts.len() - 1)
-    }
-}
-
 /// Reads the whole trace and characterises it; `top` is the number of regions and streams
 /// listed.
 pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
@@ -209,7 +154,9 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
     let mut streams: HashMap<u32, u64> = HashMap::new();
     let mut last_end: [Option<u64>; 3] = [None; 3];
     let mut sequential = 0u64;
-    let mut gaps = LogHist::default();
+    // Inter-arrival gaps: an HDR histogram, 3 significant digits, 1 ns .. 2^62 ns (146 years).
+    let mut gaps =
+        hdrhistogram::Histogram::<u64>::new_with_bounds(1, 1 << 62, 3).expect("valid bounds");
     let (mut gap_min, mut gap_max, mut gap_sum) = (u64::MAX, 0u64, 0u128);
     let mut prev_time: Option<u64> = None;
     let mut max_time = 0u64;
@@ -219,7 +166,7 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
         *streams.entry(rec.stream).or_insert(0) += 1;
         if let Some(prev) = prev_time {
             let gap = rec.time_ns.saturating_sub(prev);
-            gaps.record(gap);
+            gaps.saturating_record(gap);
             gap_min = gap_min.min(gap);
             gap_max = gap_max.max(gap);
             gap_sum += u128::from(gap);
@@ -268,16 +215,16 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
             count: *c,
         })
         .collect();
-    let interarrival = if gaps.n == 0 {
+    let interarrival = if gaps.is_empty() {
         TimeDist::default()
     } else {
-        let n = gaps.n;
+        let n = gaps.len();
         TimeDist {
             count: n,
             min_ns: gap_min,
             mean_ns: gap_sum as f64 / n as f64,
-            p50_ns: gaps.quantile(0.5).min(gap_max),
-            p99_ns: gaps.quantile(0.99).min(gap_max),
+            p50_ns: gaps.value_at_quantile(0.5).min(gap_max),
+            p99_ns: gaps.value_at_quantile(0.99).min(gap_max),
             max_ns: gap_max,
         }
     };

@@ -21,17 +21,15 @@ use crate::host::IoKind;
 /// Parses one (trimmed, non-empty) Tencent line; `first` is true for the first data line.
 #[inline]
 pub(crate) fn parse_line(line: &[u8], first: bool) -> PResult<Parsed> {
-    let mut f: [&[u8]; 5] = [&[]; 5];
-    let n = super::take_fields(super::csv_fields(line), &mut f);
-    if first && f[0].eq_ignore_ascii_case(b"timestamp") {
+    let Some(f) = super::csv_exact::<5>(
+        line,
+        first,
+        b"timestamp",
+        "timestamp_s,offset_sectors,size_sectors,iotype,volume_id",
+    )?
+    else {
         return Ok(Parsed::Ignore);
-    }
-    if n != 5 {
-        return Err(format!(
-            "expected 5 comma-separated fields \
-             `timestamp_s,offset_sectors,size_sectors,iotype,volume_id`, found {n}"
-        ));
-    }
+    };
     let time = field_u64(f[0], "timestamp_s")?;
     let offset = super::mul(field_u64(f[1], "offset_sectors")?, 512, "offset_sectors")?;
     let len = super::mul(field_u64(f[2], "size_sectors")?, 512, "size_sectors")?;

@@ -838,27 +838,21 @@ fn stats_tpcc() {
 }
 
 #[test]
-fn log_histogram_quantiles() {
-    let mut h = stats::LogHist::default();
-    assert_eq!(h.quantile(0.5), 0);
-    for v in 1..=100u64 {
-        h.record(v);
-    }
-    assert_eq!(
-        (h.quantile(0.5), h.quantile(0.99), h.quantile(1.0)),
-        (50, 99, 100)
-    );
-    let mut h = stats::LogHist::default();
-    for v in [1_000_000u64, 5_000_000_000, u64::MAX] {
-        h.record(v);
-    }
-    let p = h.quantile(0.5);
-    assert!(
-        (5_000_000_000..=5_000_000_000 + 5_000_000_000 / 128).contains(&p),
-        "{p}"
-    );
-    assert_eq!(h.quantile(1.0), u64::MAX);
-    assert!((1_000_000..1_008_000).contains(&h.quantile(0.1)));
+fn interarrival_quantiles_on_a_hand_made_trace() {
+    // Gaps 1000, 1500, 0, 6500 ns: nearest-rank p50 is 1000, p99 and max 6500.
+    let text = "0 0 0 8 1\n1000 0 8 8 1\n2500 0 16 8 1\n2500 0 24 8 1\n9000 0 32 8 1\n";
+    let mut r = TraceReader::from_reader(
+        "gaps.trace",
+        Box::new(std::io::Cursor::new(text.as_bytes().to_vec())),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    let s = trace_stats(&mut r, 3).unwrap();
+    let d = s.interarrival;
+    assert_eq!((d.count, d.min_ns, d.max_ns), (4, 0, 6500));
+    assert_eq!(d.p50_ns, 1000);
+    assert!((6500..=6510).contains(&d.p99_ns), "{}", d.p99_ns);
+    assert!((d.mean_ns - 2250.0).abs() < 1e-9);
 }
 
 #[test]
