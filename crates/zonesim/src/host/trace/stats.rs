@@ -12,8 +12,8 @@
 //!   sequential).
 //! - inter-arrival times: gaps between consecutive records in trace order (a time going
 //!   backwards counts as a 0 gap). min, mean and max are exact; p50 and p99 are nearest-rank
-//!   values from a log-linear histogram: exact below 1024 ns, otherwise the upper edge of a
-//!   bucket 1/128 of its power of two wide (within 0.8 %), never above the max.
+//!   values from an HDR histogram (hdrhistogram crate, 3 significant digits: within 0.1 %),
+//!   never above the max.
 //! - top regions: reads, writes and trims counted by the 1 MiB region holding their start
 //!   offset; the `top` regions with the most requests, ties by lower offset. One counter per
 //!   touched region, so memory grows with footprint / 1 MiB.
