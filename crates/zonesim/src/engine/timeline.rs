@@ -34,6 +34,26 @@ impl Timeline {
     /// Reserve `dur` ns in the earliest gap starting at or after `ready`; returns the start.
     #[inline]
     pub fn reserve(&mut self, ready: SimTime, dur: u64) -> SimTime {
+        // Fast path: at or after the end of all work, extend or append.
+        match self.busy.back_mut() {
+            None => {
+                if dur > 0 {
+                    self.busy.push_back((ready, ready + dur));
+                }
+                return ready;
+            }
+            Some(last) if last.1 <= ready => {
+                if dur > 0 {
+                    if last.1 == ready {
+                        last.1 = ready + dur;
+                    } else {
+                        self.busy.push_back((ready, ready + dur));
+                    }
+                }
+                return ready;
+            }
+            _ => {}
+        }
         let mut start = ready;
         // Skip every interval that ends before `ready` (binary search: the list is sorted).
         let first = self.busy.partition_point(|&(_, e)| e <= ready);
