@@ -218,3 +218,15 @@ fn flush_and_trim_semantics() {
     assert!(b["padding_slots"].as_u64().unwrap() > 0);
     assert_eq!(r.device["unwritten_reads"].as_u64().unwrap(), 100);
 }
+
+/// A request beyond the namespace is rejected and counted, never a panic.
+#[test]
+fn out_of_range_requests_are_rejected_and_counted() {
+    let mut dev = Device::new(&tiny(), 1);
+    let cap = dev.capacity_bytes(0);
+    let t = dev.submit(SimTime(5), 0, HostIo::new(IoKind::Write, cap - 4096, 8192));
+    assert_eq!(t, SimTime(5));
+    dev.submit(SimTime(6), 0, HostIo::new(IoKind::Read, cap, 4096));
+    assert_eq!(dev.report_json()["out_of_range"], 2);
+    dev.check_invariants().unwrap();
+}

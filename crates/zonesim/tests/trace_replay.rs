@@ -9,7 +9,9 @@ use zonesim::host::trace::{trace_stats, TraceOptions, TraceReader};
 use zonesim::sim::{Precondition, ReplayMode, TraceReplay, Workload};
 
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/traces").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/traces")
+        .join(name)
 }
 
 fn strip(r: zonesim::stats::Report) -> serde_json::Value {
@@ -22,7 +24,10 @@ fn strip(r: zonesim::stats::Report) -> serde_json::Value {
 
 #[test]
 fn every_format_replays_with_consistent_counts_and_deterministically() {
-    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"]);
+    let cfg = device(
+        "ufs-conventional",
+        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
+    );
     for (file, format) in [
         ("sample.disksim", "disksim"),
         ("sample.blkparse", "blkparse"),
@@ -60,7 +65,10 @@ fn every_format_replays_with_consistent_counts_and_deterministically() {
 
 #[test]
 fn the_blkparse_sample_carries_trims_and_flushes_to_the_device() {
-    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"]);
+    let cfg = device(
+        "ufs-conventional",
+        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
+    );
     let wl = Workload::Trace(TraceReplay::new(
         sample("sample.blkparse"),
         ReplayMode::AsFastAsPossible { qd: 1 },
@@ -72,12 +80,18 @@ fn the_blkparse_sample_carries_trims_and_flushes_to_the_device() {
         r.device["buffer"]["host_flushes"].as_u64().unwrap(),
         t["flushes"].as_u64().unwrap()
     );
-    assert!(t["skipped"].as_u64().unwrap() > 0, "Q/G/I/C events are skipped");
+    assert!(
+        t["skipped"].as_u64().unwrap() > 0,
+        "Q/G/I/C events are skipped"
+    );
 }
 
 #[test]
 fn no_fold_rejects_requests_beyond_capacity() {
-    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"]);
+    let cfg = device(
+        "ufs-conventional",
+        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
+    );
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/traces/tpcc-small.trace");
     let mut t = TraceReplay::new(&path, ReplayMode::AsFastAsPossible { qd: 8 });
@@ -92,7 +106,10 @@ fn no_fold_rejects_requests_beyond_capacity() {
 
 #[test]
 fn replay_window_options_select_requests() {
-    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"]);
+    let cfg = device(
+        "ufs-conventional",
+        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
+    );
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/traces/tpcc-small.trace");
     let mut t = TraceReplay::new(&path, ReplayMode::AsFastAsPossible { qd: 8 });

@@ -24,6 +24,8 @@ pub struct Device {
     pub link: Link,
     pub cache: L2pCache,
     pub namespaces: Vec<Namespace>,
+    /// Requests addressing beyond their namespace's capacity (rejected).
+    pub out_of_range: u64,
 }
 
 impl Device {
@@ -43,6 +45,7 @@ impl Device {
                 seed,
             ))],
             cfg: cfg.clone(),
+            out_of_range: 0,
             nand,
         }
     }
@@ -69,11 +72,6 @@ impl Device {
     pub fn submit(&mut self, now: SimTime, ns: usize, io: HostIo) -> SimTime {
         self.nand.advance(now);
         self.link.advance(now);
-        let mut sh = Shared {
-            nand: &mut self.nand,
-            cache: &mut self.cache,
-            link: &mut self.link,
-        };
         let first = io.offset / SLOT_BYTES;
         let n = if io.len == 0 {
             0
@@ -81,6 +79,16 @@ impl Device {
             ((io.offset + io.len - 1) / SLOT_BYTES - first + 1) as u32
         };
         let lpa = Lpa(first as u32);
+        if n > 0 && first + n as u64 > self.capacity_bytes(ns) / SLOT_BYTES {
+            // Like a device answering "LBA out of range": rejected at once, counted.
+            self.out_of_range += 1;
+            return now;
+        }
+        let mut sh = Shared {
+            nand: &mut self.nand,
+            cache: &mut self.cache,
+            link: &mut self.link,
+        };
         match &mut self.namespaces[ns] {
             Namespace::Conventional(f) => match io.kind {
                 IoKind::Read => f.read(&mut sh, now, lpa, n),
@@ -135,6 +143,7 @@ impl Device {
 
     /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.
     pub fn reset_counters(&mut self) {
+        self.out_of_range = 0;
         self.nand.counters = Default::default();
         self.cache.counters = Default::default();
         for ns in &mut self.namespaces {
@@ -207,6 +216,7 @@ impl Device {
                 "padding_slots": sum(|f| f.counters.padding_slots),
             },
             "unwritten_reads": sum(|f| f.counters.unwritten_reads),
+            "out_of_range": self.out_of_range,
             "wear": wear(self.nand.erase_counts()),
             "namespaces": namespaces,
         })
