@@ -211,6 +211,25 @@ impl NandArray {
         done
     }
 
+    /// Erase block `block` of one plane of `die` (sub-block zones, ConZone+ §4.3).
+    pub fn erase_plane(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        plane: u32,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let start = self.die_start(ready, die, class);
+        let done = start + self.lat[cell_idx(cell)].erase;
+        self.hold_die(die, start, done, class);
+        let i = self.geo.block_index(die, plane, block);
+        self.erase_count[i] += 1;
+        self.counters.block_erases += 1;
+        done
+    }
+
     pub fn die_free_at(&self, die: u32) -> SimTime {
         self.die_free[die as usize]
     }

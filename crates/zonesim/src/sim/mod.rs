@@ -265,8 +265,8 @@ pub fn run(
         dev.check_invariants().map_err(invariant)?;
     }
     dev.reset_counters();
-    let capacity = dev.capacity_bytes(opts.namespace);
-    let sources = source::build(workload, capacity, opts.seed)?;
+    let target = source::NsTarget::of(&dev, opts.namespace);
+    let sources = source::build(workload, &target, opts.seed)?;
     let measure = Instant::now();
     let mut eng = Engine::new(&mut dev, sources, opts.namespace);
     let end = eng.run(t0, progress)?;
