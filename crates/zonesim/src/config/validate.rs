@@ -110,7 +110,10 @@ impl DeviceConfig {
         if !(self.host.overhead_us.is_finite() && self.host.overhead_us >= 0.0) {
             return Err(Error::config(
                 "host.overhead_us",
-                format!("must be a non-negative number (got {})", self.host.overhead_us),
+                format!(
+                    "must be a non-negative number (got {})",
+                    self.host.overhead_us
+                ),
             ));
         }
         self.validate_zoned(&geo)?;

@@ -38,6 +38,8 @@ pub struct Device {
     /// Whether each conventional namespace lives in SLC blocks.
     slc_ns: Vec<bool>,
     overhead_ns: u64,
+    /// When the last run on this device ended (the next run starts no earlier).
+    pub clock: SimTime,
 }
 
 impl Device {
@@ -122,6 +124,7 @@ impl Device {
             namespaces,
             slc_ns,
             overhead_ns: SimTime::from_us(cfg.host.overhead_us).ns(),
+            clock: SimTime::ZERO,
             cfg: cfg.clone(),
             nand,
         }
@@ -178,9 +181,10 @@ impl Device {
                     IoKind::Flush => f.flush(&mut sh, now),
                     // Zone management on a conventional namespace is not supported: completes
                     // as a no-op.
-                    IoKind::ZoneReset | IoKind::ZoneFinish | IoKind::ZoneOpen | IoKind::ZoneClose => {
-                        now
-                    }
+                    IoKind::ZoneReset
+                    | IoKind::ZoneFinish
+                    | IoKind::ZoneOpen
+                    | IoKind::ZoneClose => now,
                 }
             }
             Namespace::Zoned(z) => {
@@ -270,7 +274,10 @@ impl Device {
 
     /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
     pub fn write_volume(&self) -> (u64, u64) {
-        let host = self.ftls().map(|f| f.counters.host_write_pages).sum::<u64>()
+        let host = self
+            .ftls()
+            .map(|f| f.counters.host_write_pages)
+            .sum::<u64>()
             + self
                 .zftls()
                 .map(|z| z.counters.host_write_pages)
@@ -285,6 +292,12 @@ impl Device {
             log.merge(&z.errors);
         }
         log
+    }
+
+    /// Power cycle of the controller's SRAM: every L2P cache entry is dropped (pinned ones
+    /// too). Flash state stays.
+    pub fn drop_l2p_cache(&mut self) {
+        self.zcache.clear();
     }
 
     /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.

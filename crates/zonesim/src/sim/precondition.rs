@@ -86,7 +86,9 @@ pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionRep
         rnd.norandommap = true;
         if zoned {
             rnd.zonemode = ZoneMode::Zbd;
-            rnd.max_open_zones = dev.zoned(opts.namespace).map_or(0, |z| z.zone_config().max_open);
+            rnd.max_open_zones = dev
+                .zoned(opts.namespace)
+                .map_or(0, |z| z.zone_config().max_open);
         }
         specs.push(rnd);
     }

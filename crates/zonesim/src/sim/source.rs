@@ -137,6 +137,8 @@ enum Kind {
 /// One source of requests and its statistics.
 pub(super) struct Source {
     pub name: String,
+    /// Zone size in bytes of a zoned target.
+    zone_size: Option<u64>,
     pub stonewall: bool,
     pub depth: u32,
     pub thinktime_ns: u64,
@@ -155,6 +157,7 @@ impl Source {
     fn new(name: String, kind: Kind, depth: u32) -> Source {
         Source {
             name,
+            zone_size: None,
             stonewall: false,
             depth: depth.max(1),
             thinktime_ns: 0,
@@ -176,6 +179,18 @@ impl Source {
         s.thinktime_ns = spec.thinktime_ns;
         s.runtime_ns = spec.runtime_ns;
         s
+    }
+
+    /// Zoned job: take the device's written bytes per zone (`wps`, whole namespace).
+    pub fn refresh_zone_write_pointers(&mut self, wps: &[u64]) {
+        if let Kind::Job(g) = &mut self.kind {
+            if let (Some(zs), Some(_)) = (self.zone_size, g.zone_write_pointers()) {
+                let first = (g.region().0 / zs) as usize;
+                if first < wps.len() {
+                    g.set_zone_write_pointers(&wps[first..]);
+                }
+            }
+        }
     }
 
     pub fn start(&mut self, now: SimTime) {
@@ -356,6 +371,7 @@ pub(super) fn jobs(specs: &[JobSpec], t: &NsTarget, seed: u64) -> Result<Vec<Sou
                 spec.name.clone()
             };
             let mut s = Source::job(spec, name, gen);
+            s.zone_size = target.zone.map(|z| z.size_bytes);
             // Only the first clone carries the stonewall: the clones run together.
             s.stonewall = spec.stonewall && k == 0;
             out.push(s);

@@ -227,6 +227,18 @@ impl HybridCache {
         true
     }
 
+    /// Drop every entry.
+    pub fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(|b| *b = NIL);
+        self.free.clear();
+        self.free.extend((0..self.capacity).rev());
+        self.is_pinned.iter_mut().for_each(|p| *p = false);
+        self.len = 0;
+        self.pinned = 0;
+        self.head = NIL;
+        self.tail = NIL;
+    }
+
     /// Entries, pinned entries and LRU list agree; every entry is findable by its key.
     pub fn check(&self) -> Result<(), String> {
         let mut n = 0u32;

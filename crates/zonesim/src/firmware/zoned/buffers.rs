@@ -90,7 +90,10 @@ impl ZoneBuffers {
         let x = &mut self.bufs[b as usize];
         let mut t2 = t;
         while x.count + x.inflight_slots >= cap {
-            let (done, n) = x.inflight.pop_front().expect("full buffer with nothing in flight");
+            let (done, n) = x
+                .inflight
+                .pop_front()
+                .expect("full buffer with nothing in flight");
             x.inflight_slots -= n;
             t2 = t2.max(done);
         }

@@ -43,7 +43,9 @@ pub use buffers::NO_ZONE;
 use crate::config::{DeviceConfig, L2pSearch, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::mapping::{cache_key, HybridCache, Level, Lpa, Ppa};
-use crate::interface::zone::{Lba, WriteOutcome, ZoneConfig, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet};
+use crate::interface::zone::{
+    Lba, WriteOutcome, ZoneConfig, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
+};
 use crate::interface::Link;
 use crate::nand::{Geometry, NandArray, OpClass, SLOT_BYTES};
 use buffers::{Bind, ZoneBuffers};
@@ -313,7 +315,14 @@ impl ZonedFtl {
                 self.accept(sh, now, out)
             }
             Err(k) => {
-                self.record(k, ZoneOp::Append { zone: z, len: n as u64 }, now);
+                self.record(
+                    k,
+                    ZoneOp::Append {
+                        zone: z,
+                        len: n as u64,
+                    },
+                    now,
+                );
                 now
             }
         }
@@ -424,7 +433,10 @@ impl ZonedFtl {
                 let p = self.space.locate(z, off);
                 (page_id(p.die, p.plane, p.block, p.page), p.die, false)
             } else {
-                let ppa = self.slc.lookup(self.lpa(z, off)).expect("SLC-held page mapped");
+                let ppa = self
+                    .slc
+                    .lookup(self.lpa(z, off))
+                    .expect("SLC-held page mapped");
                 let (sb, o) = self.slc.split(ppa);
                 let p = self.slc.geo.page_of(sb, o);
                 (page_id(p.die, p.plane, p.block, p.page), p.die, true)
@@ -510,7 +522,8 @@ impl ZonedFtl {
             return t;
         }
         self.counters.l2p_misses += 1;
-        let mp_of = |lv: Level, k: u64| ((lv as u64) << 40) | ((k & 0xFF_FFFF_FFFF) / self.epm as u64);
+        let mp_of =
+            |lv: Level, k: u64| ((lv as u64) << 40) | ((k & 0xFF_FFFF_FFFF) / self.epm as u64);
         let page_mp = mp_of(Level::Page, (z * self.size + off) as u64);
         let mut r = t;
         if level == Level::Page && last_mp.0 == page_mp {
@@ -529,9 +542,8 @@ impl ZonedFtl {
             for &lv in probes {
                 let k = self.level_key(lv, z, off) & 0xFFFF_FFFF;
                 let mp = mp_of(lv, k);
-                let die = ((mp ^ (mp >> 40)) as u32)
-                    .wrapping_add(self.ns as u32 * 3)
-                    % self.map_dies;
+                let die =
+                    ((mp ^ (mp >> 40)) as u32).wrapping_add(self.ns as u32 * 3) % self.map_dies;
                 self.counters.map_reads += 1;
                 r = sh.nand.read(
                     r,
@@ -629,7 +641,8 @@ impl ZonedFtl {
                 .remove(cache_key(ns, Level::Chunk, z * self.chunks_per_zone + c));
         }
         for off in 0..st.written {
-            sh.cache.remove(cache_key(ns, Level::Page, z * self.size + off));
+            sh.cache
+                .remove(cache_key(ns, Level::Page, z * self.size + off));
         }
         let done = self.space.release(sh.nand, z, t);
         self.zst[z as usize] = ZState::default();
@@ -743,11 +756,22 @@ impl ZonedFtl {
     }
 
     /// Read zone offsets `[lo, hi)` from SLC, one array read per flash page.
-    fn read_slc(&mut self, sh: &mut ZShared, t: SimTime, z: u32, lo: u32, hi: u32, class: OpClass) -> SimTime {
+    fn read_slc(
+        &mut self,
+        sh: &mut ZShared,
+        t: SimTime,
+        z: u32,
+        lo: u32,
+        hi: u32,
+        class: OpClass,
+    ) -> SimTime {
         let mut done = t;
         let mut group: Option<(u64, u32, u32)> = None;
         for o in lo..hi {
-            let ppa = self.slc.lookup(self.lpa(z, o)).expect("SLC-held page mapped");
+            let ppa = self
+                .slc
+                .lookup(self.lpa(z, o))
+                .expect("SLC-held page mapped");
             let (sb, so) = self.slc.split(ppa);
             let p = self.slc.geo.page_of(sb, so);
             let id = page_id(p.die, p.plane, p.block, p.page);
@@ -755,14 +779,26 @@ impl ZonedFtl {
                 Some(g) if g.0 == id => g.2 += 1,
                 _ => {
                     if let Some(g) = group.take() {
-                        done = done.max(sh.nand.read(t, g.1, g.2 as u64 * SLOT_BYTES, crate::config::CellType::Slc, class));
+                        done = done.max(sh.nand.read(
+                            t,
+                            g.1,
+                            g.2 as u64 * SLOT_BYTES,
+                            crate::config::CellType::Slc,
+                            class,
+                        ));
                     }
                     group = Some((id, p.die, 1));
                 }
             }
         }
         if let Some(g) = group {
-            done = done.max(sh.nand.read(t, g.1, g.2 as u64 * SLOT_BYTES, crate::config::CellType::Slc, class));
+            done = done.max(sh.nand.read(
+                t,
+                g.1,
+                g.2 as u64 * SLOT_BYTES,
+                crate::config::CellType::Slc,
+                class,
+            ));
         }
         done
     }
@@ -776,7 +812,10 @@ impl ZonedFtl {
         let mut done = t;
         for o in lo..lo + n {
             let l = self.lpa(z, o);
-            if let Some(d) = self.slc.assign(sh.nand, HOST_FRONT, l, t, OpClass::HostWrite) {
+            if let Some(d) = self
+                .slc
+                .assign(sh.nand, HOST_FRONT, l, t, OpClass::HostWrite)
+            {
                 done = done.max(d);
             }
         }
@@ -796,7 +835,8 @@ impl ZonedFtl {
         let zone_done = st.full && new >= st.written;
         for c in old / CHUNK_SLOTS..new / CHUNK_SLOTS {
             for o in c * CHUNK_SLOTS..(c + 1) * CHUNK_SLOTS {
-                sh.cache.remove(cache_key(ns, Level::Page, z * self.size + o));
+                sh.cache
+                    .remove(cache_key(ns, Level::Page, z * self.size + o));
             }
             if !zone_done {
                 sh.cache.insert(
@@ -811,7 +851,8 @@ impl ZonedFtl {
                     .remove(cache_key(ns, Level::Chunk, z * self.chunks_per_zone + c));
             }
             for o in new / CHUNK_SLOTS * CHUNK_SLOTS..st.written {
-                sh.cache.remove(cache_key(ns, Level::Page, z * self.size + o));
+                sh.cache
+                    .remove(cache_key(ns, Level::Page, z * self.size + o));
             }
             sh.cache.insert(cache_key(ns, Level::Zone, z), self.pin);
         }
@@ -901,7 +942,8 @@ impl ZonedFtl {
                     if let Some(l) = self.slc.map.owner(Ppa(base + k)) {
                         let (z, off) = (l.0 / self.size, l.0 % self.size);
                         if off >= self.zst[z as usize].reg_alloc {
-                            self.slc.assign(sh.nand, GC_FRONT, l, t, OpClass::Background);
+                            self.slc
+                                .assign(sh.nand, GC_FRONT, l, t, OpClass::Background);
                             moved += 1;
                         }
                     }
@@ -952,9 +994,10 @@ impl ZonedFtl {
             return;
         }
         loop {
-            let pos = self.jobs.iter().position(|j| {
-                j.done <= now && j.lo == self.zst[j.zone as usize].reg_wp
-            });
+            let pos = self
+                .jobs
+                .iter()
+                .position(|j| j.done <= now && j.lo == self.zst[j.zone as usize].reg_wp);
             let Some(i) = pos else { break };
             let j = self.jobs.remove(i).expect("job");
             self.complete(sh, j, now);
@@ -1062,7 +1105,10 @@ impl ZonedFtl {
             }
             let jobs = self.jobs.iter().filter(|j| j.zone == z).count() as u32;
             if jobs != st.jobs {
-                return Err(format!("zone {z}: {jobs} migrations queued, {} counted", st.jobs));
+                return Err(format!(
+                    "zone {z}: {jobs} migrations queued, {} counted",
+                    st.jobs
+                ));
             }
         }
         let mapped = self
@@ -1079,7 +1125,10 @@ impl ZonedFtl {
         }
         for (b, x) in self.bufs.bufs.iter().enumerate() {
             if x.owner != NO_ZONE && self.zst[x.owner as usize].buf != b as u32 {
-                return Err(format!("buffer {b} owned by zone {} which does not hold it", x.owner));
+                return Err(format!(
+                    "buffer {b} owned by zone {} which does not hold it",
+                    x.owner
+                ));
             }
         }
         Ok(())

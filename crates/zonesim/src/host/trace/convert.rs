@@ -102,10 +102,10 @@ pub fn convert(reader: &mut TraceReader, out: &mut dyn Write, to: ConvertFormat)
                     IoKind::Trim => "trim",
                     IoKind::Flush => "sync",
                     IoKind::ZoneReset
-            | IoKind::ZoneFinish
-            | IoKind::ZoneOpen
-            | IoKind::ZoneClose
-            | IoKind::ZoneAppend => continue,
+                    | IoKind::ZoneFinish
+                    | IoKind::ZoneOpen
+                    | IoKind::ZoneClose
+                    | IoKind::ZoneAppend => continue,
                 };
                 writeln!(
                     out,
