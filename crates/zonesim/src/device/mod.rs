@@ -18,12 +18,14 @@ use crate::interface::zone::{Lba, ZoneErrorLog, ZoneId};
 use crate::interface::Link;
 use crate::nand::{NandArray, Preemption, SLOT_BYTES};
 
-/// One namespace (logical unit) of the device.
+/// One namespace (logical unit) of the device. Few per device and never moved on the hot path,
+/// so the variants are not boxed.
+#[allow(clippy::large_enum_variant)]
 pub enum Namespace {
     /// Block interface, page-mapped.
     Conventional(PageFtl),
     /// Zoned interface (ConZone).
-    Zoned(Box<ZonedFtl>),
+    Zoned(ZonedFtl),
 }
 
 pub struct Device {
@@ -85,7 +87,7 @@ impl Device {
                     units_per_zone,
                     sub_block,
                 } => {
-                    namespaces.push(Namespace::Zoned(Box::new(ZonedFtl::new(
+                    namespaces.push(Namespace::Zoned(ZonedFtl::new(
                         cfg,
                         i as u8,
                         &geo,
@@ -94,7 +96,7 @@ impl Device {
                         (slc_rows.first, slc_rows.count),
                         units_per_zone,
                         sub_block,
-                    ))));
+                    )));
                     slc_ns.push(false);
                 }
             }
@@ -267,7 +269,7 @@ impl Device {
 
     fn zftls(&self) -> impl Iterator<Item = &ZonedFtl> {
         self.namespaces.iter().filter_map(|ns| match ns {
-            Namespace::Zoned(z) => Some(z.as_ref()),
+            Namespace::Zoned(z) => Some(z),
             Namespace::Conventional(_) => None,
         })
     }

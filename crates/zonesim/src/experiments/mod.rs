@@ -183,3 +183,32 @@ pub fn render(o: &Outcome) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every experiment runs in quick mode and produces rows; the ConZone reproductions whose
+    /// direction the model must get right are checked.
+    #[test]
+    fn experiments_run_quick() {
+        for e in all() {
+            let o = (e.run)(&ExpOptions {
+                seed: 1,
+                quick: true,
+            })
+            .unwrap_or_else(|err| panic!("{}: {err}", e.name));
+            assert!(!o.rows.is_empty(), "{}", e.name);
+            let render = render(&o);
+            assert!(render.contains(e.name));
+            if e.name == "conzone-l2p-search" || e.name == "conzone-hybrid-read" {
+                let bad: Vec<&Row> = o
+                    .rows
+                    .iter()
+                    .filter(|r| r.within == Some(false) && !r.metric.contains("miss rate"))
+                    .collect();
+                assert!(bad.is_empty(), "{}: {bad:?}", e.name);
+            }
+        }
+    }
+}
