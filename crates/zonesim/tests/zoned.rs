@@ -44,6 +44,15 @@ fn u(r: &zonesim::stats::Report, path: &[&str]) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("{path:?} = {v}"))
 }
 
+fn error_total(r: &zonesim::stats::Report) -> u64 {
+    let e = &r.device["zones"]["errors"];
+    e.as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum()
+}
+
 fn w(dev: &mut Device, t: u64, kind: IoKind, off_kib: u64, len_kib: u64) -> SimTime {
     dev.submit(
         SimTime(t),
@@ -65,13 +74,7 @@ fn out_of_order_trace_counts_unaligned_writes_only() {
     assert_eq!(r.sim.requests_completed, 10);
     let e = &r.device["zones"]["errors"];
     assert_eq!(e["unaligned_write"], 3, "{e}");
-    let total: u64 = e
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(total, 3, "only unaligned writes: {e}");
+    assert_eq!(error_total(&r), 3, "only unaligned writes: {e}");
     let first = r.device["zones"]["first_errors"].as_array().unwrap();
     assert_eq!(first.len(), 3);
     assert_eq!(first[0]["op"], "write");
@@ -218,14 +221,7 @@ fn churn(sets: &[&str]) -> zonesim::stats::Report {
                 [r]\nrw=randread\nbs=4k\nzonemode=zbd\niodepth=4\nnumber_ios=2000\nio_size=8m\n";
     let r = sim::run(&cfg, &jobs(text), &opts(), &mut |_| {}).unwrap();
     assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
-    let e = &r.device["zones"]["errors"];
-    let total: u64 = e
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(total, 0, "{e}");
+    assert_eq!(error_total(&r), 0, "{}", r.device["zones"]["errors"]);
     r
 }
 

@@ -32,29 +32,25 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         for (t, threads) in [1u32, 4].iter().enumerate() {
             let zb = if d == 0 { "zonemode=zbd\n" } else { "" };
             // Each thread its own region of `per_thread` zones' worth (48 MiB each).
-            let mut text = String::new();
-            for k in 0..*threads {
-                let (off, size) = if d == 0 {
+            let region = |k: u32| {
+                if d == 0 {
                     (format!("{}z", k * per_thread), format!("{per_thread}z"))
                 } else {
                     (
                         format!("{}m", k * per_thread * 48),
                         format!("{}m", per_thread * 48),
                     )
-                };
+                }
+            };
+            let mut text = String::new();
+            for k in 0..*threads {
+                let (off, size) = region(k);
                 text += &format!(
                     "[w{k}]\nrw=write\nbs=512k\niodepth=1\n{zb}offset={off}\nsize={size}\n"
                 );
             }
             for k in 0..*threads {
-                let (off, size) = if d == 0 {
-                    (format!("{}z", k * per_thread), format!("{per_thread}z"))
-                } else {
-                    (
-                        format!("{}m", k * per_thread * 48),
-                        format!("{}m", per_thread * 48),
-                    )
-                };
+                let (off, size) = region(k);
                 let sw = if k == 0 { "stonewall\n" } else { "" };
                 text += &format!(
                     "[r{k}]\n{sw}rw=read\nbs=512k\niodepth=1\n{zb}offset={off}\nsize={size}\n"

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-const NIL: u32 = u32::MAX;
+use super::lru::{LruList, NIL};
 
 /// Mapping granularity of an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -40,14 +40,11 @@ pub struct HybridCache {
     keys: Vec<u64>,
     /// Next entry in the bucket chain.
     chain: Vec<u32>,
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    lru: LruList,
     is_pinned: Vec<bool>,
     buckets: Vec<u32>,
     shift: u32,
     free: Vec<u32>,
-    head: u32,
-    tail: u32,
     pub counters: HybridCacheCounters,
 }
 
@@ -63,14 +60,11 @@ impl HybridCache {
             pinned: 0,
             keys: vec![0; n],
             chain: vec![NIL; n],
-            prev: vec![NIL; n],
-            next: vec![NIL; n],
+            lru: LruList::new(n),
             is_pinned: vec![false; n],
             buckets: vec![NIL; nb],
             shift: 64 - nb.trailing_zeros(),
             free: (0..capacity).rev().collect(),
-            head: NIL,
-            tail: NIL,
             counters: HybridCacheCounters::default(),
         }
     }
@@ -105,33 +99,6 @@ impl HybridCache {
         NIL
     }
 
-    #[inline]
-    fn unlink(&mut self, e: u32) {
-        let (p, n) = (self.prev[e as usize], self.next[e as usize]);
-        if p != NIL {
-            self.next[p as usize] = n;
-        } else {
-            self.head = n;
-        }
-        if n != NIL {
-            self.prev[n as usize] = p;
-        } else {
-            self.tail = p;
-        }
-    }
-
-    #[inline]
-    fn push_front(&mut self, e: u32) {
-        self.prev[e as usize] = NIL;
-        self.next[e as usize] = self.head;
-        if self.head != NIL {
-            self.prev[self.head as usize] = e;
-        } else {
-            self.tail = e;
-        }
-        self.head = e;
-    }
-
     /// Is `k` cached? A hit moves it to the front of the LRU list.
     #[inline]
     pub fn lookup(&mut self, k: u64) -> bool {
@@ -139,9 +106,8 @@ impl HybridCache {
         if e == NIL {
             return false;
         }
-        if !self.is_pinned[e as usize] && self.head != e {
-            self.unlink(e);
-            self.push_front(e);
+        if !self.is_pinned[e as usize] {
+            self.lru.touch(e);
         }
         true
     }
@@ -173,17 +139,16 @@ impl HybridCache {
         let e = self.find(k);
         if e != NIL {
             if pin && !self.is_pinned[e as usize] {
-                self.unlink(e);
+                self.lru.unlink(e);
                 self.is_pinned[e as usize] = true;
                 self.pinned += 1;
-            } else if !self.is_pinned[e as usize] && self.head != e {
-                self.unlink(e);
-                self.push_front(e);
+            } else if !self.is_pinned[e as usize] {
+                self.lru.touch(e);
             }
             return;
         }
         if self.len == self.capacity {
-            let v = self.tail;
+            let v = self.lru.tail;
             if v == NIL {
                 return; // everything pinned
             }
@@ -199,7 +164,7 @@ impl HybridCache {
         if pin {
             self.pinned += 1;
         } else {
-            self.push_front(e);
+            self.lru.push_front(e);
         }
         self.len += 1;
         self.counters.inserts += 1;
@@ -211,7 +176,7 @@ impl HybridCache {
             self.is_pinned[e as usize] = false;
             self.pinned -= 1;
         } else {
-            self.unlink(e);
+            self.lru.unlink(e);
         }
         self.len -= 1;
         self.free.push(e);
@@ -235,14 +200,13 @@ impl HybridCache {
         self.is_pinned.iter_mut().for_each(|p| *p = false);
         self.len = 0;
         self.pinned = 0;
-        self.head = NIL;
-        self.tail = NIL;
+        self.lru.clear();
     }
 
     /// Entries, pinned entries and LRU list agree; every entry is findable by its key.
     pub fn check(&self) -> Result<(), String> {
         let mut n = 0u32;
-        let mut cur = self.head;
+        let mut cur = self.lru.head;
         while cur != NIL {
             n += 1;
             if n > self.capacity {
@@ -251,7 +215,7 @@ impl HybridCache {
             if self.find(self.keys[cur as usize]) != cur {
                 return Err(format!("L2P cache entry {cur} not findable by its key"));
             }
-            cur = self.next[cur as usize];
+            cur = self.lru.next_of(cur);
         }
         if n + self.pinned != self.len {
             return Err(format!(

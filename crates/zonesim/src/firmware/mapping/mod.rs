@@ -5,6 +5,7 @@
 
 mod cache;
 mod hybrid_cache;
+mod lru;
 mod page_map;
 
 pub use cache::{CacheAccess, L2pCache, L2pCounters};
