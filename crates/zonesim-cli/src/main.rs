@@ -3,6 +3,7 @@
 
 mod bench;
 mod experiment_cmd;
+mod layout_cmd;
 mod run_cmd;
 mod summary;
 mod trace_cmd;
@@ -32,6 +33,8 @@ enum Cmd {
     /// Reproductions of published experiments: list, run NAME.
     #[command(subcommand)]
     Experiment(experiment_cmd::ExperimentCmd),
+    /// Size the namespaces of an F2FS metadata + zoned data device (ConZone+ §4.1).
+    Layout(layout_cmd::LayoutArgs),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => bench::run(a),
         Cmd::Trace(t) => trace_cmd::run(t),
         Cmd::Experiment(e) => experiment_cmd::run(e),
+        Cmd::Layout(a) => layout_cmd::run(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -28,7 +28,9 @@ fn host_lines(out: &mut String, who: &str, h: &HostReport) {
 pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     let mut out = String::new();
     let d = &r.device;
-    let gib = d["capacity_bytes"].as_u64().unwrap_or(0) as f64 / (1u64 << 30) as f64;
+    let ns = r.jobs.first().map_or(0, |j| j.namespace);
+    let gib =
+        d["namespaces"][ns]["capacity_bytes"].as_u64().unwrap_or(0) as f64 / (1u64 << 30) as f64;
     let _ = writeln!(
         out,
         "device    {} ({:.2} GiB logical, {} {} ch x {} chips x {} dies x {} planes)",
@@ -39,6 +41,11 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         cfg.nand.chips_per_channel,
         cfg.nand.dies_per_chip,
         cfg.nand.planes_per_die
+    );
+    let _ = writeln!(
+        out,
+        "namespace {ns} ({})",
+        d["namespaces"][ns]["kind"].as_str().unwrap_or("?")
     );
     let _ = writeln!(out, "workload  {workload}");
     let _ = writeln!(
@@ -84,6 +91,26 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         "buffer: {} full flushes, {} premature, {} host flushes",
         b["full_flushes"], b["premature_flushes"], b["host_flushes"]
     );
+    if d["namespaces"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|n| n["kind"] == "zoned"))
+    {
+        let s = &d["slc"];
+        let _ = writeln!(
+            out,
+            "zoned: {} SLC pages written, {} migrated, {} SLC GC moves; buffer flushes to SLC {}; L2P zoned miss rate {:.1}%",
+            s["pages_written"],
+            s["pages_migrated"],
+            s["gc_pages_moved"],
+            b["flushes_to_slc"],
+            d["l2p"]["zoned"]["miss_rate"].as_f64().unwrap_or(0.0) * 100.0
+        );
+        let e = &d["zones"]["errors"];
+        let total: u64 = e
+            .as_object()
+            .map_or(0, |m| m.values().filter_map(|v| v.as_u64()).sum());
+        let _ = writeln!(out, "zone errors: {total} {e}");
+    }
     if let Some(t) = &r.trace {
         let _ = writeln!(
             out,

@@ -122,6 +122,11 @@ pub struct NandConfig {
     #[serde(default)]
     pub timing: TimingTable,
     pub channel_mb_s: f64,
+    /// The first N blocks of every plane run in SLC mode (pSLC: `bits(SLC)/bits(cell)` of the
+    /// pages, SLC timing). They hold conventional namespaces marked `slc_only` and the SLC
+    /// secondary write buffer of zoned namespaces (ConZone §3.2, ConZone+ §4). Default 0.
+    #[serde(default)]
+    pub slc_blocks_per_plane: u32,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -129,6 +134,10 @@ pub struct NandConfig {
 pub struct HostConfig {
     /// Host link bandwidth (UFS M-PHY gears, PCIe lanes), per direction.
     pub link_mb_s: f64,
+    /// Fixed host-stack time per request (kernel, driver, emulator) added before the device
+    /// sees it, microseconds. Default 0.
+    #[serde(default)]
+    pub overhead_us: f64,
 }
 
 /// Victim selection policy of garbage collection.
@@ -189,6 +198,37 @@ pub struct FtlConfig {
     #[serde(default = "default_entry_bytes")]
     pub map_entry_bytes: u32,
     pub gc: GcConfig,
+    /// Zoned namespaces: `page` (one entry per 4 KiB page) or `hybrid` (zone / 4 MiB chunk /
+    /// page entries, aggregated as physical contiguity allows; ConZone §3.3). Default `page`.
+    #[serde(default)]
+    pub mapping: MappingKind,
+    /// Zoned namespaces, hybrid mapping: how a miss finds the level of an entry. `multiple`
+    /// probes zone, chunk, page entries on flash in turn; `bitmap` keeps 2 bits per page in SRAM
+    /// and reads once (ConZone §3.3, §6.6). Default `multiple`.
+    #[serde(default)]
+    pub l2p_search: L2pSearch,
+    /// Pin aggregated (zone and chunk) entries in the L2P cache when they are created, evicting
+    /// the entries they cover (ConZone §6.6). Default false.
+    #[serde(default)]
+    pub l2p_pin_aggregated: bool,
+}
+
+/// Mapping granularity of zoned namespaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MappingKind {
+    #[default]
+    Page,
+    Hybrid,
+}
+
+/// How a hybrid-map miss learns the level of the entry it must fetch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum L2pSearch {
+    #[default]
+    Multiple,
+    Bitmap,
 }
 
 fn default_entry_bytes() -> u32 {
@@ -198,8 +238,142 @@ fn default_entry_bytes() -> u32 {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BufferConfig {
-    /// Global write buffer (SRAM/DRAM) in bytes.
+    /// Global write buffer (SRAM/DRAM) in bytes, of each conventional namespace.
     pub bytes: u64,
+    /// Zone write buffers shared by the zones of each zoned namespace (ConZone §3.2).
+    /// Default 2.
+    #[serde(default = "default_zone_buffers")]
+    pub count: u32,
+    /// Bytes of each zone write buffer. Default 393216 (384 KiB, ConZone+ §6.1).
+    #[serde(default = "default_zone_buffer_bytes")]
+    pub bytes_each: u64,
+    /// Zone-to-buffer mapping: `assoc` (any zone any buffer; all taken: flush the fullest) or
+    /// `modulo` (zone id mod count). Default `assoc` (ConZone's default).
+    #[serde(default)]
+    pub zone_mapping: ZoneBufferMapping,
+}
+
+fn default_zone_buffers() -> u32 {
+    2
+}
+fn default_zone_buffer_bytes() -> u64 {
+    384 * 1024
+}
+
+/// Zone-to-buffer mapping of zone write buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZoneBufferMapping {
+    #[default]
+    Assoc,
+    Modulo,
+}
+
+/// Zone geometry and limits of zoned namespaces (`[zone]`).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ZoneSection {
+    /// Distance between zone starts, bytes. 0 (default) = the zone capacity rounded up to a
+    /// power of two.
+    pub size_bytes: u64,
+    /// Writable bytes per zone (need not be a power of two). 0 (default) = one superblock of
+    /// regular flash (one block with `sub_block`).
+    pub capacity_bytes: u64,
+    /// Maximum open zones (0 = unlimited). Default 6 (F2FS opens six; ZUFS requires >= 6).
+    pub max_open: u32,
+    /// Maximum active zones (0 = unlimited). Default 0.
+    pub max_active: u32,
+    /// Map zones onto single flash blocks instead of whole superblocks (ConZone+ §4.3).
+    pub sub_block: bool,
+}
+
+impl Default for ZoneSection {
+    fn default() -> Self {
+        ZoneSection {
+            size_bytes: 0,
+            capacity_bytes: 0,
+            max_open: 6,
+            max_active: 0,
+            sub_block: false,
+        }
+    }
+}
+
+/// What goes through the SLC secondary buffer of zoned namespaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlcPolicy {
+    /// Only premature (less than a program unit) flushes go to SLC (ConZone default for TLC).
+    #[default]
+    Bypass,
+    /// Every flush lands in SLC and is migrated to regular flash by SLC GC (QLC).
+    All,
+}
+
+/// Where SLC garbage collection puts valid data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlcGc {
+    /// Rewrite it inside SLC.
+    #[default]
+    InPlace,
+    /// Move whole program units of it to the zone's regular flash (the rest stays in SLC).
+    Migrate,
+}
+
+/// The SLC secondary buffer of zoned namespaces (`[slc]`).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SlcConfig {
+    pub policy: SlcPolicy,
+    pub gc: SlcGc,
+    /// SLC GC runs when fewer free SLC superblocks than this remain. Default 2.
+    pub gc_threshold_free_superblocks: u32,
+}
+
+impl Default for SlcConfig {
+    fn default() -> Self {
+        SlcConfig {
+            policy: SlcPolicy::Bypass,
+            gc: SlcGc::InPlace,
+            gc_threshold_free_superblocks: 2,
+        }
+    }
+}
+
+/// Per-die command queues (`[sched]`, ConZone+ §4.2).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SchedConfig {
+    /// Host I/O overtakes (suspends) queued background work: SLC-to-regular migration and GC.
+    /// Default false (FIFO).
+    pub preempt_migration: bool,
+}
+
+/// Kind of a namespace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NamespaceKind {
+    Conventional,
+    Zoned,
+}
+
+/// One namespace (`[[namespaces]]`, ConZone+ §4 Algorithm 1). Without any `[[namespaces]]`
+/// the device has one conventional namespace over all its regular flash.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamespaceConfig {
+    pub kind: NamespaceKind,
+    /// Conventional: logical bytes (0 = everything left after the other namespaces, with
+    /// `ftl.overprovisioning`). Zoned: ignored when `zones` is set.
+    #[serde(default)]
+    pub capacity_bytes: u64,
+    /// Zoned: number of zones (0 = as many as the remaining regular flash holds).
+    #[serde(default)]
+    pub zones: u32,
+    /// Conventional: live wholly in SLC blocks (ConZone+ §4: metadata namespace 0).
+    #[serde(default)]
+    pub slc_only: bool,
 }
 
 /// A whole device.
@@ -215,6 +389,15 @@ pub struct DeviceConfig {
     pub host: HostConfig,
     pub ftl: FtlConfig,
     pub buffer: BufferConfig,
+    #[serde(default)]
+    pub zone: ZoneSection,
+    #[serde(default)]
+    pub slc: SlcConfig,
+    #[serde(default)]
+    pub sched: SchedConfig,
+    /// Namespaces in id order; empty = one conventional namespace.
+    #[serde(default)]
+    pub namespaces: Vec<NamespaceConfig>,
 }
 
 impl DeviceConfig {

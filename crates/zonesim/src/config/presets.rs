@@ -13,6 +13,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "NVMe SSD after MQSim's default: 8 ch x 4 chips x 2 dies x 2 planes, MLC 8 KiB pages, 7% OP (128 blocks/plane instead of 2048)",
         include_str!("../../../../presets/nvme-ssd.toml"),
     ),
+    (
+        "conzone-paper",
+        "ConZone+ §6.1 device: TLC 2 ch x 2 chips, two 384 KiB zone buffers, 1 MiB L2P; ns 0 conventional metadata in SLC, ns 1 zoned (85 x 48 MiB zones)",
+        include_str!("../../../../presets/conzone-paper.toml"),
+    ),
 ];
 
 pub fn preset_text(name: &str) -> Option<&'static str> {

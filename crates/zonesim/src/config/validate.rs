@@ -107,7 +107,68 @@ impl DeviceConfig {
                 ),
             ));
         }
-        self.check_spare_superblocks(&geo)
+        if !(self.host.overhead_us.is_finite() && self.host.overhead_us >= 0.0) {
+            return Err(Error::config(
+                "host.overhead_us",
+                format!(
+                    "must be a non-negative number (got {})",
+                    self.host.overhead_us
+                ),
+            ));
+        }
+        self.validate_zoned(&geo)?;
+        if self.namespaces.is_empty() {
+            self.check_spare_superblocks(&geo)?;
+        }
+        Ok(())
+    }
+
+    /// Rules of the zoned device keys (issue 3): zone buffers, SLC secondary buffer, namespace
+    /// layout. The layout itself ([`crate::device::plan`]) names the key it cannot satisfy.
+    fn validate_zoned(&self, geo: &Geometry) -> Result<()> {
+        use super::{NamespaceKind, SlcGc, SlcPolicy};
+        let b = &self.buffer;
+        positive("buffer.count", b.count.into())?;
+        let zoned = self
+            .namespaces
+            .iter()
+            .any(|n| n.kind == NamespaceKind::Zoned);
+        let unit = if self.zone.sub_block {
+            (geo.program_unit_pages * geo.page_bytes) as u64
+        } else {
+            geo.die_unit_bytes()
+        };
+        if !b.bytes_each.is_multiple_of(4096) || (zoned && b.bytes_each < unit) {
+            return Err(Error::config(
+                "buffer.bytes_each",
+                format!(
+                    "{}: must be a multiple of 4096 holding at least one regular program unit ({unit} bytes)",
+                    b.bytes_each
+                ),
+            ));
+        }
+        if self.slc.policy == SlcPolicy::All && self.slc.gc != SlcGc::Migrate {
+            return Err(Error::config(
+                "slc.gc",
+                "must be migrate when slc.policy = all (data must leave SLC eventually)",
+            ));
+        }
+        if self.slc.gc_threshold_free_superblocks < 2 {
+            return Err(Error::config(
+                "slc.gc_threshold_free_superblocks",
+                "must be at least 2 (one open SLC superblock for host data, one for GC)",
+            ));
+        }
+        if self.ftl.l2p_cache_bytes < self.ftl.map_entry_bytes as u64 {
+            return Err(Error::config(
+                "ftl.l2p_cache_bytes",
+                "must hold at least one map entry",
+            ));
+        }
+        if self.namespaces.len() > 255 {
+            return Err(Error::config("namespaces", "at most 255 namespaces"));
+        }
+        crate::device::plan(self).map(|_| ())
     }
 
     /// Enough spare superblocks must exist for GC to make progress: the foreground threshold

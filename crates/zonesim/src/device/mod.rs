@@ -3,47 +3,132 @@
 //! at its arrival time and returns its completion time; all device state changes at arrival
 //! (the analytic timelines place each flash operation in the future).
 
-use crate::config::DeviceConfig;
+mod plan;
+
+pub use plan::{plan, zone_geometry, NsPlan, Rows};
+
+use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::firmware::ftl::{PageFtl, Shared};
-use crate::firmware::mapping::{L2pCache, Lpa};
+use crate::firmware::mapping::{HybridCache, L2pCache, Lpa};
+use crate::firmware::zoned::{ZShared, ZonedFtl};
 use crate::host::{HostIo, IoKind};
+use crate::interface::zone::{Lba, ZoneErrorLog, ZoneId};
 use crate::interface::Link;
-use crate::nand::{NandArray, SLOT_BYTES};
+use crate::nand::{NandArray, Preemption, SLOT_BYTES};
 
-/// One namespace (logical unit) of the device.
+/// One namespace (logical unit) of the device. Few per device and never moved on the hot path,
+/// so the variants are not boxed.
+#[allow(clippy::large_enum_variant)]
 pub enum Namespace {
     /// Block interface, page-mapped.
     Conventional(PageFtl),
+    /// Zoned interface (ConZone).
+    Zoned(ZonedFtl),
 }
 
 pub struct Device {
     pub cfg: DeviceConfig,
     pub nand: NandArray,
     pub link: Link,
+    /// Map-page cache of the conventional namespaces (DFTL).
     pub cache: L2pCache,
+    /// Entry cache of the zoned namespaces (zone / chunk / page entries keyed by namespace).
+    pub zcache: HybridCache,
     pub namespaces: Vec<Namespace>,
     /// Requests addressing beyond their namespace's capacity (rejected).
     pub out_of_range: u64,
+    /// Whether each conventional namespace lives in SLC blocks.
+    slc_ns: Vec<bool>,
+    overhead_ns: u64,
+    /// When the last run on this device ended (the next run starts no earlier).
+    pub clock: SimTime,
 }
 
 impl Device {
+    /// Build the device. The config must have been validated ([`DeviceConfig::load`] does).
     pub fn new(cfg: &DeviceConfig, seed: u64) -> Device {
-        let nand = NandArray::new(cfg);
-        let logical = nand.geo.logical_pages(cfg.ftl.overprovisioning);
-        let map_pages = PageFtl::map_pages_for(cfg, logical);
-        let cache_pages = (cfg.ftl.l2p_cache_bytes / cfg.nand.page_bytes as u64) as u32;
+        let mut nand = NandArray::new(cfg);
+        if cfg.sched.preempt_migration {
+            nand.set_preemption(Preemption {
+                reads: true,
+                writes: true,
+                suspend_ns: 0,
+            });
+        }
+        let plans = plan(cfg).expect("validated config");
+        let geo = nand.geo.clone();
+        let mut namespaces = Vec::new();
+        let mut slc_ns = Vec::new();
+        let mut map_base = 0u32;
+        for (i, p) in plans.iter().enumerate() {
+            match *p {
+                NsPlan::Conventional {
+                    rows,
+                    slc,
+                    logical_pages,
+                } => {
+                    let cell = if slc { CellType::Slc } else { geo.cell };
+                    let view = geo.region(rows.first, rows.count, cell);
+                    let f = PageFtl::new(
+                        cfg,
+                        view,
+                        logical_pages,
+                        map_base,
+                        seed.wrapping_add(i as u64),
+                    );
+                    map_base += PageFtl::map_pages_for(cfg, logical_pages);
+                    namespaces.push(Namespace::Conventional(f));
+                    slc_ns.push(slc);
+                }
+                NsPlan::Zoned {
+                    zone,
+                    rows,
+                    slc_rows,
+                    units_per_zone,
+                    sub_block,
+                } => {
+                    namespaces.push(Namespace::Zoned(ZonedFtl::new(
+                        cfg,
+                        i as u8,
+                        &geo,
+                        zone,
+                        (rows.first, rows.count),
+                        (slc_rows.first, slc_rows.count),
+                        units_per_zone,
+                        sub_block,
+                    )));
+                    slc_ns.push(false);
+                }
+            }
+        }
+        let budget_pages = (cfg.ftl.l2p_cache_bytes / cfg.nand.page_bytes as u64) as u32;
+        let any_zoned = namespaces.iter().any(|n| matches!(n, Namespace::Zoned(_)));
+        // SRAM split: conventional map pages get what they need up to a quarter of the budget
+        // when zoned namespaces share it; the zoned entry cache gets the rest.
+        let conv_pages = if any_zoned {
+            map_base.min(budget_pages / 4).max(1)
+        } else {
+            budget_pages
+        };
+        let z_bytes = cfg
+            .ftl
+            .l2p_cache_bytes
+            .saturating_sub(conv_pages as u64 * cfg.nand.page_bytes as u64);
+        let z_entries = if any_zoned {
+            (z_bytes / cfg.ftl.map_entry_bytes as u64) as u32
+        } else {
+            1
+        };
         Device {
             link: Link::new(cfg.host.link_mb_s),
-            cache: L2pCache::new(cache_pages, map_pages),
-            namespaces: vec![Namespace::Conventional(PageFtl::new(
-                cfg,
-                nand.geo.clone(),
-                logical,
-                0,
-                seed,
-            ))],
+            cache: L2pCache::new(conv_pages, map_base.max(1)),
+            zcache: HybridCache::new(z_entries),
+            namespaces,
+            slc_ns,
+            overhead_ns: SimTime::from_us(cfg.host.overhead_us).ns(),
+            clock: SimTime::ZERO,
             cfg: cfg.clone(),
             out_of_range: 0,
             nand,
@@ -54,6 +139,15 @@ impl Device {
     pub fn capacity_bytes(&self, ns: usize) -> u64 {
         match &self.namespaces[ns] {
             Namespace::Conventional(f) => f.logical_pages() * SLOT_BYTES,
+            Namespace::Zoned(z) => z.capacity_bytes(),
+        }
+    }
+
+    /// The zoned FTL of namespace `ns`, if it is zoned.
+    pub fn zoned(&self, ns: usize) -> Option<&ZonedFtl> {
+        match self.namespaces.get(ns) {
+            Some(Namespace::Zoned(z)) => Some(z),
+            _ => None,
         }
     }
 
@@ -72,34 +166,79 @@ impl Device {
     pub fn submit(&mut self, now: SimTime, ns: usize, io: HostIo) -> SimTime {
         self.nand.advance(now);
         self.link.advance(now);
+        let now = now + self.overhead_ns;
         let first = io.offset / SLOT_BYTES;
         let n = if io.len == 0 {
             0
         } else {
             ((io.offset + io.len - 1) / SLOT_BYTES - first + 1) as u32
         };
-        let lpa = Lpa(first as u32);
         if n > 0 && first + n as u64 > self.capacity_bytes(ns) / SLOT_BYTES {
             // Like a device answering "LBA out of range": rejected at once, counted.
             self.out_of_range += 1;
             return now;
         }
-        let mut sh = Shared {
-            nand: &mut self.nand,
-            cache: &mut self.cache,
-            link: &mut self.link,
-        };
         match &mut self.namespaces[ns] {
-            Namespace::Conventional(f) => match io.kind {
-                IoKind::Read => f.read(&mut sh, now, lpa, n),
-                IoKind::Write => f.write(&mut sh, now, lpa, n),
-                IoKind::Trim => f.trim(&mut sh, now, lpa, n),
-                IoKind::Flush => f.flush(&mut sh, now),
-                // Zone management on a conventional namespace is not supported: completes as a
-                // no-op (the host model only issues it to zoned namespaces).
-                IoKind::ZoneReset | IoKind::ZoneFinish => now,
-            },
+            Namespace::Conventional(f) => {
+                let mut sh = Shared {
+                    nand: &mut self.nand,
+                    cache: &mut self.cache,
+                    link: &mut self.link,
+                };
+                let lpa = Lpa(first as u32);
+                match io.kind {
+                    IoKind::Read => f.read(&mut sh, now, lpa, n),
+                    IoKind::Write | IoKind::ZoneAppend => f.write(&mut sh, now, lpa, n),
+                    IoKind::Trim => f.trim(&mut sh, now, lpa, n),
+                    IoKind::Flush => f.flush(&mut sh, now),
+                    // Zone management on a conventional namespace is not supported: completes
+                    // as a no-op.
+                    IoKind::ZoneReset
+                    | IoKind::ZoneFinish
+                    | IoKind::ZoneOpen
+                    | IoKind::ZoneClose => now,
+                }
+            }
+            Namespace::Zoned(z) => {
+                let mut sh = ZShared {
+                    nand: &mut self.nand,
+                    link: &mut self.link,
+                    cache: &mut self.zcache,
+                };
+                match io.kind {
+                    IoKind::Read => z.read(&mut sh, now, first, n),
+                    IoKind::Write => z.write(&mut sh, now, first, n),
+                    IoKind::ZoneAppend => z.append(&mut sh, now, first, n),
+                    IoKind::Trim => z.trim(now),
+                    IoKind::Flush => z.flush(&mut sh, now),
+                    k @ (IoKind::ZoneReset
+                    | IoKind::ZoneFinish
+                    | IoKind::ZoneOpen
+                    | IoKind::ZoneClose) => z.zone_mgmt(&mut sh, now, first, k),
+                }
+            }
         }
+    }
+
+    /// Zone append of `len` bytes to zone `zone` of namespace `ns`: the completion time and
+    /// the LBA the device wrote, or None if it rejected the command (counted as a zone error).
+    pub fn zone_append(
+        &mut self,
+        now: SimTime,
+        ns: usize,
+        zone: ZoneId,
+        len: u64,
+    ) -> (SimTime, Option<Lba>) {
+        let start = match &self.namespaces[ns] {
+            Namespace::Zoned(z) => z.zones.zone_start(zone).0 * SLOT_BYTES,
+            Namespace::Conventional(_) => return (now, None),
+        };
+        let t = self.submit(now, ns, HostIo::new(IoKind::ZoneAppend, start, len));
+        let lba = match &self.namespaces[ns] {
+            Namespace::Zoned(z) => z.last_append,
+            Namespace::Conventional(_) => None,
+        };
+        (t, lba)
     }
 
     /// One background-GC step on any namespace that wants it (the host is idle).
@@ -111,34 +250,66 @@ impl Device {
         };
         let mut did = false;
         for ns in &mut self.namespaces {
-            match ns {
-                Namespace::Conventional(f) => did |= f.background_gc(&mut sh, now),
+            if let Namespace::Conventional(f) = ns {
+                did |= f.background_gc(&mut sh, now);
             }
         }
         did
     }
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
-        for ns in &self.namespaces {
+        for (i, ns) in self.namespaces.iter().enumerate() {
             match ns {
-                Namespace::Conventional(f) => f.check_invariants()?,
+                Namespace::Conventional(f) => f.check_invariants(),
+                Namespace::Zoned(z) => z.check_invariants(),
             }
+            .map_err(|e| format!("namespace {i}: {e}"))?;
         }
-        Ok(())
+        self.zcache.check()
     }
 }
 
 impl Device {
     fn ftls(&self) -> impl Iterator<Item = &PageFtl> {
-        self.namespaces.iter().map(|ns| match ns {
-            Namespace::Conventional(f) => f,
+        self.namespaces.iter().filter_map(|ns| match ns {
+            Namespace::Conventional(f) => Some(f),
+            Namespace::Zoned(_) => None,
+        })
+    }
+
+    fn zftls(&self) -> impl Iterator<Item = &ZonedFtl> {
+        self.namespaces.iter().filter_map(|ns| match ns {
+            Namespace::Zoned(z) => Some(z),
+            Namespace::Conventional(_) => None,
         })
     }
 
     /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
     pub fn write_volume(&self) -> (u64, u64) {
-        let host = self.ftls().map(|f| f.counters.host_write_pages).sum();
+        let host = self
+            .ftls()
+            .map(|f| f.counters.host_write_pages)
+            .sum::<u64>()
+            + self
+                .zftls()
+                .map(|z| z.counters.host_write_pages)
+                .sum::<u64>();
         (self.nand.counters.programmed_slots, host)
+    }
+
+    /// Zone errors of every zoned namespace, merged.
+    pub fn zone_errors(&self) -> ZoneErrorLog {
+        let mut log = ZoneErrorLog::new();
+        for z in self.zftls() {
+            log.merge(&z.errors);
+        }
+        log
+    }
+
+    /// Power cycle of the controller's SRAM: every L2P cache entry is dropped (pinned ones
+    /// too). Flash state stays.
+    pub fn drop_l2p_cache(&mut self) {
+        self.zcache.clear();
     }
 
     /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.
@@ -146,14 +317,16 @@ impl Device {
         self.out_of_range = 0;
         self.nand.counters = Default::default();
         self.cache.counters = Default::default();
+        self.zcache.counters = Default::default();
         for ns in &mut self.namespaces {
             match ns {
                 Namespace::Conventional(f) => f.reset_counters(),
+                Namespace::Zoned(z) => z.reset_counters(),
             }
         }
     }
 
-    /// The `device` section of the report (schema: docs/report.md).
+    /// The `device` section of the report (schema: docs/report.md, docs/zoned.md).
     pub fn report_json(&self) -> serde_json::Value {
         use serde_json::json;
         let (programmed, host) = self.write_volume();
@@ -163,6 +336,7 @@ impl Device {
             programmed as f64 / host as f64
         };
         let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
+        let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
         let buf = |f: fn(&crate::firmware::buffer::BufferCounters) -> u64| -> u64 {
             self.ftls().map(|x| f(&x.buffer().counters)).sum()
         };
@@ -176,10 +350,38 @@ impl Device {
                     "id": i,
                     "kind": "conventional",
                     "capacity_bytes": f.logical_pages() * SLOT_BYTES,
+                    "slc_only": self.slc_ns[i],
                     "free_superblocks": f.free_superblocks(),
                 }),
+                Namespace::Zoned(z) => {
+                    let zc = z.zone_config();
+                    let mut conds = serde_json::Map::new();
+                    for id in 0..zc.zones {
+                        let c = z.zones.condition(ZoneId(id)).as_str();
+                        let e = conds.entry(c).or_insert(json!(0));
+                        *e = json!(e.as_u64().unwrap_or(0) + 1);
+                    }
+                    json!({
+                        "id": i,
+                        "kind": "zoned",
+                        "capacity_bytes": zc.zones as u64 * zc.zone_capacity * SLOT_BYTES,
+                        "zone_size_bytes": zc.zone_size * SLOT_BYTES,
+                        "zone_capacity_bytes": zc.zone_capacity * SLOT_BYTES,
+                        "zones": zc.zones,
+                        "max_open": zc.max_open,
+                        "max_active": zc.max_active,
+                        "zone_conditions": conds,
+                        "regular_free_units": z.regular_free_units(),
+                        "regular_units": z.regular_total_units(),
+                        "slc_free_superblocks": z.slc_free_superblocks(),
+                        "counters": z.counters,
+                    })
+                }
             })
             .collect();
+        let errors = self.zone_errors();
+        let zl2p_hits = zsum(|z| z.counters.l2p_hits);
+        let zl2p_misses = zsum(|z| z.counters.l2p_misses);
         json!({
             "name": self.cfg.name,
             "capacity_bytes": self.capacity_bytes(0),
@@ -191,6 +393,7 @@ impl Device {
                 "block_erases": fc.block_erases,
                 "programmed_slots": fc.programmed_slots,
                 "die_busy_ns": fc.die_busy_ns,
+                "suspensions": fc.suspensions,
             },
             "gc": {
                 "pages_moved": sum(|f| f.counters.gc_pages_moved),
@@ -199,23 +402,53 @@ impl Device {
                 "background_victims": sum(|f| f.counters.gc_background_victims),
             },
             "l2p": {
-                "hits": self.cache.counters.hits,
-                "misses": self.cache.counters.misses,
+                "hits": self.cache.counters.hits + zl2p_hits,
+                "misses": self.cache.counters.misses + zl2p_misses,
                 "writebacks": self.cache.counters.writebacks,
-                "map_reads": sum(|f| f.counters.map_reads),
+                "map_reads": sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map_reads),
                 "map_programs": sum(|f| f.counters.map_programs),
                 "cache_map_pages": self.cache.capacity(),
+                "zoned": {
+                    "hits": zl2p_hits,
+                    "misses": zl2p_misses,
+                    "miss_rate": if zl2p_hits + zl2p_misses == 0 { 0.0 } else { zl2p_misses as f64 / (zl2p_hits + zl2p_misses) as f64 },
+                    "map_reads": zsum(|z| z.counters.map_reads),
+                    "capacity_entries": self.zcache.capacity(),
+                    "entries": self.zcache.len(),
+                    "pinned": self.zcache.pinned(),
+                    "evictions": self.zcache.counters.evictions,
+                    "lookups_zone": zsum(|z| z.counters.lookups_zone),
+                    "lookups_chunk": zsum(|z| z.counters.lookups_chunk),
+                    "lookups_page": zsum(|z| z.counters.lookups_page),
+                    "bitmap_sram_bytes": zsum(|z| z.bitmap_sram_bytes()),
+                },
             },
             "buffer": {
-                "full_flushes": buf(|c| c.full_flushes),
-                "premature_flushes": buf(|c| c.premature_flushes),
-                "host_flushes": buf(|c| c.host_flushes),
+                "full_flushes": buf(|c| c.full_flushes) + zsum(|z| z.counters.full_flushes),
+                "premature_flushes": buf(|c| c.premature_flushes) + zsum(|z| z.counters.premature_flushes),
+                "host_flushes": buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flush_commands),
+                "host_forced_flushes": zsum(|z| z.counters.host_forced_flushes),
+                "flushes_to_slc": zsum(|z| z.counters.flushes_to_slc),
+                "slc_buffered_pages": zsum(|z| z.counters.slc_buffered_pages),
+                "migrated_pages": zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
                 "write_hits": buf(|c| c.write_hits),
-                "read_hits": buf(|c| c.read_hits),
-                "stall_ns": buf(|c| c.stall_ns),
-                "padding_slots": sum(|f| f.counters.padding_slots),
+                "read_hits": buf(|c| c.read_hits) + zsum(|z| z.counters.buffer_read_hits),
+                "stall_ns": buf(|c| c.stall_ns) + zsum(|z| z.counters.stall_ns),
+                "padding_slots": sum(|f| f.counters.padding_slots) + zsum(|z| z.counters.padding_slots),
             },
-            "unwritten_reads": sum(|f| f.counters.unwritten_reads),
+            "slc": {
+                "pages_written": zsum(|z| z.counters.slc_buffered_pages + z.counters.slc_gc_pages_moved),
+                "pages_migrated": zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
+                "gc_pages_moved": zsum(|z| z.counters.slc_gc_pages_moved),
+                "gc_victims": zsum(|z| z.counters.slc_gc_victims),
+            },
+            "zones": {
+                "errors": errors,
+                "first_errors": errors.first_errors(),
+                "resets": zsum(|z| z.counters.zone_resets),
+                "finishes": zsum(|z| z.counters.zone_finishes),
+            },
+            "unwritten_reads": sum(|f| f.counters.unwritten_reads) + zsum(|z| z.counters.unwritten_reads),
             "out_of_range": self.out_of_range,
             "wear": wear(self.nand.erase_counts()),
             "namespaces": namespaces,

@@ -6,6 +6,8 @@
 //! - [`gc`]: garbage-collection victim policies.
 //! - [`sched`]: per-die command ordering (FIFO over analytic die timelines).
 //! - [`ftl`]: the page-mapped FTL of a conventional namespace, tying the above together.
+//! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone buffers, SLC secondary buffer,
+//!   zone-level allocation, hybrid mapping.
 
 pub mod alloc;
 pub mod buffer;
@@ -13,3 +15,4 @@ pub mod ftl;
 pub mod gc;
 pub mod mapping;
 pub mod sched;
+pub mod zoned;

@@ -16,6 +16,13 @@ pub enum IoKind {
     ZoneReset,
     /// Zone finish of the zone containing `offset` (zoned namespaces only).
     ZoneFinish,
+    /// Explicit open of the zone containing `offset` (zoned namespaces only).
+    ZoneOpen,
+    /// Close of the zone containing `offset` (zoned namespaces only).
+    ZoneClose,
+    /// Zone append of `len` bytes to the zone containing `offset`; the device picks the LBA
+    /// (its write pointer). Recorded as a write.
+    ZoneAppend,
 }
 
 /// One host request in bytes, relative to the start of its namespace.

@@ -200,14 +200,39 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
+        self.erase_planes(ready, die, 0..self.geo.planes, block, cell, class)
+    }
+
+    /// Erase block `block` of one plane of `die` (sub-block zones, ConZone+ §4.3).
+    pub fn erase_plane(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        plane: u32,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        self.erase_planes(ready, die, plane..plane + 1, block, cell, class)
+    }
+
+    fn erase_planes(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        planes: std::ops::Range<u32>,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
         let start = self.die_start(ready, die, class);
         let done = start + self.lat[cell_idx(cell)].erase;
         self.hold_die(die, start, done, class);
-        for plane in 0..self.geo.planes {
+        for plane in planes {
             let i = self.geo.block_index(die, plane, block);
             self.erase_count[i] += 1;
+            self.counters.block_erases += 1;
         }
-        self.counters.block_erases += self.geo.planes as u64;
         done
     }
 

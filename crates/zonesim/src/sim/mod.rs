@@ -142,8 +142,17 @@ impl<'d> Engine<'d> {
     }
 
     fn start_group(&mut self, now: SimTime, g: u32) {
+        // Zoned jobs of a later group start from the zones' write pointers as they are now.
+        let wps = if g > 0 {
+            self.dev.zoned(self.ns).map(|z| z.write_pointers())
+        } else {
+            None
+        };
         for k in 0..self.groups[g as usize].len() {
             let src = self.groups[g as usize][k];
+            if let Some(w) = &wps {
+                self.sources[src as usize].refresh_zone_write_pointers(w);
+            }
             self.sources[src as usize].start(now);
             if self.sources[src as usize].open_loop() {
                 self.schedule_arrival(src);
@@ -256,24 +265,36 @@ pub fn run(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
-    let wall = Instant::now();
     let mut dev = Device::new(cfg, opts.seed);
+    run_device(&mut dev, workload, opts, progress)
+}
+
+/// Run `workload` on an existing device (after what it already ran: it starts when the device's
+/// last run ended). Counters are reset first, so the report covers this run only.
+pub fn run_device(
+    dev: &mut Device,
+    workload: &Workload,
+    opts: &RunOptions,
+    progress: Progress,
+) -> Result<Report> {
+    let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
-    let pre = precondition::run(&mut dev, opts)?;
-    let t0 = SimTime(pre.simulated_ns);
+    let pre = precondition::run(dev, opts)?;
+    let t0 = SimTime(pre.simulated_ns).max(dev.clock);
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }
     dev.reset_counters();
-    let capacity = dev.capacity_bytes(opts.namespace);
-    let sources = source::build(workload, capacity, opts.seed)?;
+    let target = source::NsTarget::of(dev, opts.namespace);
+    let sources = source::build(workload, &target, opts.seed)?;
     let measure = Instant::now();
-    let mut eng = Engine::new(&mut dev, sources, opts.namespace);
+    let mut eng = Engine::new(dev, sources, opts.namespace);
     let end = eng.run(t0, progress)?;
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let sources = std::mem::take(&mut eng.sources);
     drop(eng);
+    dev.clock = end;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }

@@ -1,10 +1,13 @@
 //! Preconditioning: bring the device to a defined state before measuring (SNIA PTS style).
 //!
 //! - `seq`: write the whole logical space of the namespace once, sequentially (128 KiB writes,
-//!   queue depth 8).
+//!   queue depth 8). On a zoned namespace: every zone written full, in zone order (fio
+//!   `zonemode=zbd`, writes stop at each zone's capacity).
 //! - `steady`: `seq`, then uniform random 4 KiB overwrites (independent draws, fio
 //!   `norandommap`) of twice the logical capacity
-//!   (queue depth 32), which drives GC to its steady state.
+//!   (queue depth 32), which drives GC to its steady state. On a zoned namespace the random
+//!   phase is fio `zonemode=zbd` random writes (zones picked at random, written at their write
+//!   pointers, full zones reset before rewrite, `max_open_zones` = the device's open limit).
 //!
 //! Both are simulated through the same device model as the measured run (GC, map cache and
 //! buffer state are real). Afterwards every counter is reset; the report keeps the
@@ -14,7 +17,7 @@ use super::{run_on, source, RunOptions};
 use crate::device::Device;
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
-use crate::host::fio::{default_job, RwMode, SizeSpec};
+use crate::host::fio::{default_job, RwMode, SizeSpec, ZoneMode};
 pub use crate::stats::report::PreconditionReport;
 use std::str::FromStr;
 
@@ -57,13 +60,20 @@ pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionRep
     if opts.precondition == Precondition::None {
         return Ok(rep);
     }
-    let cap = dev.capacity_bytes(opts.namespace);
+    let target = source::NsTarget::of(dev, opts.namespace);
+    let cap = target.target.capacity_bytes;
+    let zoned = target.target.zone.is_some();
     let mut seq = default_job();
     seq.name = "precondition-seq".into();
     seq.rw = RwMode::Write;
     seq.bs = 128 * 1024;
     seq.iodepth = 8;
-    seq.size = Some(SizeSpec::Bytes(cap / seq.bs * seq.bs));
+    if zoned {
+        // Every zone written full, in zone order (writes stop at each zone's capacity).
+        seq.zonemode = ZoneMode::Zbd;
+    } else {
+        seq.size = Some(SizeSpec::Bytes(cap / seq.bs * seq.bs));
+    }
     let mut specs = vec![seq];
     if opts.precondition == Precondition::Steady {
         let mut rnd = default_job();
@@ -74,10 +84,24 @@ pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionRep
         rnd.stonewall = true;
         rnd.io_size = Some(SizeSpec::Bytes(2 * cap));
         rnd.norandommap = true;
+        if zoned {
+            rnd.zonemode = ZoneMode::Zbd;
+            rnd.max_open_zones = dev
+                .zoned(opts.namespace)
+                .map_or(0, |z| z.zone_config().max_open);
+        }
         specs.push(rnd);
     }
-    let sources = source::jobs(&specs, cap, opts.seed ^ 0x5052_4543)?;
-    let end = run_on(dev, sources, opts.namespace, SimTime::ZERO)?;
+    // The random phase starts from the write pointers the sequential phase leaves.
+    let rnd = specs.split_off(1);
+    let sources = source::jobs(&specs, &target, opts.seed ^ 0x5052_4543)?;
+    let mut end = run_on(dev, sources, opts.namespace, SimTime::ZERO)?;
+    if !rnd.is_empty() {
+        let target = source::NsTarget::of(dev, opts.namespace);
+        let seed = (opts.seed ^ 0x5052_4543).wrapping_add(7919);
+        let sources = source::jobs(&rnd, &target, seed)?;
+        end = run_on(dev, sources, opts.namespace, end)?;
+    }
     let (programmed, host) = dev.write_volume();
     rep.waf = if host == 0 {
         0.0

@@ -3,7 +3,7 @@
 
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
-use crate::host::fio::{JobGen, JobSpec, Target};
+use crate::host::fio::{JobGen, JobSpec, Target, ZoneGeom};
 use crate::host::trace::{TraceOptions, TraceReader, TraceRecord};
 use crate::host::{HostIo, IoKind};
 use crate::nand::SLOT_BYTES;
@@ -137,6 +137,8 @@ enum Kind {
 /// One source of requests and its statistics.
 pub(super) struct Source {
     pub name: String,
+    /// Zone size in bytes of a zoned target.
+    zone_size: Option<u64>,
     pub stonewall: bool,
     pub depth: u32,
     pub thinktime_ns: u64,
@@ -155,6 +157,7 @@ impl Source {
     fn new(name: String, kind: Kind, depth: u32) -> Source {
         Source {
             name,
+            zone_size: None,
             stonewall: false,
             depth: depth.max(1),
             thinktime_ns: 0,
@@ -176,6 +179,18 @@ impl Source {
         s.thinktime_ns = spec.thinktime_ns;
         s.runtime_ns = spec.runtime_ns;
         s
+    }
+
+    /// Zoned job: take the device's written bytes per zone (`wps`, whole namespace).
+    pub fn refresh_zone_write_pointers(&mut self, wps: &[u64]) {
+        if let Kind::Job(g) = &mut self.kind {
+            if let (Some(zs), Some(_)) = (self.zone_size, g.zone_write_pointers()) {
+                let first = (g.region().0 / zs) as usize;
+                if first < wps.len() {
+                    g.set_zone_write_pointers(&wps[first..]);
+                }
+            }
+        }
     }
 
     pub fn start(&mut self, now: SimTime) {
@@ -264,10 +279,46 @@ impl Source {
     }
 }
 
-/// Build the sources of a workload for a namespace of `capacity` bytes.
-pub(super) fn build(workload: &Workload, capacity: u64, seed: u64) -> Result<Vec<Source>> {
+/// What the sources run against: the target namespace, zoned or not, and (zoned) the bytes
+/// already written in each zone.
+#[derive(Debug, Clone)]
+pub(super) struct NsTarget {
+    pub target: Target,
+    pub write_pointers: Vec<u64>,
+}
+
+impl NsTarget {
+    pub fn of(dev: &crate::device::Device, ns: usize) -> NsTarget {
+        match dev.zoned(ns) {
+            Some(z) => {
+                let zc = z.zone_config();
+                NsTarget {
+                    target: Target {
+                        capacity_bytes: z.capacity_bytes(),
+                        zone: Some(ZoneGeom {
+                            size_bytes: zc.zone_size * SLOT_BYTES,
+                            capacity_bytes: zc.zone_capacity * SLOT_BYTES,
+                        }),
+                    },
+                    write_pointers: z.write_pointers(),
+                }
+            }
+            None => NsTarget {
+                target: Target {
+                    capacity_bytes: dev.capacity_bytes(ns),
+                    zone: None,
+                },
+                write_pointers: Vec::new(),
+            },
+        }
+    }
+}
+
+/// Build the sources of a workload for namespace target `t`.
+pub(super) fn build(workload: &Workload, t: &NsTarget, seed: u64) -> Result<Vec<Source>> {
+    let capacity = t.target.capacity_bytes;
     match workload {
-        Workload::Jobs(specs) => jobs(specs, capacity, seed),
+        Workload::Jobs(specs) => jobs(specs, t, seed),
         Workload::Trace(t) => {
             let reader = TraceReader::open(&t.path, &t.opts)?;
             let depth = match t.mode {
@@ -300,22 +351,27 @@ pub(super) fn build(workload: &Workload, capacity: u64, seed: u64) -> Result<Vec
     }
 }
 
-/// Expand `numjobs` clones and build a generator for each.
-pub(super) fn jobs(specs: &[JobSpec], capacity: u64, seed: u64) -> Result<Vec<Source>> {
-    let target = Target {
-        capacity_bytes: capacity,
-        zone: None,
-    };
+/// Expand `numjobs` clones and build a generator for each. Zoned jobs start from the
+/// namespace's zone write pointers.
+pub(super) fn jobs(specs: &[JobSpec], t: &NsTarget, seed: u64) -> Result<Vec<Source>> {
+    let target = t.target;
     let mut out = Vec::new();
     for (j, spec) in specs.iter().enumerate() {
         for k in 0..spec.numjobs {
-            let gen = JobGen::new(spec, &target, seed.wrapping_add(j as u64 * 7919), k)?;
+            let mut gen = JobGen::new(spec, &target, seed.wrapping_add(j as u64 * 7919), k)?;
+            if let (Some(z), Some(_)) = (target.zone, gen.zone_write_pointers()) {
+                let first = (gen.region().0 / z.size_bytes) as usize;
+                if first < t.write_pointers.len() {
+                    gen.set_zone_write_pointers(&t.write_pointers[first..]);
+                }
+            }
             let name = if spec.numjobs > 1 {
                 format!("{}.{k}", spec.name)
             } else {
                 spec.name.clone()
             };
             let mut s = Source::job(spec, name, gen);
+            s.zone_size = target.zone.map(|z| z.size_bytes);
             // Only the first clone carries the stonewall: the clones run together.
             s.stonewall = spec.stonewall && k == 0;
             out.push(s);

@@ -62,10 +62,12 @@ impl IoStats {
         let lat = done - issued;
         let s = match kind {
             IoKind::Read => &mut self.read,
-            IoKind::Write => &mut self.write,
+            IoKind::Write | IoKind::ZoneAppend => &mut self.write,
             IoKind::Trim => &mut self.trim,
             IoKind::Flush => &mut self.flush,
-            IoKind::ZoneReset | IoKind::ZoneFinish => &mut self.zone_mgmt,
+            IoKind::ZoneReset | IoKind::ZoneFinish | IoKind::ZoneOpen | IoKind::ZoneClose => {
+                &mut self.zone_mgmt
+            }
         };
         s.record(lat, bytes);
         self.last_completion = self.last_completion.max(done);

@@ -1,6 +1,6 @@
 use serde::Serialize;
 
-const NIL: u32 = u32::MAX;
+use super::lru::{LruList, NIL};
 
 /// Counters of the L2P cache.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -25,12 +25,9 @@ pub struct CacheAccess {
 pub struct L2pCache {
     capacity: u32,
     len: u32,
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    lru: LruList,
     cached: Vec<bool>,
     dirty: Vec<bool>,
-    head: u32,
-    tail: u32,
     pub counters: L2pCounters,
 }
 
@@ -41,45 +38,15 @@ impl L2pCache {
         L2pCache {
             capacity: capacity.max(1),
             len: 0,
-            prev: vec![NIL; n],
-            next: vec![NIL; n],
+            lru: LruList::new(n),
             cached: vec![false; n],
             dirty: vec![false; n],
-            head: NIL,
-            tail: NIL,
             counters: L2pCounters::default(),
         }
     }
 
     pub fn capacity(&self) -> u32 {
         self.capacity
-    }
-
-    #[inline]
-    fn unlink(&mut self, k: u32) {
-        let (p, n) = (self.prev[k as usize], self.next[k as usize]);
-        if p != NIL {
-            self.next[p as usize] = n;
-        } else {
-            self.head = n;
-        }
-        if n != NIL {
-            self.prev[n as usize] = p;
-        } else {
-            self.tail = p;
-        }
-    }
-
-    #[inline]
-    fn push_front(&mut self, k: u32) {
-        self.prev[k as usize] = NIL;
-        self.next[k as usize] = self.head;
-        if self.head != NIL {
-            self.prev[self.head as usize] = k;
-        } else {
-            self.tail = k;
-        }
-        self.head = k;
     }
 
     /// Look up map page `k`, loading it on a miss (evicting the LRU page if full) and marking it
@@ -89,10 +56,7 @@ impl L2pCache {
         let ki = k as usize;
         if self.cached[ki] {
             self.counters.hits += 1;
-            if self.head != k {
-                self.unlink(k);
-                self.push_front(k);
-            }
+            self.lru.touch(k);
             self.dirty[ki] |= dirty;
             return CacheAccess {
                 hit: true,
@@ -102,8 +66,9 @@ impl L2pCache {
         self.counters.misses += 1;
         let mut evicted_dirty = None;
         if self.len == self.capacity {
-            let v = self.tail;
-            self.unlink(v);
+            let v = self.lru.tail;
+            debug_assert_ne!(v, NIL);
+            self.lru.unlink(v);
             self.cached[v as usize] = false;
             if std::mem::take(&mut self.dirty[v as usize]) {
                 self.counters.writebacks += 1;
@@ -114,7 +79,7 @@ impl L2pCache {
         }
         self.cached[ki] = true;
         self.dirty[ki] = dirty;
-        self.push_front(k);
+        self.lru.push_front(k);
         CacheAccess {
             hit: false,
             evicted_dirty,

@@ -4,7 +4,10 @@
 //! written back on eviction).
 
 mod cache;
+mod hybrid_cache;
+mod lru;
 mod page_map;
 
 pub use cache::{CacheAccess, L2pCache, L2pCounters};
+pub use hybrid_cache::{key as cache_key, HybridCache, HybridCacheCounters, Level};
 pub use page_map::{Entry, Lpa, PageMap, Ppa, TAG_MASK};

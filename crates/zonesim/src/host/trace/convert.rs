@@ -101,7 +101,11 @@ pub fn convert(reader: &mut TraceReader, out: &mut dyn Write, to: ConvertFormat)
                     IoKind::Write => "write",
                     IoKind::Trim => "trim",
                     IoKind::Flush => "sync",
-                    IoKind::ZoneReset | IoKind::ZoneFinish => continue,
+                    IoKind::ZoneReset
+                    | IoKind::ZoneFinish
+                    | IoKind::ZoneOpen
+                    | IoKind::ZoneClose
+                    | IoKind::ZoneAppend => continue,
                 };
                 writeln!(
                     out,

@@ -182,7 +182,11 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
                 continue;
             }
             // Trace readers produce no zone commands.
-            IoKind::ZoneReset | IoKind::ZoneFinish => continue,
+            IoKind::ZoneReset
+            | IoKind::ZoneFinish
+            | IoKind::ZoneOpen
+            | IoKind::ZoneClose
+            | IoKind::ZoneAppend => continue,
         };
         let k = match slot {
             0 => &mut reads,

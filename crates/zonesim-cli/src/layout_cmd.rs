@@ -1,0 +1,46 @@
+//! `zonesim layout`: namespace sizing for F2FS on a metadata (conventional) + data (zoned)
+//! device, the rule of ConZone+ §4.1 ([`zonesim::interface::layout`]).
+
+use anyhow::Result;
+use zonesim::interface::layout::{metadata_layout, render, PhysicalSizing};
+
+#[derive(clap::Args)]
+pub struct LayoutArgs {
+    /// Capacity of the zoned data namespace, bytes (a multiple of the zone size).
+    #[arg(long)]
+    pub data_bytes: u64,
+    /// Zone size, bytes (a multiple of the 2 MiB F2FS segment).
+    #[arg(long)]
+    pub zone_bytes: u64,
+    /// Superblock size of the metadata namespace's blocks (SLC mode if it lives in SLC);
+    /// its physical size is rounded up to it. 0 = no rounding.
+    #[arg(long, default_value_t = 0)]
+    pub meta_superblock_bytes: u64,
+    /// Over-provisioning of the metadata namespace, percent.
+    #[arg(long, default_value_t = 0)]
+    pub meta_op_percent: u32,
+    /// SLC secondary-buffer capacity serving the zoned namespace, bytes.
+    #[arg(long, default_value_t = 0)]
+    pub data_slc_bytes: u64,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: LayoutArgs) -> Result<()> {
+    let l = metadata_layout(
+        a.data_bytes,
+        a.zone_bytes,
+        &PhysicalSizing {
+            meta_superblock_bytes: a.meta_superblock_bytes,
+            meta_op_percent: a.meta_op_percent,
+            data_slc_bytes: a.data_slc_bytes,
+        },
+    )?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&l)?);
+    } else {
+        print!("{}", render(&l));
+    }
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! `conzone-buffer-conflict`: ConZone §6.3 "Challenges of Write Buffer Conflicts", Fig. 9(c).
+//!
+//! Modulo zone-to-buffer mapping over the two 384 KiB buffers of `conzone-paper` (odd and even
+//! zones in different buffers). Two threads each write one zone (48 MiB) sequentially with
+//! 48 KiB writes, half a program unit, "to intentionally trigger premature flushing". Zones of
+//! the same parity (0 and 2) share a buffer: each write of one thread evicts the other's data,
+//! which goes to SLC below a program unit and is read back when the next write completes a unit
+//! (Fig. 4). Zones of different parity (0 and 1) never conflict.
+
+use super::conzone_common::{device, f, run, ZONED_NS};
+use super::{pct_change, row_abs, row_info, ExpOptions, Outcome};
+use crate::error::Result;
+use crate::sim::Precondition;
+
+pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
+    let cfg = device(&["buffer.zone_mapping=modulo".to_string()])?;
+    let limit = if o.quick { "io_size=8m\n" } else { "" };
+    let case = |second_zone: u32| -> Result<(f64, f64, f64, f64)> {
+        let text = format!(
+            "[global]\nrw=write\nbs=48k\nzonemode=zbd\nsize=1z\niodepth=1\n{limit}\
+             [a]\noffset=0z\n[b]\noffset={second_zone}z\n"
+        );
+        let r = run(&cfg, &text, Precondition::None, ZONED_NS, o.seed)?;
+        Ok((
+            r.host.write.bandwidth_mib_s,
+            f(&r, &["waf"]),
+            f(&r, &["buffer", "premature_flushes"]),
+            f(&r, &["slc", "pages_written"]),
+        ))
+    };
+    let (bw_c, waf_c, pre_c, slc_c) = case(2)?;
+    let (bw_n, waf_n, pre_n, slc_n) = case(1)?;
+    let rows = vec![
+        row_abs(
+            "no conflict vs conflict",
+            "bandwidth change %",
+            pct_change(bw_n, bw_c),
+            65.0,
+            35.0,
+        ),
+        row_abs(
+            "no conflict vs conflict",
+            "WAF change %",
+            pct_change(waf_n, waf_c),
+            -24.0,
+            12.0,
+        ),
+        row_info("conflict (zones 0, 2)", "bandwidth MiB/s", bw_c),
+        row_info("no conflict (zones 0, 1)", "bandwidth MiB/s", bw_n),
+        row_info("conflict (zones 0, 2)", "WAF", waf_c),
+        row_info("no conflict (zones 0, 1)", "WAF", waf_n),
+        row_info("conflict (zones 0, 2)", "premature flushes", pre_c),
+        row_info("no conflict (zones 0, 1)", "premature flushes", pre_n),
+        row_info("conflict (zones 0, 2)", "SLC pages written", slc_c),
+        row_info("no conflict (zones 0, 1)", "SLC pages written", slc_n),
+    ];
+    Ok(Outcome {
+        name: "conzone-buffer-conflict".into(),
+        title: "two writers, 48 KiB writes, modulo buffer mapping: same vs different parity zones".into(),
+        source: "seed 000 (ConZone+) §6.3 Fig. 9(c): +65% bandwidth and -24% WAF without conflicts".into(),
+        rows,
+        notes: vec![
+            "Bandwidth: +-35 points, WAF: +-12 points. The paper does not say how the two threads interleave (fio sync engine, kernel scheduling); we run them as two QD-1 jobs on the simulated clock, which alternates them strictly, the worst case: every 96 KiB of a zone costs 48 KiB of SLC program and read-back (WAF 1.5 vs 1.0).".into(),
+            if o.quick { "quick: 8 MiB per writer instead of a whole zone".into() } else { "each writer writes its whole zone (48 MiB)".into() },
+        ],
+    })
+}
