@@ -20,6 +20,9 @@ pub struct Buf {
     pub owner: u32,
     /// Slots of the owner's data waiting in it.
     pub count: u32,
+    /// When the last of the data in it has arrived over the link: a flush cannot program data
+    /// before it is in the buffer.
+    pub ready: SimTime,
     inflight_slots: u32,
     /// (program done, slots) of flushed data still holding space.
     inflight: VecDeque<(SimTime, u32)>,
@@ -48,6 +51,7 @@ impl ZoneBuffers {
                 .map(|_| Buf {
                     owner: NO_ZONE,
                     count: 0,
+                    ready: SimTime::ZERO,
                     inflight_slots: 0,
                     inflight: VecDeque::with_capacity(64),
                     last_done: SimTime::ZERO,

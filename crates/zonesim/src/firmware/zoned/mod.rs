@@ -347,7 +347,9 @@ impl ZonedFtl {
             self.counters.stall_ns += t2 - t;
             let k = left.min(free);
             t = sh.link.to_device(t2, k as u64 * SLOT_BYTES);
-            self.bufs.bufs[b as usize].count += k;
+            let buf = &mut self.bufs.bufs[b as usize];
+            buf.count += k;
+            buf.ready = buf.ready.max(t);
             self.zst[z as usize].written += k;
             left -= k;
             let st = self.zst[z as usize];
@@ -654,9 +656,13 @@ impl ZonedFtl {
     /// Flush zone `z`'s buffered (and SLC-held) data. See the module documentation for what
     /// each trigger does. Returns when the programs issued complete.
     fn flush_zone(&mut self, sh: &mut ZShared, t: SimTime, z: u32, trigger: Trigger) -> SimTime {
-        let t = self.finalize_zone(sh, z).max(t);
+        let mut t = self.finalize_zone(sh, z).max(t);
         let st = self.zst[z as usize];
         let b = st.buf;
+        if b != NO_ZONE {
+            // The buffered data may still be on its way over the link.
+            t = t.max(self.bufs.bufs[b as usize].ready);
+        }
         let buffered = st.written - st.slc_end;
         let mut done = t;
         let mut to_slc = 0;
