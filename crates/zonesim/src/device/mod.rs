@@ -28,7 +28,8 @@ pub struct Device {
 
 impl Device {
     pub fn new(cfg: &DeviceConfig, seed: u64) -> Device {
-        let nand = NandArray::new(cfg);
+        let mut nand = NandArray::new(cfg);
+        nand.set_preemption(crate::firmware::ftl::gc_preemption(cfg));
         let logical = nand.geo.logical_pages(cfg.ftl.overprovisioning);
         let map_pages = PageFtl::map_pages_for(cfg, logical);
         let cache_pages = (cfg.ftl.l2p_cache_bytes / cfg.nand.page_bytes as u64) as u32;
@@ -82,7 +83,7 @@ impl Device {
         match &mut self.namespaces[ns] {
             Namespace::Conventional(f) => match io.kind {
                 IoKind::Read => f.read(&mut sh, now, lpa, n),
-                IoKind::Write => f.write(&mut sh, now, lpa, n),
+                IoKind::Write => f.write_hinted(&mut sh, now, lpa, n, io.hint),
                 IoKind::Trim => f.trim(&mut sh, now, lpa, n),
                 IoKind::Flush => f.flush(&mut sh, now),
                 // Zone management on a conventional namespace is not supported: completes as a
@@ -169,6 +170,13 @@ impl Device {
                 }),
             })
             .collect();
+        let mut wear_all = wear(self.nand.erase_counts());
+        let regions: serde_json::Map<String, serde_json::Value> = self
+            .ftls()
+            .enumerate()
+            .map(|(i, f)| (format!("ns{i}"), f.wear_json(&self.nand)))
+            .collect();
+        wear_all["regions"] = regions.into();
         json!({
             "name": self.cfg.name,
             "capacity_bytes": self.capacity_bytes(0),
@@ -181,12 +189,7 @@ impl Device {
                 "programmed_slots": fc.programmed_slots,
                 "die_busy_ns": fc.die_busy_ns,
             },
-            "gc": {
-                "pages_moved": sum(|f| f.counters.gc_pages_moved),
-                "victims": sum(|f| f.counters.gc_victims),
-                "foreground_victims": sum(|f| f.counters.gc_foreground_victims),
-                "background_victims": sum(|f| f.counters.gc_background_victims),
-            },
+            "gc": crate::firmware::ftl::gc_report(&self.ftls().collect::<Vec<_>>(), fc),
             "l2p": {
                 "hits": self.cache.counters.hits,
                 "misses": self.cache.counters.misses,
@@ -205,7 +208,7 @@ impl Device {
                 "padding_slots": sum(|f| f.counters.padding_slots),
             },
             "unwritten_reads": sum(|f| f.counters.unwritten_reads),
-            "wear": wear(self.nand.erase_counts()),
+            "wear": wear_all,
             "namespaces": namespaces,
         })
     }
