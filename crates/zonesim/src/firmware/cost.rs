@@ -43,10 +43,12 @@ pub struct Cpu {
 }
 
 impl Cpu {
-    /// Run `ns` of work ready at `ready`; returns when it is done. No-op for 0.
+    /// Run `ns` of work ready at `ready`; returns when it is done. Work of 0 ns still waits
+    /// for the CPU to be free (a command is dispatched by the firmware); with every cost 0 the
+    /// CPU is never busy and this returns `ready`.
     #[inline]
     pub fn run(&mut self, ready: SimTime, ns: u64) -> SimTime {
-        if ns == 0 {
+        if ns == 0 && ready >= self.free {
             return ready;
         }
         let start = ready.max(self.free);
@@ -72,8 +74,13 @@ mod tests {
         assert_eq!(c.run(SimTime(100), 0), SimTime(100));
         assert_eq!(c.run(SimTime(100), 50), SimTime(150));
         assert_eq!(c.run(SimTime(120), 50), SimTime(200));
+        assert_eq!(
+            c.run(SimTime(190), 0),
+            SimTime(200),
+            "zero work waits for dispatch"
+        );
         assert_eq!(c.run(SimTime(500), 10), SimTime(510));
         assert_eq!(c.busy_ns, 110);
-        assert_eq!(c.wait_ns, 30);
+        assert_eq!(c.wait_ns, 40);
     }
 }

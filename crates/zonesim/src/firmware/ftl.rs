@@ -239,6 +239,11 @@ impl PageFtl {
         v
     }
 
+    /// What the map says about `lpa` (never written / buffered / on flash).
+    pub fn lookup(&self, lpa: Lpa) -> Entry {
+        self.map.get(lpa)
+    }
+
     /// Superblock holding `lpa` on flash and the stream that wrote it (for tests and tools).
     pub fn superblock_of(&self, lpa: Lpa) -> Option<(u32, u8)> {
         match self.map.get(lpa) {
@@ -597,11 +602,20 @@ impl PageFtl {
     }
 
     /// Background GC step (the host is idle): collect one victim if fewer than the background
-    /// threshold are free. Returns whether it did any work.
+    /// threshold are free. Idle detection is two-sided: the host has nothing outstanding (the
+    /// caller's idle timer) and this FTL's dies have finished their queued work — otherwise
+    /// GC issued in one idle gap could pile up behind work still queued from the last (which,
+    /// with preemptible GC, host reads keep pushing back). Returns whether it wants to be
+    /// called again (it did work, or work is due once the dies are idle).
     pub fn background_gc(&mut self, sh: &mut Shared, now: SimTime) -> bool {
-        if self.gc.is_none()
-            && (self.sbs.free_count() >= self.bg_threshold || !self.start_victim(now, false))
-        {
+        let due = self.gc.is_some() || self.sbs.free_count() < self.bg_threshold;
+        if !due {
+            return false;
+        }
+        if (0..self.geo.dies).any(|d| sh.nand.die_free_at(d) > now) {
+            return true;
+        }
+        if self.gc.is_none() && !self.start_victim(now, false) {
             return false;
         }
         self.gc_step(sh, now, u32::MAX);
