@@ -2,6 +2,8 @@
 //! and workloads, *simulates* them, and prints our number beside the reference's, with the
 //! tolerance and why. Reference values are printed, never used in the computation.
 
+pub mod supgc_fio;
+
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::fmt::Write;
@@ -51,7 +53,11 @@ pub struct Experiment {
 
 /// All experiments, in listing order.
 pub fn all() -> Vec<Experiment> {
-    vec![]
+    vec![Experiment {
+        name: "supgc-fio",
+        title: "SUP-GC / Bloom / single-stream GC placement under fio randrw (seed 003 §5.3.2)",
+        run: supgc_fio::run,
+    }]
 }
 
 pub fn find(name: &str) -> Result<Experiment> {

@@ -577,14 +577,17 @@ impl PageFtl {
 
     // ----- garbage collection -------------------------------------------------------------
 
-    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + 1`
+    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + streams`
     /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
     /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
     /// S = slots per superblock), so the victim is free by the time the host has filled the
     /// space it frees and host latency sees GC spread out rather than in one burst. If the pool
     /// falls to the reserve the GC streams need, GC runs to completion (blocking).
     fn ensure_free(&mut self, sh: &mut Shared, now: SimTime) {
-        if self.gc.is_none() && self.sbs.free_count() <= self.threshold {
+        // Every stream beyond the first keeps one more superblock in reserve (see below), so
+        // the incremental start moves up with it: GC stays incremental above the reserve.
+        let start = self.threshold + self.streams.len() as u32 - 1;
+        if self.gc.is_none() && self.sbs.free_count() <= start {
             self.start_victim(now, true);
         }
         if let Some(g) = self.gc {
