@@ -88,37 +88,29 @@ fn placement_report_names_policy_and_bloom_resources() {
     assert_eq!(r["bloom"]["window_pages"], (1u64 << 16) / 8);
 }
 
+/// Loading the default device with `sets` fails with a message naming `key`.
+fn rejects(sets: &[&str], key: &str) {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let e = DeviceConfig::load("ufs-conventional", &sets)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(key), "{e}");
+}
+
 #[test]
 fn stream_counts_validate_spare_superblocks() {
     assert_eq!(stream_count(&gc_cfg("age_k", &["ftl.gc.streams=6"])), 6);
-    let e = DeviceConfig::load("ufs-conventional", &["ftl.gc.streams=9".into()])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("ftl.gc.streams"), "{e}");
-    let e = DeviceConfig::load(
-        "ufs-conventional",
-        &[
-            "ftl.gc.placement=hint".into(),
-            "ftl.overprovisioning=0.01".into(),
-        ],
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("5 open streams of placement hint"), "{e}");
-    let e = DeviceConfig::load("ufs-conventional", &["ftl.gc.placement=lru".into()])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("ftl.gc.placement"), "{e}");
-    let e = DeviceConfig::load("ufs-conventional", &["ftl.cost.bloom_write_ns=-1".into()])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("ftl.cost.bloom_write_ns"), "{e}");
-    let e = DeviceConfig::load("ufs-conventional", &["ftl.cost.bogus=1".into()])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("ftl.cost.bogus"), "{e}");
-    let e = DeviceConfig::load("ufs-conventional", &["ftl.gc.bloom.hot_threshold=9".into()])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("ftl.gc.bloom.hot_threshold"), "{e}");
+    rejects(&["ftl.gc.streams=9"], "ftl.gc.streams");
+    rejects(
+        &["ftl.gc.placement=hint", "ftl.overprovisioning=0.01"],
+        "5 open streams of placement hint",
+    );
+    rejects(&["ftl.gc.placement=lru"], "ftl.gc.placement");
+    rejects(&["ftl.cost.bloom_write_ns=-1"], "ftl.cost.bloom_write_ns");
+    rejects(&["ftl.cost.bogus=1"], "ftl.cost.bogus");
+    rejects(
+        &["ftl.gc.bloom.hot_threshold=9"],
+        "ftl.gc.bloom.hot_threshold",
+    );
+    rejects(&["ftl.gc.suspend_us=-3"], "ftl.gc.suspend_us");
 }
