@@ -27,11 +27,11 @@ const ZIPF_THETA: f64 = 1.2;
 const JOBS: u32 = 10;
 
 /// SUP-GC vs Cosmos+ at 700 GB, percent (§5.3.2): (ratio, IOPS, erases, GC page moves, p99).
-const PAPER_SUP: [(u32, Option<f64>, Option<f64>, Option<f64>, Option<f64>); 4] = [
-    (25, Some(15.7), Some(-5.7), Some(-15.2), Some(-70.2)),
-    (50, Some(35.1), Some(-22.1), Some(-44.7), Some(-87.2)),
-    (75, Some(73.5), Some(-35.0), Some(-65.9), Some(-87.2)),
-    (99, Some(57.9), Some(-22.5), None, None),
+const PAPER_SUP: [(u32, [Option<f64>; 4]); 4] = [
+    (25, [Some(15.7), Some(-5.7), Some(-15.2), Some(-70.2)]),
+    (50, [Some(35.1), Some(-22.1), Some(-44.7), Some(-87.2)]),
+    (75, [Some(73.5), Some(-35.0), Some(-65.9), Some(-87.2)]),
+    (99, [Some(57.9), Some(-22.5), None, None]),
 ];
 
 /// The scaled Cosmos+ device.
@@ -139,7 +139,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
             ];
             for (k, (metric, ours)) in changes.into_iter().enumerate() {
                 let reference = match (*label, paper, ratio) {
-                    ("sup", Some(&(_, a, b, c, d)), _) => [a, b, c, d][k],
+                    ("sup", Some((_, paper)), _) => paper[k],
                     // BF-Optimized vs Cosmos+ derived from SUP's figures against both (50%).
                     ("bloom", _, 50) => [Some(22.7), Some(-20.5), Some(-41.4), Some(-59.7)][k],
                     ("bloom", _, 1) if k == 0 => Some(-5.0),
