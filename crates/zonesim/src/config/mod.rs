@@ -172,6 +172,157 @@ pub struct GcConfig {
     /// Oldest closed superblocks considered by windowed greedy.
     #[serde(default = "default_window")]
     pub window: u32,
+    /// Data placement policy: which write stream host pages and GC survivors go to.
+    #[serde(default)]
+    pub placement: PlacementPolicy,
+    /// Streams of `age_k` (k: survived GC n times -> stream min(n, k-1)).
+    #[serde(default = "default_streams")]
+    pub streams: u32,
+    /// Host reads suspend queued GC flash work on their die (program/erase suspend).
+    #[serde(default)]
+    pub preemptible: bool,
+    /// Extra time a suspended GC operation loses per suspension (resume overhead).
+    #[serde(default = "default_suspend_us")]
+    pub suspend_us: f64,
+    /// Parameters of the `bloom` placement.
+    #[serde(default)]
+    pub bloom: BloomConfig,
+}
+
+/// Data placement policy of garbage collection (firmware/alloc/placement, seed 003).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlacementPolicy {
+    /// One stream for host data and GC survivors (the Cosmos+ baseline).
+    #[default]
+    Single,
+    /// SUP-GC: host writes hot, GC survivors cold (seed 003 §3).
+    Sup,
+    /// Multiple Bloom filters with decay classify host writes hot or cold (seed 003 §2.2, §4).
+    Bloom,
+    /// k streams by GC survival count.
+    AgeK,
+    /// Host-supplied lifetime hint (fio `write_hint`) chooses the stream.
+    Hint,
+}
+
+impl PlacementPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            PlacementPolicy::Single => "single",
+            PlacementPolicy::Sup => "sup",
+            PlacementPolicy::Bloom => "bloom",
+            PlacementPolicy::AgeK => "age_k",
+            PlacementPolicy::Hint => "hint",
+        }
+    }
+}
+
+/// Multiple-Bloom-filter hot/cold classifier (`ftl.gc.bloom.*`).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BloomConfig {
+    /// Number of filters V; one is current, the oldest is cleared every window (decay).
+    pub filters: u32,
+    /// Host page writes per decay window; 0 = logical pages / 8.
+    pub window_pages: u64,
+    /// Target false-positive rate of one filter holding one window's pages.
+    pub fp_rate: f64,
+    /// Hot if the page is in at least this many filters (recent windows).
+    pub hot_threshold: u32,
+}
+
+impl Default for BloomConfig {
+    fn default() -> Self {
+        BloomConfig {
+            filters: 4,
+            window_pages: 0,
+            fp_rate: 0.01,
+            hot_threshold: 2,
+        }
+    }
+}
+
+/// Controller-CPU cost of one policy (ns).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolicyCost {
+    /// Per host page written (classification at write time).
+    pub write_ns: f64,
+    /// Per page moved by GC (classification of a survivor).
+    pub gc_page_ns: f64,
+}
+
+/// Firmware processing cost on the controller CPU (`ftl.cost.*`, firmware/cost.rs), flat keys
+/// `<policy>_write_ns` and `<policy>_gc_page_ns` so each can be set alone. Defaults: seed 003
+/// §5.3.1 (see docs/placement.md): single, sup, age_k and hint compute nothing beyond the
+/// stream index; the Bloom-filter scheme hashes every written page and every GC survivor.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CostConfig {
+    /// Base firmware time per host command, every policy (0 = the CPU is never the limit).
+    pub host_cmd_ns: f64,
+    pub single_write_ns: f64,
+    pub single_gc_page_ns: f64,
+    pub sup_write_ns: f64,
+    pub sup_gc_page_ns: f64,
+    pub bloom_write_ns: f64,
+    pub bloom_gc_page_ns: f64,
+    pub age_k_write_ns: f64,
+    pub age_k_gc_page_ns: f64,
+    pub hint_write_ns: f64,
+    pub hint_gc_page_ns: f64,
+}
+
+impl Default for CostConfig {
+    fn default() -> Self {
+        CostConfig {
+            host_cmd_ns: 0.0,
+            single_write_ns: 0.0,
+            single_gc_page_ns: 0.0,
+            sup_write_ns: 0.0,
+            sup_gc_page_ns: 0.0,
+            bloom_write_ns: 1000.0,
+            bloom_gc_page_ns: 500.0,
+            age_k_write_ns: 0.0,
+            age_k_gc_page_ns: 0.0,
+            hint_write_ns: 0.0,
+            hint_gc_page_ns: 0.0,
+        }
+    }
+}
+
+impl CostConfig {
+    /// The cost of `p`.
+    pub fn of(&self, p: PlacementPolicy) -> PolicyCost {
+        let (write_ns, gc_page_ns) = match p {
+            PlacementPolicy::Single => (self.single_write_ns, self.single_gc_page_ns),
+            PlacementPolicy::Sup => (self.sup_write_ns, self.sup_gc_page_ns),
+            PlacementPolicy::Bloom => (self.bloom_write_ns, self.bloom_gc_page_ns),
+            PlacementPolicy::AgeK => (self.age_k_write_ns, self.age_k_gc_page_ns),
+            PlacementPolicy::Hint => (self.hint_write_ns, self.hint_gc_page_ns),
+        };
+        PolicyCost {
+            write_ns,
+            gc_page_ns,
+        }
+    }
+
+    /// Every key with its value (for validation messages).
+    pub fn keys(&self) -> [(&'static str, f64); 11] {
+        [
+            ("host_cmd_ns", self.host_cmd_ns),
+            ("single_write_ns", self.single_write_ns),
+            ("single_gc_page_ns", self.single_gc_page_ns),
+            ("sup_write_ns", self.sup_write_ns),
+            ("sup_gc_page_ns", self.sup_gc_page_ns),
+            ("bloom_write_ns", self.bloom_write_ns),
+            ("bloom_gc_page_ns", self.bloom_gc_page_ns),
+            ("age_k_write_ns", self.age_k_write_ns),
+            ("age_k_gc_page_ns", self.age_k_gc_page_ns),
+            ("hint_write_ns", self.hint_write_ns),
+            ("hint_gc_page_ns", self.hint_gc_page_ns),
+        ]
+    }
 }
 
 fn default_bg_threshold() -> u32 {
@@ -185,6 +336,12 @@ fn default_d() -> u32 {
 }
 fn default_window() -> u32 {
     8
+}
+fn default_streams() -> u32 {
+    4
+}
+fn default_suspend_us() -> f64 {
+    10.0
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -211,6 +368,9 @@ pub struct FtlConfig {
     /// the entries they cover (ConZone §6.6). Default false.
     #[serde(default)]
     pub l2p_pin_aggregated: bool,
+    /// Controller-CPU processing cost of the placement policies.
+    #[serde(default)]
+    pub cost: CostConfig,
 }
 
 /// Mapping granularity of zoned namespaces.

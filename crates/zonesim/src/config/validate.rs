@@ -96,6 +96,7 @@ impl DeviceConfig {
         positive_f("ftl.gc.idle_us", g.idle_us)?;
         positive("ftl.gc.d", g.d.into())?;
         positive("ftl.gc.window", g.window.into())?;
+        self.validate_placement()?;
         let geo = Geometry::new(n);
         let unit = geo.die_unit_bytes();
         if self.buffer.bytes < unit {
@@ -171,25 +172,83 @@ impl DeviceConfig {
         crate::device::plan(self).map(|_| ())
     }
 
-    /// Enough spare superblocks must exist for GC to make progress: the foreground threshold
-    /// plus one open superblock per write stream plus one to copy into.
+    /// Spare superblocks a page-mapped namespace needs for GC to make progress: the foreground
+    /// threshold plus one open superblock per write stream of the placement plus one to copy
+    /// into.
+    pub fn gc_reserve_superblocks(&self) -> u64 {
+        let streams = crate::firmware::alloc::placement::stream_count(&self.ftl.gc);
+        self.ftl.gc.threshold_free_superblocks as u64 + streams as u64 + 1
+    }
+
+    /// Enough spare superblocks must exist for GC to make progress
+    /// ([`DeviceConfig::gc_reserve_superblocks`]).
     fn check_spare_superblocks(&self, geo: &Geometry) -> Result<()> {
         let user_sbs = geo.superblocks as u64;
         let logical = geo.logical_pages(self.ftl.overprovisioning);
         let needed = logical.div_ceil(geo.slots_per_superblock() as u64);
         let spare = user_sbs.saturating_sub(needed);
-        let want = self.ftl.gc.threshold_free_superblocks as u64
-            + crate::firmware::alloc::MAX_STREAMS as u64
-            + 1;
+        let streams = crate::firmware::alloc::placement::stream_count(&self.ftl.gc);
+        let want = self.gc_reserve_superblocks();
         if spare < want {
             return Err(Error::config(
                 "ftl.overprovisioning",
                 format!(
-                    "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (threshold {} + {} open streams + 1); raise the OP or nand.blocks_per_plane",
+                    "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (threshold {} + {streams} open streams of placement {} + 1); raise the OP or nand.blocks_per_plane",
                     self.ftl.gc.threshold_free_superblocks,
-                    crate::firmware::alloc::MAX_STREAMS
+                    self.ftl.gc.placement.name(),
                 ),
             ));
+        }
+        Ok(())
+    }
+}
+
+impl DeviceConfig {
+    /// Rules of the placement, preemption and firmware-cost keys (issue 4).
+    fn validate_placement(&self) -> Result<()> {
+        use crate::firmware::alloc::MAX_STREAMS;
+        let g = &self.ftl.gc;
+        if !(2..=MAX_STREAMS as u32).contains(&g.streams) {
+            return Err(Error::config(
+                "ftl.gc.streams",
+                format!("must be in 2..={MAX_STREAMS} (got {})", g.streams),
+            ));
+        }
+        if !(g.suspend_us.is_finite() && g.suspend_us >= 0.0) {
+            return Err(Error::config(
+                "ftl.gc.suspend_us",
+                format!("must be a non-negative number (got {})", g.suspend_us),
+            ));
+        }
+        let b = &g.bloom;
+        if !(1..=16).contains(&b.filters) {
+            return Err(Error::config(
+                "ftl.gc.bloom.filters",
+                format!("must be in 1..=16 (got {})", b.filters),
+            ));
+        }
+        if !(b.fp_rate > 0.0 && b.fp_rate < 1.0) {
+            return Err(Error::config(
+                "ftl.gc.bloom.fp_rate",
+                format!("must be in (0, 1) (got {})", b.fp_rate),
+            ));
+        }
+        if b.hot_threshold == 0 || b.hot_threshold > b.filters {
+            return Err(Error::config(
+                "ftl.gc.bloom.hot_threshold",
+                format!(
+                    "must be in 1..=ftl.gc.bloom.filters ({}) (got {})",
+                    b.filters, b.hot_threshold
+                ),
+            ));
+        }
+        for (key, v) in self.ftl.cost.keys() {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::config(
+                    format!("ftl.cost.{key}"),
+                    format!("must be a non-negative number of ns (got {v})"),
+                ));
+            }
         }
         Ok(())
     }

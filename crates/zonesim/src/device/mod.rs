@@ -16,7 +16,7 @@ use crate::firmware::zoned::{ZShared, ZonedFtl};
 use crate::host::{HostIo, IoKind};
 use crate::interface::zone::{Lba, ZoneErrorLog, ZoneId};
 use crate::interface::Link;
-use crate::nand::{NandArray, Preemption, SLOT_BYTES};
+use crate::nand::{NandArray, SLOT_BYTES};
 
 /// One namespace (logical unit) of the device. Few per device and never moved on the hot path,
 /// so the variants are not boxed.
@@ -50,13 +50,14 @@ impl Device {
     /// Build the device. The config must have been validated ([`DeviceConfig::load`] does).
     pub fn new(cfg: &DeviceConfig, seed: u64) -> Device {
         let mut nand = NandArray::new(cfg);
+        // GC preemption (ftl.gc.preemptible) and migration preemption
+        // (sched.preempt_migration) both let host operations suspend background work.
+        let mut preemption = crate::firmware::ftl::gc_preemption(cfg);
         if cfg.sched.preempt_migration {
-            nand.set_preemption(Preemption {
-                reads: true,
-                writes: true,
-                suspend_ns: 0,
-            });
+            preemption.reads = true;
+            preemption.writes = true;
         }
+        nand.set_preemption(preemption);
         let plans = plan(cfg).expect("validated config");
         let geo = nand.geo.clone();
         let mut namespaces = Vec::new();
@@ -188,7 +189,9 @@ impl Device {
                 let lpa = Lpa(first as u32);
                 match io.kind {
                     IoKind::Read => f.read(&mut sh, now, lpa, n),
-                    IoKind::Write | IoKind::ZoneAppend => f.write(&mut sh, now, lpa, n),
+                    IoKind::Write | IoKind::ZoneAppend => {
+                        f.write_hinted(&mut sh, now, lpa, n, io.hint)
+                    }
                     IoKind::Trim => f.trim(&mut sh, now, lpa, n),
                     IoKind::Flush => f.flush(&mut sh, now),
                     // Zone management on a conventional namespace is not supported: completes
@@ -382,6 +385,13 @@ impl Device {
         let errors = self.zone_errors();
         let zl2p_hits = zsum(|z| z.counters.l2p_hits);
         let zl2p_misses = zsum(|z| z.counters.l2p_misses);
+        let mut wear_all = wear(self.nand.erase_counts());
+        let regions: serde_json::Map<String, serde_json::Value> = self
+            .ftls()
+            .enumerate()
+            .map(|(i, f)| (format!("ns{i}"), f.wear_json(&self.nand)))
+            .collect();
+        wear_all["regions"] = regions.into();
         json!({
             "name": self.cfg.name,
             "capacity_bytes": self.capacity_bytes(0),
@@ -395,12 +405,7 @@ impl Device {
                 "die_busy_ns": fc.die_busy_ns,
                 "suspensions": fc.suspensions,
             },
-            "gc": {
-                "pages_moved": sum(|f| f.counters.gc_pages_moved),
-                "victims": sum(|f| f.counters.gc_victims),
-                "foreground_victims": sum(|f| f.counters.gc_foreground_victims),
-                "background_victims": sum(|f| f.counters.gc_background_victims),
-            },
+            "gc": crate::firmware::ftl::gc_report(&self.ftls().collect::<Vec<_>>(), fc),
             "l2p": {
                 "hits": self.cache.counters.hits + zl2p_hits,
                 "misses": self.cache.counters.misses + zl2p_misses,
@@ -450,7 +455,7 @@ impl Device {
             },
             "unwritten_reads": sum(|f| f.counters.unwritten_reads) + zsum(|z| z.counters.unwritten_reads),
             "out_of_range": self.out_of_range,
-            "wear": wear(self.nand.erase_counts()),
+            "wear": wear_all,
             "namespaces": namespaces,
         })
     }

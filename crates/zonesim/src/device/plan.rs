@@ -16,7 +16,6 @@
 
 use crate::config::{DeviceConfig, NamespaceKind};
 use crate::error::{Error, Result};
-use crate::firmware::alloc::MAX_STREAMS;
 use crate::interface::zone::ZoneConfig;
 use crate::nand::{Geometry, SLOT_BYTES};
 
@@ -112,10 +111,7 @@ pub fn zone_geometry(cfg: &DeviceConfig, geo: &Geometry) -> Result<(u64, u64, u6
 /// Superblocks a conventional namespace of `logical` pages needs with `op` and the GC reserve.
 fn conventional_sbs(cfg: &DeviceConfig, logical: u64, sb_slots: u64) -> u64 {
     let with_op = ((logical as f64) * (1.0 + cfg.ftl.overprovisioning) / sb_slots as f64).ceil();
-    let reserve = logical.div_ceil(sb_slots)
-        + cfg.ftl.gc.threshold_free_superblocks as u64
-        + MAX_STREAMS as u64
-        + 1;
+    let reserve = logical.div_ceil(sb_slots) + cfg.gc_reserve_superblocks();
     (with_op as u64).max(reserve)
 }
 

@@ -7,6 +7,7 @@ mod conzone_common;
 mod conzone_hybrid_read;
 mod conzone_l2p_search;
 mod conzone_seq;
+pub mod supgc_fio;
 
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -77,6 +78,11 @@ pub fn all() -> Vec<Experiment> {
             name: "conzone-seq",
             title: "ConZone+ §6.2: 512 KiB sequential I/O, 1 and 4 threads, zoned vs block",
             run: conzone_seq::run_exp,
+        },
+        Experiment {
+            name: "supgc-fio",
+            title: "SUP-GC / Bloom / single-stream GC placement under fio randrw (seed 003 §5.3.2)",
+            run: supgc_fio::run,
         },
     ]
 }

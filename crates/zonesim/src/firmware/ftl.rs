@@ -14,19 +14,26 @@
 //! (map page `k` on die `k mod dies`), outside the user superblocks: a miss reads one map page
 //! there (SLC read); evicting a dirty map page programs one SLC page there. Both count in the
 //! flash counters and in WAF.
+//!
+//! Placement (issue 4, seed 003): the FTL writes through one stream per class of its
+//! [`Placement`] policy (`ftl.gc.placement`): host pages are classified when they enter the
+//! write buffer (their stream rides along with the buffer entry), GC survivors when they are
+//! moved, by the stream of the superblock they leave. Each stream's partial die unit waits in
+//! controller RAM until it fills (a host flush pads every stream). The controller CPU
+//! ([`Cpu`]) charges each policy's processing cost (firmware/cost.rs).
 
 use crate::config::{CellType, DeviceConfig, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
+use crate::firmware::alloc::placement::Placement;
 use crate::firmware::alloc::{SbState, Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
-use crate::firmware::gc::{select_victim, VictimParams};
+use crate::firmware::cost::{Costs, Cpu};
+use crate::firmware::gc::{select_victim, wear_json, GcStats, VictimParams};
 use crate::firmware::mapping::{Entry, L2pCache, Lpa, PageMap, Ppa};
 use crate::interface::Link;
-use crate::nand::{Geometry, NandArray, OpClass, SLOT_BYTES};
+use crate::nand::{FlashCounters, Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
 use serde::Serialize;
-
-/// Stream of host writes.
-const HOST_STREAM: usize = 0;
+use std::collections::VecDeque;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -48,6 +55,52 @@ pub struct FtlCounters {
     pub padding_slots: u64,
 }
 
+/// The die-level preemption the config asks for: with `ftl.gc.preemptible` host reads
+/// suspend queued GC work (program/erase suspend, `ftl.gc.suspend_us` lost per suspension).
+pub fn gc_preemption(cfg: &DeviceConfig) -> Preemption {
+    Preemption {
+        reads: cfg.ftl.gc.preemptible,
+        writes: false,
+        suspend_ns: SimTime::from_us(cfg.ftl.gc.suspend_us).ns(),
+    }
+}
+
+/// The `device.gc` section of the report over the FTLs of a device (schema: docs/placement.md).
+pub fn gc_report(ftls: &[&PageFtl], flash: &FlashCounters) -> serde_json::Value {
+    let sum = |f: fn(&FtlCounters) -> u64| -> u64 { ftls.iter().map(|x| f(&x.counters)).sum() };
+    let mut stats = GcStats::default();
+    let mut streams = 0;
+    for f in ftls {
+        stats.merge(&f.gc_stats);
+        streams = streams.max(f.streams());
+    }
+    let placement: Vec<serde_json::Value> =
+        ftls.iter().map(|f| f.placement.report_json()).collect();
+    let cpu_busy: u64 = ftls.iter().map(|f| f.cpu.busy_ns).sum();
+    let cpu_wait: u64 = ftls.iter().map(|f| f.cpu.wait_ns).sum();
+    serde_json::json!({
+        "pages_moved": sum(|c| c.gc_pages_moved),
+        "victims": sum(|c| c.gc_victims),
+        "foreground_victims": sum(|c| c.gc_foreground_victims),
+        "background_victims": sum(|c| c.gc_background_victims),
+        "time_share": if flash.die_busy_ns == 0 {
+            0.0
+        } else {
+            flash.background_busy_ns as f64 / flash.die_busy_ns as f64
+        },
+        "suspensions": flash.suspensions,
+        "pages_moved_per_victim": stats.moved_json(),
+        "per_stream": stats.per_stream_json(streams),
+        "placement": if placement.len() == 1 {
+            placement[0].clone()
+        } else {
+            placement.into()
+        },
+        "cpu_busy_ns": cpu_busy,
+        "cpu_wait_ns": cpu_wait,
+    })
+}
+
 /// Resources shared by all namespaces of a device, lent to an FTL for one operation.
 pub struct Shared<'a> {
     pub nand: &'a mut NandArray,
@@ -66,8 +119,13 @@ pub struct PageFtl {
     entries_per_map_page: u32,
     sbs: Superblocks,
     streams: Vec<Stream>,
-    gc_stream: usize,
+    placement: Placement,
+    /// Stream of each entry of the write buffer's FIFO, in the same order (classified when the
+    /// page entered the buffer).
+    buffered_streams: VecDeque<u8>,
     buffer: GlobalBuffer,
+    cpu: Cpu,
+    costs: Costs,
     victim: VictimPolicy,
     victim_params: VictimParams,
     threshold: u32,
@@ -78,6 +136,7 @@ pub struct PageFtl {
     /// Map pages touched by the GC of the current victim (batched updates).
     gc_map_pages: Vec<u32>,
     pub counters: FtlCounters,
+    pub gc_stats: GcStats,
 }
 
 /// A victim under (incremental) collection.
@@ -88,6 +147,8 @@ struct GcJob {
     cursor: u32,
     /// Page moves owed per host unit flushed.
     quota: u32,
+    /// Pages moved so far.
+    moved: u32,
 }
 
 impl PageFtl {
@@ -109,6 +170,7 @@ impl PageFtl {
         let slots_per_sb = geo.slots_per_superblock();
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
+        let placement = Placement::new(&cfg.ftl.gc, logical, seed);
         PageFtl {
             cell: geo.cell,
             slots_per_sb,
@@ -117,9 +179,12 @@ impl PageFtl {
             map_base,
             entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
             sbs: Superblocks::new(geo.superblocks),
-            streams: vec![Stream::default(); 1],
-            gc_stream: HOST_STREAM,
+            streams: vec![Stream::default(); placement.streams()],
+            buffered_streams: VecDeque::with_capacity(buf_slots as usize * 2),
             buffer: GlobalBuffer::new(buf_slots),
+            cpu: Cpu::default(),
+            costs: Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement),
+            placement,
             victim: cfg.ftl.gc.victim,
             victim_params: VictimParams {
                 d: cfg.ftl.gc.d,
@@ -136,7 +201,57 @@ impl PageFtl {
             gc: None,
             gc_map_pages: Vec::new(),
             counters: FtlCounters::default(),
+            gc_stats: GcStats::default(),
             geo,
+        }
+    }
+
+    pub fn placement(&self) -> &Placement {
+        &self.placement
+    }
+
+    pub fn cpu(&self) -> &Cpu {
+        &self.cpu
+    }
+
+    /// Number of write streams.
+    pub fn streams(&self) -> usize {
+        self.streams.len()
+    }
+
+    /// The superblock view this FTL manages (its region of the array).
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// Erase-count summary of this FTL's blocks (`device.wear.regions.*`).
+    pub fn wear_json(&self, nand: &NandArray) -> serde_json::Value {
+        let counts = nand.erase_counts();
+        let g = &self.geo;
+        let blocks = g.first_block..g.first_block + g.superblocks;
+        let (dies, planes) = (g.dies, g.planes);
+        let it = (0..dies)
+            .flat_map(move |d| (0..planes).map(move |p| (d, p)))
+            .flat_map(move |(d, p)| blocks.clone().map(move |b| g.block_index(d, p, b)))
+            .map(|i| counts[i]);
+        let mut v = wear_json(it);
+        v["cell"] = self.cell.name().into();
+        v
+    }
+
+    /// What the map says about `lpa` (never written / buffered / on flash).
+    pub fn lookup(&self, lpa: Lpa) -> Entry {
+        self.map.get(lpa)
+    }
+
+    /// Superblock holding `lpa` on flash and the stream that wrote it (for tests and tools).
+    pub fn superblock_of(&self, lpa: Lpa) -> Option<(u32, u8)> {
+        match self.map.get(lpa) {
+            Entry::Flash(p) => {
+                let sb = p.0 / self.slots_per_sb;
+                Some((sb, self.sbs.info[sb as usize].stream))
+            }
+            _ => None,
         }
     }
 
@@ -151,6 +266,9 @@ impl PageFtl {
     pub fn reset_counters(&mut self) {
         self.counters = FtlCounters::default();
         self.buffer.counters = Default::default();
+        self.gc_stats = GcStats::default();
+        self.cpu.reset_counters();
+        self.placement.reset_counters();
     }
 
     pub fn free_superblocks(&self) -> u32 {
@@ -216,6 +334,7 @@ impl PageFtl {
 
     /// Read `n` pages from `lpa`. Returns when the data has reached the host.
     pub fn read(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        let now = self.cpu.run(now, self.costs.host_cmd_ns);
         let mut ready = now;
         let mut i = 0;
         self.counters.host_read_pages += n as u64;
@@ -265,12 +384,29 @@ impl PageFtl {
     /// Write `n` pages from `lpa` into the write buffer. Returns when the last page is in the
     /// buffer (write-back caching: the host sees completion before the program).
     pub fn write(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        self.write_hinted(sh, now, lpa, n, 0)
+    }
+
+    /// [`PageFtl::write`] with the host's lifetime hint (0 none, 1 short .. 4 extreme), used
+    /// by the `hint` placement. The controller CPU first classifies the pages (policy cost).
+    pub fn write_hinted(
+        &mut self,
+        sh: &mut Shared,
+        now: SimTime,
+        lpa: Lpa,
+        n: u32,
+        hint: u8,
+    ) -> SimTime {
+        let now = self
+            .cpu
+            .run(now, self.costs.host_cmd_ns + n as u64 * self.costs.write_ns);
         // Pages enter the buffer in order: page k is admitted no earlier than page k-1.
         let mut admitted = now;
         let mut done = now;
         self.counters.host_write_pages += n as u64;
         for k in 0..n {
             let l = Lpa(lpa.0 + k);
+            let stream = self.placement.host(l, hint);
             match self.map.get(l) {
                 Entry::Buffered(_) => {
                     // Overwrite in SRAM: absorbed.
@@ -285,6 +421,7 @@ impl PageFtl {
             let arrived = sh.link.to_device(admitted, SLOT_BYTES);
             done = done.max(arrived);
             let tag = self.buffer.push(l);
+            self.buffered_streams.push_back(stream as u8);
             self.map.set_buffered(l, tag);
             if self.buffer.buffered() >= self.unit {
                 self.flush_unit(sh, arrived);
@@ -296,6 +433,7 @@ impl PageFtl {
 
     /// Trim `n` pages from `lpa`.
     pub fn trim(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        let now = self.cpu.run(now, self.costs.host_cmd_ns);
         self.counters.host_trim_pages += n as u64;
         let mut t = now;
         for k in 0..n {
@@ -314,6 +452,7 @@ impl PageFtl {
     /// Host flush: drain the write buffer (a partial unit is padded: a premature flush).
     /// Returns when everything written before it is on flash.
     pub fn flush(&mut self, sh: &mut Shared, now: SimTime) -> SimTime {
+        let now = self.cpu.run(now, self.costs.host_cmd_ns);
         self.buffer.counters.host_flushes += 1;
         let mut done = now;
         while self.buffer.buffered() >= self.unit {
@@ -324,15 +463,17 @@ impl PageFtl {
             done = done.max(self.flush_unit(sh, now));
             self.buffer.counters.premature_flushes += 1;
         }
-        let s = self.streams[HOST_STREAM];
-        if s.sb != NO_SB && s.next > s.unit_start {
-            done = done.max(self.pad(sh, HOST_STREAM, now));
+        for stream in 0..self.streams.len() {
+            let s = self.streams[stream];
+            if s.sb != NO_SB && s.next > s.unit_start {
+                done = done.max(self.pad(sh, stream, now));
+            }
         }
         done.max(self.buffer.drained_at())
     }
 
-    /// Move up to one unit of buffered pages to flash through the host stream. Returns when
-    /// the programs issued complete.
+    /// Move up to one unit of buffered pages to flash, each through the stream it was
+    /// classified into. Returns when the programs issued complete.
     fn flush_unit(&mut self, sh: &mut Shared, now: SimTime) -> SimTime {
         self.ensure_free(sh, now);
         let mut moved = 0;
@@ -341,10 +482,11 @@ impl PageFtl {
             let Some((l, tag)) = self.buffer.pop_entry() else {
                 break;
             };
+            let stream = self.buffered_streams.pop_front().unwrap_or(0) as usize;
             if self.map.get(l) != Entry::Buffered(tag) {
                 continue; // trimmed while buffered
             }
-            if let Some(t) = self.place(sh, HOST_STREAM, l, now, now) {
+            if let Some(t) = self.place(sh, stream, l, now, now) {
                 done = done.max(t);
             }
             moved += 1;
@@ -438,14 +580,17 @@ impl PageFtl {
 
     // ----- garbage collection -------------------------------------------------------------
 
-    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + 1`
+    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + streams`
     /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
     /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
     /// S = slots per superblock), so the victim is free by the time the host has filled the
     /// space it frees and host latency sees GC spread out rather than in one burst. If the pool
     /// falls to the reserve the GC streams need, GC runs to completion (blocking).
     fn ensure_free(&mut self, sh: &mut Shared, now: SimTime) {
-        if self.gc.is_none() && self.sbs.free_count() <= self.threshold {
+        // Every stream beyond the first keeps one more superblock in reserve (see below), so
+        // the incremental start moves up with it: GC stays incremental above the reserve.
+        let start = self.threshold + self.streams.len() as u32 - 1;
+        if self.gc.is_none() && self.sbs.free_count() <= start {
             self.start_victim(now, true);
         }
         if let Some(g) = self.gc {
@@ -463,11 +608,20 @@ impl PageFtl {
     }
 
     /// Background GC step (the host is idle): collect one victim if fewer than the background
-    /// threshold are free. Returns whether it did any work.
+    /// threshold are free. Idle detection is two-sided: the host has nothing outstanding (the
+    /// caller's idle timer) and this FTL's dies have finished their queued work — otherwise
+    /// GC issued in one idle gap could pile up behind work still queued from the last (which,
+    /// with preemptible GC, host reads keep pushing back). Returns whether it wants to be
+    /// called again (it did work, or work is due once the dies are idle).
     pub fn background_gc(&mut self, sh: &mut Shared, now: SimTime) -> bool {
-        if self.gc.is_none()
-            && (self.sbs.free_count() >= self.bg_threshold || !self.start_victim(now, false))
-        {
+        let due = self.gc.is_some() || self.sbs.free_count() < self.bg_threshold;
+        if !due {
+            return false;
+        }
+        if (0..self.geo.dies).any(|d| sh.nand.die_free_at(d) > now) {
+            return true;
+        }
+        if self.gc.is_none() && !self.start_victim(now, false) {
             return false;
         }
         self.gc_step(sh, now, u32::MAX);
@@ -491,7 +645,12 @@ impl PageFtl {
         } else {
             self.counters.gc_background_victims += 1;
         }
-        let valid = self.sbs.info[v as usize].valid as u64;
+        let info = self.sbs.info[v as usize];
+        let valid = info.valid as u64;
+        self.gc_stats.victim_chosen(
+            info.stream as usize,
+            valid as f64 / self.slots_per_sb as f64,
+        );
         let free_gain = (self.slots_per_sb as u64 - valid).max(1);
         self.gc = Some(GcJob {
             sb: v,
@@ -499,6 +658,7 @@ impl PageFtl {
             quota: (self.unit as u64 * valid)
                 .div_ceil(free_gain)
                 .min(u32::MAX as u64) as u32,
+            moved: 0,
         });
         true
     }
@@ -511,6 +671,7 @@ impl PageFtl {
         };
         let spp = self.geo.slots_per_page;
         let base = g.sb * self.slots_per_sb;
+        let from = self.sbs.info[g.sb as usize].stream as usize;
         let mut moved = 0;
         while g.cursor < self.slots_per_sb
             && moved < max_moves
@@ -525,28 +686,34 @@ impl PageFtl {
                 continue;
             }
             let page = self.geo.page_of(g.sb, off);
-            let t = sh.nand.read(
+            let mut t = sh.nand.read(
                 now,
                 page.die,
                 valid as u64 * SLOT_BYTES,
                 self.cell,
                 OpClass::Background,
             );
+            if self.costs.gc_page_ns > 0 {
+                t = t.max(self.cpu.run(now, valid as u64 * self.costs.gc_page_ns));
+            }
             for o in off..off + spp {
                 let ppa = Ppa(base + o);
                 if let Some(lpa) = self.map.owner(ppa) {
                     self.invalidate(ppa);
-                    self.place_gc(sh, lpa, t, now);
+                    let stream = self.placement.gc(lpa, from);
+                    self.place_gc(sh, stream, lpa, t, now);
                 }
             }
             moved += valid;
         }
         self.counters.gc_pages_moved += moved as u64;
+        g.moved += moved;
         if self.sbs.info[g.sb as usize].valid > 0 {
             self.gc = Some(g);
             return;
         }
         self.gc = None;
+        self.gc_stats.victim_done(g.moved as u64);
         self.flush_gc_map_updates(sh, now);
         for die in 0..self.geo.dies {
             sh.nand.erase(
@@ -560,11 +727,12 @@ impl PageFtl {
         self.sbs.release(g.sb);
     }
 
-    /// Rewrite a GC survivor through the GC stream. Its map update is batched per map page
-    /// (DFTL's batch update): recorded here, applied when the victim is done.
-    fn place_gc(&mut self, sh: &mut Shared, lpa: Lpa, ready: SimTime, now: SimTime) {
+    /// Rewrite a GC survivor through `stream` (the placement's choice). Its map update is
+    /// batched per map page (DFTL's batch update): recorded here, applied when the victim is
+    /// done.
+    fn place_gc(&mut self, sh: &mut Shared, stream: usize, lpa: Lpa, ready: SimTime, now: SimTime) {
         self.gc_map_pages.push(self.map_page_of(lpa));
-        self.place_raw(sh, self.gc_stream, lpa, ready, now, OpClass::Background);
+        self.place_raw(sh, stream, lpa, ready, now, OpClass::Background);
     }
 
     /// Apply the batched map updates of a finished victim: a cached map page is just marked

@@ -3,7 +3,8 @@
 //! - [`buffer`]: write buffer managers (global buffer of the conventional device).
 //! - [`mapping`]: page-level L2P map, reverse map, demand-loaded L2P cache (DFTL-like).
 //! - [`alloc`]: superblocks, the free pool, write streams and their write pointers.
-//! - [`gc`]: garbage-collection victim policies.
+//! - [`gc`]: garbage-collection victim policies and GC / wear statistics.
+//! - [`cost`]: controller-CPU processing cost of the placement policies.
 //! - [`sched`]: per-die command ordering (FIFO over analytic die timelines).
 //! - [`ftl`]: the page-mapped FTL of a conventional namespace, tying the above together.
 //! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone buffers, SLC secondary buffer,
@@ -11,6 +12,7 @@
 
 pub mod alloc;
 pub mod buffer;
+pub mod cost;
 pub mod ftl;
 pub mod gc;
 pub mod mapping;

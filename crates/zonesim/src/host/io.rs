@@ -32,10 +32,17 @@ pub struct HostIo {
     pub kind: IoKind,
     pub offset: u64,
     pub len: u64,
+    /// Write lifetime hint: 0 none, 1 short, 2 medium, 3 long, 4 extreme (fio `write_hint`).
+    pub hint: u8,
 }
 
 impl HostIo {
     pub fn new(kind: IoKind, offset: u64, len: u64) -> Self {
-        HostIo { kind, offset, len }
+        HostIo {
+            kind,
+            offset,
+            len,
+            hint: 0,
+        }
     }
 }

@@ -15,6 +15,8 @@ pub struct FlashCounters {
     pub die_busy_ns: u64,
     /// Background operations suspended by host operations.
     pub suspensions: u64,
+    /// Die busy time of background operations (GC copies, erases, GC map updates), ns.
+    pub background_busy_ns: u64,
 }
 
 /// Who issued a flash operation; decides whether it may overtake queued work on its die.
@@ -142,6 +144,8 @@ impl NandArray {
         }
         if class != OpClass::Background {
             self.die_host_free[d] = self.die_host_free[d].max(end);
+        } else {
+            self.counters.background_busy_ns += end - start;
         }
         self.counters.die_busy_ns += end - start;
     }

@@ -7,6 +7,7 @@
 //! when the last of its data is. A partially filled unit stays *pending* in the stream (its
 //! data sits in controller RAM; reads of it are served from there) until it fills or is padded.
 
+pub mod placement;
 mod superblock;
 
 pub use superblock::{SbInfo, SbState, Superblocks};
@@ -14,7 +15,7 @@ pub use superblock::{SbInfo, SbState, Superblocks};
 use crate::engine::SimTime;
 
 /// Maximum number of write streams of one FTL.
-pub const MAX_STREAMS: usize = 2;
+pub const MAX_STREAMS: usize = 8;
 
 /// Sentinel for "no superblock".
 pub const NO_SB: u32 = u32::MAX;

@@ -10,7 +10,12 @@
 //! - random: uniform over full superblocks.
 //! - d_choice: the fewest valid among `d` sampled uniformly.
 //! - windowed_greedy: the fewest valid among the `window` oldest closed.
+//!
+//! [`GcStats`] keeps the GC statistics of `device.gc.*` (pages moved per victim, per-stream
+//! valid ratio at victim selection) and [`wear_json`] the erase-count summary of `device.wear`.
 
+mod stats;
 mod victim;
 
+pub use stats::{wear_json, GcStats};
 pub use victim::{select_victim, VictimParams};

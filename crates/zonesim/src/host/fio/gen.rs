@@ -57,6 +57,8 @@ pub struct JobGen {
     writes_since_flush: u64,
     out: Queue,
     zbd: Option<Zbd>,
+    /// `write_hint` code carried on every write.
+    hint: u8,
 }
 
 #[derive(Debug, Clone)]
@@ -292,6 +294,7 @@ impl JobGen {
                 pos: 0,
             },
             zbd,
+            hint: spec.write_hint.code(),
         })
     }
 
@@ -352,11 +355,14 @@ impl JobGen {
                 }
             }
         };
-        let io = if self.zbd.is_some() {
+        let mut io = if self.zbd.is_some() {
             self.zoned_io(dir)?
         } else {
             self.conventional_io(dir)
         };
+        if io.kind == IoKind::Write {
+            io.hint = self.hint;
+        }
         self.out.push(io);
         self.done_bytes += io.len;
         self.done_ios += 1;

@@ -195,6 +195,19 @@ pub enum WriteHint {
     Extreme,
 }
 
+impl WriteHint {
+    /// The code carried on a host request ([`crate::host::HostIo::hint`]): 0 none .. 4 extreme.
+    pub fn code(self) -> u8 {
+        match self {
+            WriteHint::None => 0,
+            WriteHint::Short => 1,
+            WriteHint::Medium => 2,
+            WriteHint::Long => 3,
+            WriteHint::Extreme => 4,
+        }
+    }
+}
+
 /// One job of a job file, with fio defaults filled in for options not given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobSpec {

@@ -1,0 +1,173 @@
+//! `bloom`: frequency-based hot/cold classification with multiple Bloom filters and decay (the
+//! MBF / MHF family of seed 003 §2.2, its "BF-Optimized" baseline of §4).
+//!
+//! V filters ([`bloomfilter::Bloom`], seeded, so runs are deterministic) remember recent host
+//! writes; a write sets its LPA in the first filter, from the current one on in rotation order,
+//! that does not hold it yet. Every `window` host page writes the filter after the current one
+//! is cleared and becomes current (decay: what is not rewritten is forgotten within V windows).
+//! A page is *hot* if at least `hot_threshold` filters hold it, counting the write being
+//! classified: written that many times recently.
+//! Host pages are classified at write time (hot -> stream 0, cold -> stream 1); GC survivors
+//! are tested the same way without recording an access.
+//!
+//! The report counts the filters' SRAM bytes and every hash-function evaluation (k per filter
+//! probed or set), the work seed 003 §5.3.1 blames for the scheme's ~5% throughput cost.
+
+use super::Place;
+use crate::config::BloomConfig;
+use crate::engine::rng_for;
+use crate::firmware::mapping::Lpa;
+use bloomfilter::Bloom;
+use rand::RngCore;
+
+pub const HOT: usize = 0;
+pub const COLD: usize = 1;
+
+pub struct MultiBloom {
+    filters: Vec<Bloom<u32>>,
+    current: usize,
+    /// Host page writes recorded in the current window.
+    in_window: u64,
+    window: u64,
+    threshold: u32,
+    /// Hash functions per filter (k).
+    k: u64,
+    /// Hash-function evaluations so far.
+    pub hash_ops: u64,
+    /// Windows rotated (decays) so far.
+    pub decays: u64,
+    pub hot_writes: u64,
+    pub cold_writes: u64,
+    sram_bytes: u64,
+}
+
+impl MultiBloom {
+    pub fn new(cfg: &BloomConfig, logical_pages: u64, seed: u64) -> MultiBloom {
+        let window = if cfg.window_pages == 0 {
+            (logical_pages / 8).max(1)
+        } else {
+            cfg.window_pages
+        };
+        let bytes = Bloom::<u32>::compute_bitmap_size(window as usize, cfg.fp_rate).max(1);
+        let mut rng = rng_for(seed, 0x626c_6f6f);
+        let filters: Vec<Bloom<u32>> = (0..cfg.filters)
+            .map(|_| {
+                let mut s = [0u8; 32];
+                rng.fill_bytes(&mut s);
+                Bloom::new_with_seed(bytes, window as usize, &s).expect("valid bloom size")
+            })
+            .collect();
+        let k = filters[0].number_of_hash_functions() as u64;
+        MultiBloom {
+            sram_bytes: bytes as u64 * filters.len() as u64,
+            filters,
+            current: 0,
+            in_window: 0,
+            window,
+            threshold: cfg.hot_threshold,
+            k,
+            hash_ops: 0,
+            decays: 0,
+            hot_writes: 0,
+            cold_writes: 0,
+        }
+    }
+
+    /// Filters holding `lpa` (probes every filter).
+    #[inline]
+    fn count(&mut self, lpa: Lpa) -> u32 {
+        self.hash_ops += self.k * self.filters.len() as u64;
+        self.filters.iter().filter(|f| f.check(&lpa.0)).count() as u32
+    }
+
+    /// Record a host write of `lpa`; true if it is hot. The write is set in the first filter,
+    /// from the current one on in rotation order, that does not hold it yet (Park & Du's MBF:
+    /// a page written several times in a window occupies several filters, so the number of
+    /// filters holding it measures frequency and recency together).
+    #[inline]
+    pub fn record(&mut self, lpa: Lpa) -> bool {
+        let v = self.filters.len();
+        self.hash_ops += self.k * v as u64;
+        let mut n = 0;
+        let mut placed = false;
+        for j in 0..v {
+            let f = &mut self.filters[(self.current + j) % v];
+            if f.check(&lpa.0) {
+                n += 1;
+            } else if !placed {
+                f.set(&lpa.0);
+                placed = true;
+                n += 1;
+            }
+        }
+        if placed {
+            self.hash_ops += self.k;
+        }
+        self.in_window += 1;
+        if self.in_window == self.window {
+            self.in_window = 0;
+            self.current = (self.current + 1) % v;
+            self.filters[self.current].clear();
+            self.decays += 1;
+        }
+        let hot = n >= self.threshold;
+        if hot {
+            self.hot_writes += 1;
+        } else {
+            self.cold_writes += 1;
+        }
+        hot
+    }
+
+    /// Whether `lpa` is hot now, without recording an access.
+    #[inline]
+    pub fn is_hot(&mut self, lpa: Lpa) -> bool {
+        self.count(lpa) >= self.threshold
+    }
+
+    pub fn reset_counters(&mut self) {
+        self.hash_ops = 0;
+        self.decays = 0;
+        self.hot_writes = 0;
+        self.cold_writes = 0;
+    }
+
+    pub fn sram_bytes(&self) -> u64 {
+        self.sram_bytes
+    }
+
+    pub fn report_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "filters": self.filters.len(),
+            "hash_functions": self.k,
+            "window_pages": self.window,
+            "sram_bytes": self.sram_bytes,
+            "hash_ops": self.hash_ops,
+            "decays": self.decays,
+            "hot_writes": self.hot_writes,
+            "cold_writes": self.cold_writes,
+        })
+    }
+}
+
+impl Place for MultiBloom {
+    fn streams(&self) -> usize {
+        2
+    }
+    #[inline]
+    fn host(&mut self, lpa: Lpa, _hint: u8) -> usize {
+        if self.record(lpa) {
+            HOT
+        } else {
+            COLD
+        }
+    }
+    #[inline]
+    fn gc(&mut self, lpa: Lpa, _from: usize) -> usize {
+        if self.is_hot(lpa) {
+            HOT
+        } else {
+            COLD
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Data placement: which write stream a host page or a GC survivor goes to (design.md §1
+//! "Garbage collection", seed 003).
+//!
+//! Every policy is a small type implementing [`Place`]; the FTL holds one [`Placement`], an
+//! enum chosen once from `ftl.gc.placement`, and calls it through a `match` (no per-page dynamic
+//! dispatch). Stream numbers are indices into the FTL's streams; stream 0 is always where
+//! host data goes by default.
+//!
+//! | policy | streams | host page | GC survivor from a superblock of stream `s` |
+//! |---|---|---|---|
+//! | `single` ([`Single`]) | 1 | 0 | 0 (the Cosmos+ baseline, seed 003 §4) |
+//! | `sup` ([`Sup`]) | 2 | 0 hot | 1 cold (seed 003 §3.2 Alg. 1, §3.3 Alg. 2) |
+//! | `bloom` ([`MultiBloom`]) | 2 | 0 if hot else 1 | same test, without recording an access (seed 003 §2.2, §4 "BF-Optimized") |
+//! | `age_k` ([`AgeK`]) | k | 0 | min(s + 1, k - 1): survived n times -> stream n |
+//! | `hint` ([`Hint`]) | 5 | the host's `write_hint` (0 none .. 4 extreme) | s (the host's class is kept) |
+
+mod age_k;
+mod bloom;
+mod hint;
+mod single;
+mod sup;
+
+pub use age_k::AgeK;
+pub use bloom::MultiBloom;
+pub use hint::{Hint, HINT_STREAMS};
+pub use single::Single;
+pub use sup::Sup;
+
+use crate::config::{GcConfig, PlacementPolicy};
+use crate::firmware::mapping::Lpa;
+
+/// The interface every placement policy implements.
+pub trait Place {
+    /// Number of write streams the policy uses (the FTL opens one superblock per stream).
+    fn streams(&self) -> usize;
+    /// Stream of a host page written to `lpa` with lifetime hint `hint` (0 = none).
+    fn host(&mut self, lpa: Lpa, hint: u8) -> usize;
+    /// Stream of a GC survivor `lpa` moved out of a superblock written by stream `from`.
+    fn gc(&mut self, lpa: Lpa, from: usize) -> usize;
+}
+
+/// Streams a configuration needs (for validation, before any FTL exists).
+pub fn stream_count(gc: &GcConfig) -> usize {
+    match gc.placement {
+        PlacementPolicy::Single => 1,
+        PlacementPolicy::Sup | PlacementPolicy::Bloom => 2,
+        PlacementPolicy::AgeK => gc.streams as usize,
+        PlacementPolicy::Hint => HINT_STREAMS,
+    }
+}
+
+/// The placement policy of one FTL.
+pub enum Placement {
+    Single(Single),
+    Sup(Sup),
+    Bloom(Box<MultiBloom>),
+    AgeK(AgeK),
+    Hint(Hint),
+}
+
+impl Placement {
+    /// The policy of `gc` for an FTL exporting `logical_pages` (the Bloom window scales with it).
+    pub fn new(gc: &GcConfig, logical_pages: u64, seed: u64) -> Placement {
+        match gc.placement {
+            PlacementPolicy::Single => Placement::Single(Single),
+            PlacementPolicy::Sup => Placement::Sup(Sup),
+            PlacementPolicy::Bloom => {
+                Placement::Bloom(Box::new(MultiBloom::new(&gc.bloom, logical_pages, seed)))
+            }
+            PlacementPolicy::AgeK => Placement::AgeK(AgeK::new(gc.streams as usize)),
+            PlacementPolicy::Hint => Placement::Hint(Hint),
+        }
+    }
+
+    pub fn policy(&self) -> PlacementPolicy {
+        match self {
+            Placement::Single(_) => PlacementPolicy::Single,
+            Placement::Sup(_) => PlacementPolicy::Sup,
+            Placement::Bloom(_) => PlacementPolicy::Bloom,
+            Placement::AgeK(_) => PlacementPolicy::AgeK,
+            Placement::Hint(_) => PlacementPolicy::Hint,
+        }
+    }
+
+    pub fn streams(&self) -> usize {
+        match self {
+            Placement::Single(p) => p.streams(),
+            Placement::Sup(p) => p.streams(),
+            Placement::Bloom(p) => p.streams(),
+            Placement::AgeK(p) => p.streams(),
+            Placement::Hint(p) => p.streams(),
+        }
+    }
+
+    #[inline]
+    pub fn host(&mut self, lpa: Lpa, hint: u8) -> usize {
+        match self {
+            Placement::Single(p) => p.host(lpa, hint),
+            Placement::Sup(p) => p.host(lpa, hint),
+            Placement::Bloom(p) => p.host(lpa, hint),
+            Placement::AgeK(p) => p.host(lpa, hint),
+            Placement::Hint(p) => p.host(lpa, hint),
+        }
+    }
+
+    #[inline]
+    pub fn gc(&mut self, lpa: Lpa, from: usize) -> usize {
+        match self {
+            Placement::Single(p) => p.gc(lpa, from),
+            Placement::Sup(p) => p.gc(lpa, from),
+            Placement::Bloom(p) => p.gc(lpa, from),
+            Placement::AgeK(p) => p.gc(lpa, from),
+            Placement::Hint(p) => p.gc(lpa, from),
+        }
+    }
+
+    /// Zero the classifier's counters (after preconditioning); its state stays.
+    pub fn reset_counters(&mut self) {
+        if let Placement::Bloom(b) = self {
+            b.reset_counters();
+        }
+    }
+
+    /// The classifier's own resources for the report (`device.gc.placement`).
+    pub fn report_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "policy": self.policy().name(),
+            "streams": self.streams(),
+        });
+        if let Placement::Bloom(b) = self {
+            v["bloom"] = b.report_json();
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests;

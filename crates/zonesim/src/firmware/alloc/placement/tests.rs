@@ -1,0 +1,116 @@
+//! Each policy on small hand-made sequences: the stream every host page and GC survivor gets.
+
+use super::*;
+use crate::config::{BloomConfig, DeviceConfig};
+
+fn gc_cfg(p: &str, extra: &[&str]) -> GcConfig {
+    let mut sets = vec![format!("ftl.gc.placement={p}")];
+    sets.extend(extra.iter().map(|s| s.to_string()));
+    DeviceConfig::load("ufs-conventional", &sets)
+        .expect("valid")
+        .ftl
+        .gc
+}
+
+#[test]
+fn single_sends_everything_to_stream_0() {
+    let mut p = Placement::new(&gc_cfg("single", &[]), 1000, 1);
+    assert_eq!(p.streams(), 1);
+    for l in 0..10 {
+        assert_eq!(p.host(Lpa(l), (l % 5) as u8), 0);
+        assert_eq!(p.gc(Lpa(l), 0), 0);
+    }
+}
+
+#[test]
+fn sup_host_hot_survivors_cold() {
+    let mut p = Placement::new(&gc_cfg("sup", &[]), 1000, 1);
+    assert_eq!(p.streams(), 2);
+    assert_eq!(p.host(Lpa(3), 4), 0);
+    // Survivors go cold whichever stream wrote their victim (Algorithm 2).
+    assert_eq!(p.gc(Lpa(3), 0), 1);
+    assert_eq!(p.gc(Lpa(3), 1), 1);
+}
+
+#[test]
+fn age_k_counts_survivals_up_to_k_minus_1() {
+    let mut p = Placement::new(&gc_cfg("age_k", &["ftl.gc.streams=3"]), 1000, 1);
+    assert_eq!(p.streams(), 3);
+    assert_eq!(p.host(Lpa(1), 0), 0);
+    let once = p.gc(Lpa(1), 0);
+    let twice = p.gc(Lpa(1), once);
+    let thrice = p.gc(Lpa(1), twice);
+    assert_eq!((once, twice, thrice), (1, 2, 2));
+}
+
+#[test]
+fn hint_follows_the_host_and_gc_keeps_the_class() {
+    let mut p = Placement::new(&gc_cfg("hint", &[]), 1000, 1);
+    assert_eq!(p.streams(), HINT_STREAMS);
+    let got: Vec<usize> = (0..7u8).map(|h| p.host(Lpa(0), h)).collect();
+    assert_eq!(got, vec![0, 1, 2, 3, 4, 4, 4]);
+    assert_eq!(p.gc(Lpa(0), 3), 3);
+}
+
+#[test]
+fn bloom_hot_when_rewritten_cold_once_forgotten() {
+    let cfg = BloomConfig {
+        filters: 4,
+        window_pages: 8,
+        fp_rate: 0.001,
+        hot_threshold: 2,
+    };
+    let mut b = MultiBloom::new(&cfg, 1 << 20, 7);
+    // First write: cold. Second write soon after: hot.
+    assert_eq!(b.host(Lpa(42), 0), 1);
+    assert_eq!(b.host(Lpa(42), 0), 0);
+    assert_eq!(b.gc(Lpa(42), 1), 0, "a survivor is tested like a write");
+    assert_eq!(b.gc(Lpa(9999), 0), 1);
+    // 4 windows of other pages decay every filter: 42 is forgotten.
+    for l in 1000..1000 + 4 * 8 {
+        b.host(Lpa(l), 0);
+    }
+    assert_eq!(b.gc(Lpa(42), 0), 1);
+    assert_eq!(b.host(Lpa(42), 0), 1);
+    let r = b.report_json();
+    assert_eq!(r["filters"], 4);
+    assert!(r["sram_bytes"].as_u64().unwrap() > 0);
+    assert!(r["hash_ops"].as_u64().unwrap() > 0);
+    assert!(r["decays"].as_u64().unwrap() >= 4);
+}
+
+#[test]
+fn placement_report_names_policy_and_bloom_resources() {
+    let p = Placement::new(&gc_cfg("bloom", &[]), 1 << 16, 1);
+    let r = p.report_json();
+    assert_eq!(r["policy"], "bloom");
+    assert_eq!(r["streams"], 2);
+    assert_eq!(r["bloom"]["window_pages"], (1u64 << 16) / 8);
+}
+
+/// Loading the default device with `sets` fails with a message naming `key`.
+fn rejects(sets: &[&str], key: &str) {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let e = DeviceConfig::load("ufs-conventional", &sets)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(key), "{e}");
+}
+
+#[test]
+fn stream_counts_validate_spare_superblocks() {
+    assert_eq!(stream_count(&gc_cfg("age_k", &["ftl.gc.streams=6"])), 6);
+    rejects(&["ftl.gc.streams=9"], "ftl.gc.streams");
+    rejects(
+        &["ftl.gc.placement=hint", "ftl.overprovisioning=0.01"],
+        "5 open streams of placement hint",
+    );
+    rejects(&["ftl.gc.placement=lru"], "ftl.gc.placement");
+    rejects(&["ftl.cost.bloom_write_ns=-1"], "ftl.cost.bloom_write_ns");
+    rejects(&["ftl.cost.bogus=1"], "ftl.cost.bogus");
+    rejects(
+        &["ftl.gc.bloom.hot_threshold=9"],
+        "ftl.gc.bloom.hot_threshold",
+    );
+    rejects(&["ftl.gc.suspend_us=-3"], "ftl.gc.suspend_us");
+}
