@@ -153,6 +153,9 @@ enum Trigger {
 
 pub struct ZonedFtl {
     ns: u8,
+    /// Write commands take their data in arrival order (one command queue, as a UFS device or
+    /// NVMeVirt's dispatcher): a write stalled for buffer space holds back later writes.
+    write_floor: SimTime,
     pub zones: ZoneSet,
     pub errors: ZoneErrorLog,
     cap: u32,
@@ -229,6 +232,7 @@ impl ZonedFtl {
             chunks_per_zone: cap.div_ceil(CHUNK_SLOTS),
             counters: ZonedCounters::default(),
             last_append: None,
+            write_floor: SimTime::ZERO,
         }
     }
 
@@ -339,7 +343,7 @@ impl ZonedFtl {
             self.space.allocate(z);
         }
         self.counters.host_write_pages += n as u64;
-        let mut t = now;
+        let mut t = now.max(self.write_floor);
         let mut left = n;
         while left > 0 {
             let b = self.buffer_for(sh, t, z);
@@ -360,6 +364,7 @@ impl ZonedFtl {
                 self.flush_zone(sh, t, z, Trigger::Full);
             }
         }
+        self.write_floor = t;
         if out.became_full {
             self.zst[z as usize].full = true;
             self.flush_zone(sh, t, z, Trigger::ZoneFull);
