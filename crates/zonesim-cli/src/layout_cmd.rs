@@ -4,23 +4,29 @@
 use anyhow::Result;
 use zonesim::interface::layout::{metadata_layout, render, PhysicalSizing};
 
+/// A byte count with an optional binary suffix (`64m`, `4GiB`), as in fio job files.
+fn bytes(s: &str) -> Result<u64, String> {
+    zonesim::host::fio::parse_size(s)
+        .ok_or_else(|| format!("'{s}': expected bytes, optionally with k/m/g/t (powers of 1024)"))
+}
+
 #[derive(clap::Args)]
 pub struct LayoutArgs {
-    /// Capacity of the zoned data namespace, bytes (a multiple of the zone size).
-    #[arg(long)]
+    /// Capacity of the zoned data namespace, bytes, e.g. 4g (a multiple of the zone size).
+    #[arg(long, value_parser = bytes)]
     pub data_bytes: u64,
     /// Zone size, bytes (a multiple of the 2 MiB F2FS segment).
-    #[arg(long)]
+    #[arg(long, value_parser = bytes)]
     pub zone_bytes: u64,
     /// Superblock size of the metadata namespace's blocks (SLC mode if it lives in SLC);
     /// its physical size is rounded up to it. 0 = no rounding.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value = "0", value_parser = bytes)]
     pub meta_superblock_bytes: u64,
     /// Over-provisioning of the metadata namespace, percent.
     #[arg(long, default_value_t = 0)]
     pub meta_op_percent: u32,
     /// SLC secondary-buffer capacity serving the zoned namespace, bytes.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value = "0", value_parser = bytes)]
     pub data_slc_bytes: u64,
     /// Print JSON instead of the table.
     #[arg(long)]

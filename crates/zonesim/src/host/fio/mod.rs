@@ -108,7 +108,7 @@ mod gen;
 mod parse;
 
 pub use gen::{JobGen, Target, ZoneGeom};
-pub use parse::parse_job_file;
+pub use parse::{parse_job_file, parse_size};
 
 /// I/O pattern (`rw=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

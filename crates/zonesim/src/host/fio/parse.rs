@@ -375,7 +375,7 @@ fn split_digits(s: &str) -> (&str, &str) {
 }
 
 /// An integer with an optional binary suffix (`k`, `KiB`, `KB`, ... all powers of 1024).
-fn parse_size(s: &str) -> Option<u64> {
+pub fn parse_size(s: &str) -> Option<u64> {
     let (digits, suffix) = split_digits(s);
     if digits.is_empty() {
         return None;
