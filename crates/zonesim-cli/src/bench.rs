@@ -45,18 +45,30 @@ fn job(rw: RwMode, ios: u64, depth: u32) -> Workload {
 struct Case {
     name: &'static str,
     what: &'static str,
+    /// Device preset and namespace.
+    device: &'static str,
+    namespace: usize,
     pre: Precondition,
     workload: Workload,
 }
 
+/// A fio job file as a workload (the zoned cases use `zonemode=zbd`).
+fn fio(text: &str) -> Result<Workload> {
+    Ok(Workload::Jobs(zonesim::host::fio::parse_job_file(
+        text,
+        "bench.fio",
+    )?))
+}
+
 pub fn run(a: BenchArgs) -> Result<()> {
-    let cfg = DeviceConfig::load("ufs-conventional", &[])?;
     let tmp = std::env::temp_dir().join(format!("zonesim-bench-{}.trace", std::process::id()));
     let trace_lines = a.ios * 5;
     let mut cases = vec![
         Case {
             name: "randread-4k",
             what: "4 KiB uniform random reads, 16 GiB device, after seq precondition, QD 32",
+            device: "ufs-conventional",
+            namespace: 0,
             pre: Precondition::Seq,
             workload: job(RwMode::RandRead, a.ios, 32),
         },
@@ -64,17 +76,43 @@ pub fn run(a: BenchArgs) -> Result<()> {
             name: "randwrite-4k-steady",
             what:
                 "4 KiB uniform random writes in GC steady state (after steady precondition), QD 32",
+            device: "ufs-conventional",
+            namespace: 0,
             pre: Precondition::Steady,
             workload: job(RwMode::RandWrite, a.ios, 32),
         },
         Case {
             name: "trace-disksim-afap",
             what: "DiskSim trace (MQSim-like sizes, 70% reads) parse + replay as fast as possible after seq precondition, QD 32",
+            device: "ufs-conventional",
+            namespace: 0,
             pre: Precondition::Seq,
             workload: Workload::Trace(TraceReplay::new(
                 &tmp,
                 ReplayMode::AsFastAsPossible { qd: 32 },
             )),
+        },
+        Case {
+            name: "zoned-randread-4k",
+            what: "conzone-paper zoned namespace (hybrid map), 4 KiB random reads after seq precondition, QD 32",
+            device: "conzone-paper",
+            namespace: 1,
+            pre: Precondition::Seq,
+            workload: fio(&format!(
+                "[r]\nrw=randread\nbs=4k\niodepth=32\nzonemode=zbd\nnumber_ios={}\ntime_based\nruntime=1h\n",
+                a.ios
+            ))?,
+        },
+        Case {
+            name: "zoned-randwrite-4k",
+            what: "conzone-paper zoned namespace, 4 KiB zbd random writes over 6 open zones (premature flushes to SLC), QD 32",
+            device: "conzone-paper",
+            namespace: 1,
+            pre: Precondition::None,
+            workload: fio(&format!(
+                "[w]\nrw=randwrite\nbs=4k\niodepth=32\nzonemode=zbd\nmax_open_zones=6\nnumber_ios={}\ntime_based\nruntime=1h\n",
+                a.ios
+            ))?,
         },
     ];
     if let Some(o) = &a.only {
@@ -88,10 +126,11 @@ pub fn run(a: BenchArgs) -> Result<()> {
         "case", "requests", "wall s", "requests/s", "peak MiB"
     );
     for c in cases {
+        let cfg = DeviceConfig::load(c.device, &[])?;
         let opts = RunOptions {
             seed: 1,
             precondition: c.pre,
-            namespace: 0,
+            namespace: c.namespace,
             check_invariants: false,
         };
         let t = Instant::now();
@@ -109,9 +148,10 @@ pub fn run(a: BenchArgs) -> Result<()> {
         );
     }
     let _ = std::fs::remove_file(&tmp);
+    let cfg = DeviceConfig::load("ufs-conventional", &[])?;
     let capacity = zonesim::device::Device::new(&cfg, 1).capacity_bytes(0);
     println!(
-        "device: {} ({} logical 4 KiB pages); peak memory is cumulative over the cases",
+        "conventional cases: {} ({} logical 4 KiB pages); peak memory is cumulative over the cases",
         cfg.name,
         capacity / 4096
     );
