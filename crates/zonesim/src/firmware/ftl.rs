@@ -33,7 +33,6 @@ use crate::firmware::mapping::{Entry, L2pCache, Lpa, PageMap, Ppa};
 use crate::interface::Link;
 use crate::nand::{FlashCounters, Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -120,9 +119,6 @@ pub struct PageFtl {
     sbs: Superblocks,
     streams: Vec<Stream>,
     placement: Placement,
-    /// Stream of each entry of the write buffer's FIFO, in the same order (classified when the
-    /// page entered the buffer).
-    buffered_streams: VecDeque<u8>,
     buffer: GlobalBuffer,
     cpu: Cpu,
     costs: Costs,
@@ -180,7 +176,6 @@ impl PageFtl {
             entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
             sbs: Superblocks::new(geo.superblocks),
             streams: vec![Stream::default(); placement.streams()],
-            buffered_streams: VecDeque::with_capacity(buf_slots as usize * 2),
             buffer: GlobalBuffer::new(buf_slots),
             cpu: Cpu::default(),
             costs: Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement),
@@ -420,8 +415,7 @@ impl PageFtl {
             admitted = self.buffer.admit(admitted);
             let arrived = sh.link.to_device(admitted, SLOT_BYTES);
             done = done.max(arrived);
-            let tag = self.buffer.push(l);
-            self.buffered_streams.push_back(stream as u8);
+            let tag = self.buffer.push(l, stream as u8);
             self.map.set_buffered(l, tag);
             if self.buffer.buffered() >= self.unit {
                 self.flush_unit(sh, arrived);
@@ -479,10 +473,10 @@ impl PageFtl {
         let mut moved = 0;
         let mut done = now;
         while moved < self.unit {
-            let Some((l, tag)) = self.buffer.pop_entry() else {
+            let Some((l, tag, stream)) = self.buffer.pop_entry() else {
                 break;
             };
-            let stream = self.buffered_streams.pop_front().unwrap_or(0) as usize;
+            let stream = stream as usize;
             if self.map.get(l) != Entry::Buffered(tag) {
                 continue; // trimmed while buffered
             }

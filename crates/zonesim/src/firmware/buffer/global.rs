@@ -25,9 +25,10 @@ pub struct BufferCounters {
 pub struct GlobalBuffer {
     capacity: u32,
     buffered: u32,
-    /// Buffered pages in arrival order as (lpa, tag); an entry is live only while the map still
-    /// says `Buffered(tag)` for its lpa (an overwrite keeps the entry; a trim kills it).
-    order: VecDeque<(u32, u32)>,
+    /// Buffered pages in arrival order as (lpa, tag, write stream chosen by the placement); an
+    /// entry is live only while the map still says `Buffered(tag)` for its lpa (an overwrite
+    /// keeps the entry; a trim kills it).
+    order: VecDeque<(u32, u32, u8)>,
     next_tag: u32,
     /// (program done, slots) of flushes whose space is not yet released.
     inflight: BinaryHeap<Reverse<(SimTime, u32)>>,
@@ -70,12 +71,13 @@ impl GlobalBuffer {
         t2
     }
 
-    /// Add `lpa` (space must have been admitted); returns its tag for the map.
+    /// Add `lpa`, bound for write stream `stream` (space must have been admitted); returns its
+    /// tag for the map.
     #[inline]
-    pub fn push(&mut self, lpa: Lpa) -> u32 {
+    pub fn push(&mut self, lpa: Lpa, stream: u8) -> u32 {
         let tag = self.next_tag;
         self.next_tag = (self.next_tag + 1) & TAG_MASK;
-        self.order.push_back((lpa.0, tag));
+        self.order.push_back((lpa.0, tag, stream));
         self.buffered += 1;
         tag
     }
@@ -85,10 +87,11 @@ impl GlobalBuffer {
         self.buffered -= 1;
     }
 
-    /// Pop the oldest entry (possibly dead: the caller checks it against the map).
+    /// Pop the oldest entry as (lpa, tag, stream) (possibly dead: the caller checks it against
+    /// the map).
     #[inline]
-    pub fn pop_entry(&mut self) -> Option<(Lpa, u32)> {
-        self.order.pop_front().map(|(l, t)| (Lpa(l), t))
+    pub fn pop_entry(&mut self) -> Option<(Lpa, u32, u8)> {
+        self.order.pop_front().map(|(l, t, s)| (Lpa(l), t, s))
     }
 
     /// `n` live pages left the buffer for a program completing at `done`.
