@@ -6,7 +6,7 @@ use rand::Rng as _;
 use zonesim::config::DeviceConfig;
 use zonesim::device::Device;
 use zonesim::engine::{rng_for, EventQueue, SimTime, Timeline};
-use zonesim::firmware::mapping::L2pCache;
+use zonesim::firmware::mapping::L2pSram;
 use zonesim::host::trace::{TraceOptions, TraceReader};
 use zonesim::host::{HostIo, IoKind};
 
@@ -26,7 +26,8 @@ fn timeline(c: &mut Criterion) {
 
 fn l2p_cache(c: &mut Criterion) {
     c.bench_function("l2p_cache_access_zipfish", |b| {
-        let mut cache = L2pCache::new(64, 1024);
+        // 64 map pages of 16 KiB over a 1024-page map.
+        let mut cache = L2pSram::new(64 * 16384, 16384, 4, 1024);
         let mut rng = rng_for(1, 2);
         b.iter(|| {
             let k = if rng.gen_bool(0.8) {

@@ -308,3 +308,64 @@ fn bad_zoned_configs_name_the_key() {
     assert!(err(&["buffer.zone_mapping=lru"]).contains("buffer.zone_mapping"));
     assert!(err(&["ftl.l2p_search=guess"]).contains("ftl.l2p_search"));
 }
+
+/// The namespaces share one L2P SRAM: zoned page entries fill it while the zoned namespace is
+/// busy, then the conventional namespace's map pages take it back (one LRU order), and its
+/// dirty map pages evicted by zoned entries are written back.
+#[test]
+fn namespaces_share_one_l2p_sram() {
+    // 32 KiB of SRAM: two 16 KiB map pages, or 8192 entries of 4 bytes.
+    let cfg = small(&["ftl.mapping=page", "ftl.l2p_cache_bytes=32768"]);
+    let budget = cfg.ftl.l2p_cache_bytes;
+    let mut dev = Device::new(&cfg, 1);
+    let entries = |dev: &Device| {
+        dev.report_json()["l2p"]["zoned"]["entries"]
+            .as_u64()
+            .unwrap()
+    };
+    let pages = |dev: &Device| {
+        dev.report_json()["l2p"]["cached_map_pages"]
+            .as_u64()
+            .unwrap()
+    };
+    // Conventional namespace 0: dirty its map pages.
+    let mut o = opts();
+    o.namespace = 0;
+    sim::run_device(
+        &mut dev,
+        &jobs("[w]\nrw=randwrite\nbs=4k\niodepth=4\nnumber_ios=3000\n"),
+        &o,
+        &mut |_| {},
+    )
+    .unwrap();
+    let p0 = pages(&dev);
+    assert!(p0 > 0);
+    // Zoned namespace 1: write, then read every page at page granularity.
+    let wl = jobs("[w]\nrw=write\nbs=64k\niodepth=1\nzonemode=zbd\nsize=8z\n[r]\nstonewall\nrw=randread\nbs=4k\niodepth=4\nzonemode=zbd\nsize=8z\nnumber_ios=40000\n");
+    let r = sim::run_device(&mut dev, &wl, &opts(), &mut |_| {}).unwrap();
+    let e1 = entries(&dev);
+    assert_eq!(
+        pages(&dev),
+        0,
+        "zoned entries took the SRAM of idle map pages"
+    );
+    assert!(
+        e1 * cfg.ftl.map_entry_bytes as u64 > budget / 2,
+        "{e1} entries"
+    );
+    assert!(
+        u(&r, &["l2p", "writebacks"]) > 0,
+        "dirty map pages were written back"
+    );
+    // The conventional namespace becomes busy again and takes SRAM back.
+    sim::run_device(
+        &mut dev,
+        &jobs("[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=3000\n"),
+        &o,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(entries(&dev) < e1);
+    assert!(pages(&dev) > 0);
+    dev.check_invariants().unwrap();
+}

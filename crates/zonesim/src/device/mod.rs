@@ -11,7 +11,7 @@ use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::firmware::ftl::{PageFtl, Shared};
-use crate::firmware::mapping::{HybridCache, L2pCache, Lpa};
+use crate::firmware::mapping::{L2pSram, Lpa};
 use crate::firmware::zoned::{ZShared, ZonedFtl};
 use crate::host::{HostIo, IoKind};
 use crate::interface::zone::{Lba, ZoneErrorLog, ZoneId};
@@ -32,10 +32,9 @@ pub struct Device {
     pub cfg: DeviceConfig,
     pub nand: NandArray,
     pub link: Link,
-    /// Map-page cache of the conventional namespaces (DFTL).
-    pub cache: L2pCache,
-    /// Entry cache of the zoned namespaces (zone / chunk / page entries keyed by namespace).
-    pub zcache: HybridCache,
+    /// The L2P SRAM shared by all namespaces: map pages of conventional namespaces (DFTL) and
+    /// zone / chunk / page entries of zoned ones, one budget, one LRU order.
+    pub sram: L2pSram,
     pub namespaces: Vec<Namespace>,
     /// Requests addressing beyond their namespace's capacity (rejected).
     pub out_of_range: u64,
@@ -104,28 +103,14 @@ impl Device {
                 }
             }
         }
-        let budget_pages = (cfg.ftl.l2p_cache_bytes / cfg.nand.page_bytes as u64) as u32;
-        let any_zoned = namespaces.iter().any(|n| matches!(n, Namespace::Zoned(_)));
-        // SRAM split: conventional map pages get what they need up to a quarter of the budget
-        // when zoned namespaces share it; the zoned entry cache gets the rest.
-        let conv_pages = if any_zoned {
-            map_base.min(budget_pages / 4).max(1)
-        } else {
-            budget_pages
-        };
-        let z_bytes = cfg
-            .ftl
-            .l2p_cache_bytes
-            .saturating_sub(conv_pages as u64 * cfg.nand.page_bytes as u64);
-        let z_entries = if any_zoned {
-            (z_bytes / cfg.ftl.map_entry_bytes as u64) as u32
-        } else {
-            1
-        };
         Device {
             link: Link::new(cfg.host.link_mb_s),
-            cache: L2pCache::new(conv_pages, map_base.max(1)),
-            zcache: HybridCache::new(z_entries),
+            sram: L2pSram::new(
+                cfg.ftl.l2p_cache_bytes,
+                cfg.nand.page_bytes as u64,
+                cfg.ftl.map_entry_bytes as u64,
+                map_base.max(1),
+            ),
             namespaces,
             slc_ns,
             overhead_ns: SimTime::from_us(cfg.host.overhead_us).ns(),
@@ -183,7 +168,7 @@ impl Device {
             Namespace::Conventional(f) => {
                 let mut sh = Shared {
                     nand: &mut self.nand,
-                    cache: &mut self.cache,
+                    cache: &mut self.sram,
                     link: &mut self.link,
                 };
                 let lpa = Lpa(first as u32);
@@ -206,7 +191,7 @@ impl Device {
                 let mut sh = ZShared {
                     nand: &mut self.nand,
                     link: &mut self.link,
-                    cache: &mut self.zcache,
+                    cache: &mut self.sram,
                 };
                 match io.kind {
                     IoKind::Read => z.read(&mut sh, now, first, n),
@@ -248,7 +233,7 @@ impl Device {
     pub fn background_gc(&mut self, now: SimTime) -> bool {
         let mut sh = Shared {
             nand: &mut self.nand,
-            cache: &mut self.cache,
+            cache: &mut self.sram,
             link: &mut self.link,
         };
         let mut did = false;
@@ -268,7 +253,7 @@ impl Device {
             }
             .map_err(|e| format!("namespace {i}: {e}"))?;
         }
-        self.zcache.check()
+        self.sram.check()
     }
 }
 
@@ -309,18 +294,19 @@ impl Device {
         log
     }
 
-    /// Power cycle of the controller's SRAM: every L2P cache entry is dropped (pinned ones
-    /// too). Flash state stays.
+    /// Power cycle of the controller's SRAM as the zoned namespaces see it: every zone / chunk /
+    /// page entry is dropped (pinned ones too). Map pages of conventional namespaces stay (a
+    /// real power cycle writes dirty ones back first). Flash state stays.
     pub fn drop_l2p_cache(&mut self) {
-        self.zcache.clear();
+        self.sram.entries.clear();
     }
 
     /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.
     pub fn reset_counters(&mut self) {
         self.out_of_range = 0;
         self.nand.counters = Default::default();
-        self.cache.counters = Default::default();
-        self.zcache.counters = Default::default();
+        self.sram.pages.counters = Default::default();
+        self.sram.entries.counters = Default::default();
         for ns in &mut self.namespaces {
             match ns {
                 Namespace::Conventional(f) => f.reset_counters(),
@@ -407,21 +393,22 @@ impl Device {
             },
             "gc": crate::firmware::ftl::gc_report(&self.ftls().collect::<Vec<_>>(), fc),
             "l2p": {
-                "hits": self.cache.counters.hits + zl2p_hits,
-                "misses": self.cache.counters.misses + zl2p_misses,
-                "writebacks": self.cache.counters.writebacks,
+                "hits": self.sram.pages.counters.hits + zl2p_hits,
+                "misses": self.sram.pages.counters.misses + zl2p_misses,
+                "writebacks": self.sram.pages.counters.writebacks,
                 "map_reads": sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map_reads),
-                "map_programs": sum(|f| f.counters.map_programs),
-                "cache_map_pages": self.cache.capacity(),
+                "map_programs": sum(|f| f.counters.map_programs) + zsum(|z| z.counters.map_writebacks),
+                "sram_bytes": self.sram.capacity_bytes(),
+                "sram_used_bytes": self.sram.used_bytes(),
+                "cached_map_pages": self.sram.pages.len(),
                 "zoned": {
                     "hits": zl2p_hits,
                     "misses": zl2p_misses,
                     "miss_rate": if zl2p_hits + zl2p_misses == 0 { 0.0 } else { zl2p_misses as f64 / (zl2p_hits + zl2p_misses) as f64 },
                     "map_reads": zsum(|z| z.counters.map_reads),
-                    "capacity_entries": self.zcache.capacity(),
-                    "entries": self.zcache.len(),
-                    "pinned": self.zcache.pinned(),
-                    "evictions": self.zcache.counters.evictions,
+                    "entries": self.sram.entries.len(),
+                    "pinned": self.sram.entries.pinned(),
+                    "evictions": self.sram.entries.counters.evictions,
                     "lookups_zone": zsum(|z| z.counters.lookups_zone),
                     "lookups_chunk": zsum(|z| z.counters.lookups_chunk),
                     "lookups_page": zsum(|z| z.counters.lookups_page),

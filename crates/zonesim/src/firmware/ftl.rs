@@ -29,7 +29,7 @@ use crate::firmware::alloc::{SbState, Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{select_victim, wear_json, GcStats, VictimParams};
-use crate::firmware::mapping::{Entry, L2pCache, Lpa, PageMap, Ppa};
+use crate::firmware::mapping::{program_map_page, Entry, L2pSram, Lpa, PageMap, Ppa};
 use crate::interface::Link;
 use crate::nand::{FlashCounters, Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
 use serde::Serialize;
@@ -103,7 +103,7 @@ pub fn gc_report(ftls: &[&PageFtl], flash: &FlashCounters) -> serde_json::Value 
 /// Resources shared by all namespaces of a device, lent to an FTL for one operation.
 pub struct Shared<'a> {
     pub nand: &'a mut NandArray,
-    pub cache: &'a mut L2pCache,
+    pub cache: &'a mut L2pSram,
     pub link: &'a mut Link,
 }
 
@@ -287,16 +287,8 @@ impl PageFtl {
         let mp = self.map_page_of(lpa);
         let a = sh.cache.access(mp, dirty);
         if let Some(ev) = a.evicted_dirty {
-            let die = ev % self.geo.dies;
             self.counters.map_programs += 1;
-            sh.nand.program(
-                now,
-                die,
-                self.geo.slots_per_page,
-                1,
-                CellType::Slc,
-                OpClass::HostWrite,
-            );
+            program_map_page(sh.nand, ev, now);
         }
         if a.hit {
             return now;
@@ -737,7 +729,7 @@ impl PageFtl {
         pages.sort_unstable();
         pages.dedup();
         for &mp in &pages {
-            if sh.cache.contains(mp) {
+            if sh.cache.contains_page(mp) {
                 sh.cache.access(mp, true);
                 continue;
             }

@@ -19,71 +19,78 @@ pub struct CacheAccess {
     pub evicted_dirty: Option<u32>,
 }
 
-/// LRU cache of map pages, indexed directly by map page number: the map of a device has at
-/// most a few hundred thousand map pages, so an intrusive doubly-linked list over arrays gives
-/// O(1) lookup, touch and eviction with no hashing or allocation on the hot path.
+/// The map pages held in the L2P SRAM, indexed directly by map page number: the map of a
+/// device has at most a few hundred thousand map pages, so an intrusive doubly-linked list over
+/// arrays gives O(1) lookup, touch and eviction with no hashing or allocation on the hot path.
+/// Capacity is enforced by the owner ([`super::L2pSram`]), which shares one byte budget and one
+/// LRU order (the `stamp`s) with the zoned entry cache.
 pub struct L2pCache {
-    capacity: u32,
     len: u32,
     lru: LruList,
     cached: Vec<bool>,
     dirty: Vec<bool>,
+    /// Last-use stamp of each cached page (for the LRU order across caches).
+    stamp: Vec<u64>,
     pub counters: L2pCounters,
 }
 
 impl L2pCache {
-    /// `capacity` map pages over a key space of `map_pages`.
-    pub fn new(capacity: u32, map_pages: u32) -> L2pCache {
+    /// An empty cache over a key space of `map_pages`.
+    pub fn new(map_pages: u32) -> L2pCache {
         let n = map_pages as usize;
         L2pCache {
-            capacity: capacity.max(1),
             len: 0,
             lru: LruList::new(n),
             cached: vec![false; n],
             dirty: vec![false; n],
+            stamp: vec![0; n],
             counters: L2pCounters::default(),
         }
     }
 
-    pub fn capacity(&self) -> u32 {
-        self.capacity
+    /// If map page `k` is cached: mark it most recently used (at `stamp`), dirty it if `dirty`,
+    /// and return true.
+    #[inline]
+    pub fn touch(&mut self, k: u32, stamp: u64, dirty: bool) -> bool {
+        let ki = k as usize;
+        if !self.cached[ki] {
+            return false;
+        }
+        self.lru.touch(k);
+        self.stamp[ki] = stamp;
+        self.dirty[ki] |= dirty;
+        true
     }
 
-    /// Look up map page `k`, loading it on a miss (evicting the LRU page if full) and marking it
-    /// dirty if `dirty`.
+    /// Insert map page `k` (not cached; the owner made room).
     #[inline]
-    pub fn access(&mut self, k: u32, dirty: bool) -> CacheAccess {
+    pub fn insert(&mut self, k: u32, stamp: u64, dirty: bool) {
         let ki = k as usize;
-        if self.cached[ki] {
-            self.counters.hits += 1;
-            self.lru.touch(k);
-            self.dirty[ki] |= dirty;
-            return CacheAccess {
-                hit: true,
-                evicted_dirty: None,
-            };
-        }
-        self.counters.misses += 1;
-        let mut evicted_dirty = None;
-        if self.len == self.capacity {
-            let v = self.lru.tail;
-            debug_assert_ne!(v, NIL);
-            self.lru.unlink(v);
-            self.cached[v as usize] = false;
-            if std::mem::take(&mut self.dirty[v as usize]) {
-                self.counters.writebacks += 1;
-                evicted_dirty = Some(v);
-            }
-        } else {
-            self.len += 1;
-        }
+        debug_assert!(!self.cached[ki]);
         self.cached[ki] = true;
         self.dirty[ki] = dirty;
+        self.stamp[ki] = stamp;
         self.lru.push_front(k);
-        CacheAccess {
-            hit: false,
-            evicted_dirty,
+        self.len += 1;
+    }
+
+    /// Last-use stamp of the least recently used page.
+    #[inline]
+    pub fn tail_stamp(&self) -> Option<u64> {
+        (self.lru.tail != NIL).then(|| self.stamp[self.lru.tail as usize])
+    }
+
+    /// Evict the least recently used page: (page, was dirty).
+    #[inline]
+    pub fn evict_lru(&mut self) -> Option<(u32, bool)> {
+        let v = self.lru.tail;
+        if v == NIL {
+            return None;
         }
+        self.lru.unlink(v);
+        self.cached[v as usize] = false;
+        self.len -= 1;
+        Some((v, std::mem::take(&mut self.dirty[v as usize])))
     }
 
     pub fn contains(&self, k: u32) -> bool {
@@ -104,19 +111,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lru_evicts_least_recent_and_reports_dirty() {
-        let mut c = L2pCache::new(2, 10);
-        assert!(!c.access(1, true).hit);
-        assert!(!c.access(2, false).hit);
-        assert!(c.access(1, false).hit); // 2 is now LRU
-        let a = c.access(3, false);
-        assert_eq!(a.evicted_dirty, None); // 2 was clean
-        assert!(c.contains(1) && c.contains(3) && !c.contains(2));
-        let a = c.access(4, false); // evicts 1, dirty
-        assert_eq!(a.evicted_dirty, Some(1));
-        assert_eq!(c.counters.hits, 1);
-        assert_eq!(c.counters.misses, 4);
-        assert_eq!(c.counters.writebacks, 1);
-        assert_eq!(c.len(), 2);
+    fn touch_insert_evict_in_lru_order() {
+        let mut c = L2pCache::new(10);
+        c.insert(1, 1, true);
+        c.insert(2, 2, false);
+        assert!(c.touch(1, 3, false)); // 2 is now LRU
+        assert!(!c.touch(5, 4, false));
+        assert_eq!(c.tail_stamp(), Some(2));
+        assert_eq!(c.evict_lru(), Some((2, false)));
+        assert_eq!(c.evict_lru(), Some((1, true)));
+        assert_eq!(c.evict_lru(), None);
+        assert!(c.is_empty());
     }
 }

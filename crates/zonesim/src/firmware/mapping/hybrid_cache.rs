@@ -3,7 +3,9 @@
 //! optional pinning (ConZone §3.3 "Management of L2P Cache", ConZone+ §4 "NS" in the key,
 //! ConZone §6.6 pinning).
 //!
-//! Capacity is counted in entries (`ftl.l2p_cache_bytes / ftl.map_entry_bytes`). Everything is
+//! The slab holds up to `ftl.l2p_cache_bytes / ftl.map_entry_bytes` entries; the SRAM budget
+//! shared with the conventional namespaces' map pages is enforced by [`super::L2pSram`], which
+//! evicts across both by last-use stamp. Everything is
 //! preallocated: a slab of entries, a chained hash over a power-of-two bucket array with an
 //! integer multiplicative hash, and an intrusive doubly-linked LRU list of the unpinned entries.
 //! No allocation, no string hashing on any operation.
@@ -42,6 +44,8 @@ pub struct HybridCache {
     chain: Vec<u32>,
     lru: LruList,
     is_pinned: Vec<bool>,
+    /// Last-use stamp of each entry (for the LRU order across caches).
+    stamp: Vec<u64>,
     buckets: Vec<u32>,
     shift: u32,
     free: Vec<u32>,
@@ -62,6 +66,7 @@ impl HybridCache {
             chain: vec![NIL; n],
             lru: LruList::new(n),
             is_pinned: vec![false; n],
+            stamp: vec![0; n],
             buckets: vec![NIL; nb],
             shift: 64 - nb.trailing_zeros(),
             free: (0..capacity).rev().collect(),
@@ -99,16 +104,35 @@ impl HybridCache {
         NIL
     }
 
-    /// Is `k` cached? A hit moves it to the front of the LRU list.
+    /// Is `k` cached? A hit moves it to the front of the LRU list (last use `stamp`).
     #[inline]
-    pub fn lookup(&mut self, k: u64) -> bool {
+    pub fn lookup(&mut self, k: u64, stamp: u64) -> bool {
         let e = self.find(k);
         if e == NIL {
             return false;
         }
         if !self.is_pinned[e as usize] {
             self.lru.touch(e);
+            self.stamp[e as usize] = stamp;
         }
+        true
+    }
+
+    /// Last-use stamp of the least recently used unpinned entry.
+    #[inline]
+    pub fn tail_stamp(&self) -> Option<u64> {
+        (self.lru.tail != NIL).then(|| self.stamp[self.lru.tail as usize])
+    }
+
+    /// Evict the least recently used unpinned entry; false if there is none.
+    #[inline]
+    pub fn evict_lru(&mut self) -> bool {
+        let v = self.lru.tail;
+        if v == NIL {
+            return false;
+        }
+        self.remove_entry(v);
+        self.counters.evictions += 1;
         true
     }
 
@@ -131,10 +155,10 @@ impl HybridCache {
         }
     }
 
-    /// Insert `k` (a no-op touch if present; `pin` then pins it). When full, the least recently
-    /// used unpinned entry is evicted. A pinned insert becomes unpinned if pinning it would leave
-    /// no room for unpinned entries.
-    pub fn insert(&mut self, k: u64, pin: bool) {
+    /// Insert `k` (a touch if present; `pin` then pins it). When the slab is full, the least
+    /// recently used unpinned entry is evicted. A pinned insert becomes unpinned if pinning it
+    /// would leave no room for unpinned entries.
+    pub fn insert(&mut self, k: u64, pin: bool, stamp: u64) {
         let pin = pin && self.pinned + 1 < self.capacity;
         let e = self.find(k);
         if e != NIL {
@@ -144,6 +168,7 @@ impl HybridCache {
                 self.pinned += 1;
             } else if !self.is_pinned[e as usize] {
                 self.lru.touch(e);
+                self.stamp[e as usize] = stamp;
             }
             return;
         }
@@ -161,6 +186,7 @@ impl HybridCache {
         self.chain[e as usize] = self.buckets[b];
         self.buckets[b] = e;
         self.is_pinned[e as usize] = pin;
+        self.stamp[e as usize] = stamp;
         if pin {
             self.pinned += 1;
         } else {
@@ -238,11 +264,12 @@ mod tests {
     fn lru_pin_and_remove() {
         let mut c = HybridCache::new(3);
         let k = |a| key(1, Level::Page, a);
-        c.insert(k(1), false);
-        c.insert(k(2), false);
-        c.insert(key(1, Level::Zone, 0), true);
-        assert!(c.lookup(k(1))); // 2 is LRU
-        c.insert(k(3), false); // evicts 2; pinned zone entry stays
+        c.insert(k(1), false, 1);
+        c.insert(k(2), false, 2);
+        c.insert(key(1, Level::Zone, 0), true, 3);
+        assert!(c.lookup(k(1), 4)); // 2 is LRU
+        assert_eq!(c.tail_stamp(), Some(2));
+        c.insert(k(3), false, 5); // evicts 2; pinned zone entry stays
         assert!(!c.contains(k(2)));
         assert!(c.contains(k(1)) && c.contains(k(3)) && c.contains(key(1, Level::Zone, 0)));
         // Same address, other level or namespace: different keys.
@@ -256,7 +283,7 @@ mod tests {
         // Fill with many keys colliding in few buckets: still consistent.
         let mut c = HybridCache::new(64);
         for a in 0..10_000u32 {
-            c.insert(k(a * 7919), a % 50 == 0);
+            c.insert(k(a * 7919), a % 50 == 0, a as u64);
             if a % 3 == 0 {
                 c.remove(k((a / 2) * 7919));
             }

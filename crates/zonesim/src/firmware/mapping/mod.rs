@@ -1,5 +1,6 @@
 //! Mapping: logical-to-physical (L2P) and physical-to-logical (reverse) maps, and the L2P
-//! cache that holds the map pages currently in SRAM (design.md §1 "Mapping", DFTL-like:
+//! SRAM shared by the namespaces ([`L2pSram`]: map pages of conventional namespaces and
+//! zone/chunk/page entries of zoned ones) (design.md §1 "Mapping", DFTL-like:
 //! a miss costs a flash read of the map page before the data read; dirty map pages are
 //! written back on eviction).
 
@@ -7,7 +8,9 @@ mod cache;
 mod hybrid_cache;
 mod lru;
 mod page_map;
+mod sram;
 
 pub use cache::{CacheAccess, L2pCache, L2pCounters};
 pub use hybrid_cache::{key as cache_key, HybridCache, HybridCacheCounters, Level};
 pub use page_map::{Entry, Lpa, PageMap, Ppa, TAG_MASK};
+pub use sram::{program_map_page, L2pSram};

@@ -42,7 +42,7 @@ pub use buffers::NO_ZONE;
 
 use crate::config::{DeviceConfig, L2pSearch, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
-use crate::firmware::mapping::{cache_key, HybridCache, Level, Lpa, Ppa};
+use crate::firmware::mapping::{cache_key, program_map_page, L2pSram, Level, Lpa, Ppa};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
 };
@@ -61,12 +61,14 @@ pub const CHUNK_SLOTS: u32 = 1024;
 pub struct ZShared<'a> {
     pub nand: &'a mut NandArray,
     pub link: &'a mut Link,
-    pub cache: &'a mut HybridCache,
+    pub cache: &'a mut L2pSram,
 }
 
 /// Counters of one zoned namespace.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ZonedCounters {
+    /// Conventional map pages evicted dirty by this namespace's entries and written back.
+    pub map_writebacks: u64,
     pub host_write_pages: u64,
     pub host_read_pages: u64,
     pub unwritten_reads: u64,
@@ -503,6 +505,15 @@ impl ZonedFtl {
         cache_key(self.ns, level, addr)
     }
 
+    /// Cache entry `k` in the shared L2P SRAM; a conventional namespace's dirty map page evicted
+    /// to make room is written back at `now`.
+    fn cache_insert(&mut self, sh: &mut ZShared, now: SimTime, k: u64, pin: bool) {
+        if let Some(mp) = sh.cache.insert(k, pin) {
+            self.counters.map_writebacks += 1;
+            program_map_page(sh.nand, mp, now);
+        }
+    }
+
     /// Find the mapping of zone offset `off` through the L2P cache; returns when the entry is in
     /// SRAM. `last_mp` remembers the last page-level map page read by this request.
     fn lookup(
@@ -565,7 +576,8 @@ impl ZonedFtl {
             }
         }
         let pin = self.pin && level != Level::Page;
-        sh.cache.insert(self.level_key(level, z, off), pin);
+        let k = self.level_key(level, z, off);
+        self.cache_insert(sh, t, k, pin);
         r
     }
 
@@ -707,7 +719,7 @@ impl ZonedFtl {
                 from_buf += rest;
             }
             if off > old_wp {
-                self.on_mapped(sh, z, old_wp, off);
+                self.on_mapped(sh, t, z, old_wp, off);
             }
         }
         if b != NO_ZONE {
@@ -837,7 +849,7 @@ impl ZonedFtl {
 
     /// Regular flash now maps `[0, new)` of zone `z` (was `[0, old)`): merge completed chunks
     /// (and the whole zone when it is FULL) into coarse entries.
-    fn on_mapped(&mut self, sh: &mut ZShared, z: u32, old: u32, new: u32) {
+    fn on_mapped(&mut self, sh: &mut ZShared, now: SimTime, z: u32, old: u32, new: u32) {
         if self.mapping != MappingKind::Hybrid {
             return;
         }
@@ -850,10 +862,8 @@ impl ZonedFtl {
                     .remove(cache_key(ns, Level::Page, z * self.size + o));
             }
             if !zone_done {
-                sh.cache.insert(
-                    cache_key(ns, Level::Chunk, z * self.chunks_per_zone + c),
-                    self.pin,
-                );
+                let k = cache_key(ns, Level::Chunk, z * self.chunks_per_zone + c);
+                self.cache_insert(sh, now, k, self.pin);
             }
         }
         if zone_done {
@@ -865,7 +875,7 @@ impl ZonedFtl {
                 sh.cache
                     .remove(cache_key(ns, Level::Page, z * self.size + o));
             }
-            sh.cache.insert(cache_key(ns, Level::Zone, z), self.pin);
+            self.cache_insert(sh, now, cache_key(ns, Level::Zone, z), self.pin);
         }
     }
 
@@ -1040,7 +1050,7 @@ impl ZonedFtl {
         let zs = &mut self.zst[j.zone as usize];
         zs.reg_wp = j.hi;
         zs.jobs -= 1;
-        self.on_mapped(sh, j.zone, j.lo, j.hi);
+        self.on_mapped(sh, now.max(j.done), j.zone, j.lo, j.hi);
         self.reap_victims(sh, now.max(j.done));
     }
 
