@@ -110,6 +110,7 @@ impl Device {
                 cfg.nand.page_bytes as u64,
                 cfg.ftl.map_entry_bytes as u64,
                 map_base.max(1),
+                namespaces.iter().any(|n| matches!(n, Namespace::Zoned(_))),
             ),
             namespaces,
             slc_ns,

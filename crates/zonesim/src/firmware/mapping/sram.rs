@@ -27,12 +27,23 @@ pub struct L2pSram {
 }
 
 impl L2pSram {
-    /// `capacity_bytes` of SRAM over `map_pages` map pages of `page_bytes` and entries of
-    /// `entry_bytes`.
-    pub fn new(capacity_bytes: u64, page_bytes: u64, entry_bytes: u64, map_pages: u32) -> L2pSram {
+    /// `capacity_bytes` of SRAM over `map_pages` map pages of `page_bytes` and, if `entries`
+    /// (the device has zoned namespaces), entries of `entry_bytes`.
+    pub fn new(
+        capacity_bytes: u64,
+        page_bytes: u64,
+        entry_bytes: u64,
+        map_pages: u32,
+        entries: bool,
+    ) -> L2pSram {
+        let slab = if entries {
+            (capacity_bytes / entry_bytes).min(u32::MAX as u64) as u32
+        } else {
+            1
+        };
         L2pSram {
             pages: L2pCache::new(map_pages),
-            entries: HybridCache::new((capacity_bytes / entry_bytes).min(u32::MAX as u64) as u32),
+            entries: HybridCache::new(slab),
             capacity_bytes,
             page_cost: page_bytes,
             entry_cost: entry_bytes,
@@ -163,7 +174,7 @@ mod tests {
     #[test]
     fn one_budget_one_lru_order_across_both_indexes() {
         // 2 map pages of 16 bytes, or 8 entries of 4 bytes, or a mix.
-        let mut s = L2pSram::new(32, 16, 4, 10);
+        let mut s = L2pSram::new(32, 16, 4, 10, true);
         assert!(!s.access(1, true).hit);
         assert!(!s.access(2, false).hit);
         // Four entries need 16 bytes: map page 1 (least recent, dirty) goes.
