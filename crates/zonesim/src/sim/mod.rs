@@ -279,8 +279,8 @@ pub fn run_device(
 ) -> Result<Report> {
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
-    let pre = precondition::run(dev, opts)?;
-    let t0 = SimTime(pre.simulated_ns).max(dev.clock);
+    let pre = precondition::run(dev, opts, progress)?;
+    let t0 = dev.clock;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }
@@ -339,7 +339,13 @@ fn invariant(msg: String) -> Error {
 }
 
 /// Run sources on an existing device from `start` (used by preconditioning); returns the end.
-fn run_on(dev: &mut Device, sources: Vec<Source>, ns: usize, start: SimTime) -> Result<SimTime> {
+fn run_on(
+    dev: &mut Device,
+    sources: Vec<Source>,
+    ns: usize,
+    start: SimTime,
+    progress: Progress,
+) -> Result<SimTime> {
     let mut eng = Engine::new(dev, sources, ns);
-    eng.run(start, &mut |_| {})
+    eng.run(start, progress)
 }

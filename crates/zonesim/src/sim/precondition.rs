@@ -15,7 +15,6 @@
 
 use super::{run_on, source, RunOptions};
 use crate::device::Device;
-use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::host::fio::{default_job, RwMode, SizeSpec, ZoneMode};
 pub use crate::stats::report::PreconditionReport;
@@ -52,7 +51,11 @@ impl Precondition {
     }
 }
 
-pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionReport> {
+pub(super) fn run(
+    dev: &mut Device,
+    opts: &RunOptions,
+    progress: super::Progress,
+) -> Result<PreconditionReport> {
     let mut rep = PreconditionReport {
         mode: opts.precondition.name().to_string(),
         ..Default::default()
@@ -95,12 +98,14 @@ pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionRep
     // The random phase starts from the write pointers the sequential phase leaves.
     let rnd = specs.split_off(1);
     let sources = source::jobs(&specs, &target, opts.seed ^ 0x5052_4543)?;
-    let mut end = run_on(dev, sources, opts.namespace, SimTime::ZERO)?;
+    // A device that already ran continues from its clock.
+    let start = dev.clock;
+    let mut end = run_on(dev, sources, opts.namespace, start, progress)?;
     if !rnd.is_empty() {
         let target = source::NsTarget::of(dev, opts.namespace);
         let seed = (opts.seed ^ 0x5052_4543).wrapping_add(7919);
         let sources = source::jobs(&rnd, &target, seed)?;
-        end = run_on(dev, sources, opts.namespace, end)?;
+        end = run_on(dev, sources, opts.namespace, end, progress)?;
     }
     let (programmed, host) = dev.write_volume();
     rep.waf = if host == 0 {
@@ -109,6 +114,7 @@ pub(super) fn run(dev: &mut Device, opts: &RunOptions) -> Result<PreconditionRep
         programmed as f64 / host as f64
     };
     rep.host_pages_written = host;
-    rep.simulated_ns = end.ns();
+    rep.simulated_ns = end.since(start);
+    dev.clock = end;
     Ok(rep)
 }
