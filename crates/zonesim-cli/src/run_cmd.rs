@@ -1,6 +1,7 @@
 //! `zonesim run`.
 
 use crate::summary;
+use crate::trace_cmd::TraceReadOpts;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -8,7 +9,6 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use zonesim::config::DeviceConfig;
 use zonesim::host::fio::parse_job_file;
-use zonesim::host::trace::{BlkEvent, TraceFormat, TraceOptions};
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 use zonesim::Error;
 
@@ -40,15 +40,8 @@ pub struct RunArgs {
     /// Write the JSON report here.
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Trace format (detected when omitted): disksim|blkparse|msr|iolog|alibaba|tencent.
-    #[arg(long, value_parser = parse_format)]
-    pub trace_format: Option<TraceFormat>,
-    /// blkparse event used as the request: Q, D (default) or C.
-    #[arg(long, default_value = "D", value_parser = parse_event)]
-    pub blkparse_event: BlkEvent,
-    /// Keep one stream of the trace (MSR disk, Alibaba device, Tencent volume, ...).
-    #[arg(long)]
-    pub filter: Option<u64>,
+    #[command(flatten)]
+    pub trace_opts: TraceReadOpts,
     /// Replay the trace as fast as possible at --qd instead of at its arrival times.
     #[arg(long)]
     pub as_fast_as_possible: bool,
@@ -87,12 +80,6 @@ pub struct RunArgs {
 fn parse_pre(s: &str) -> Result<Precondition, Error> {
     s.parse()
 }
-fn parse_format(s: &str) -> Result<TraceFormat, Error> {
-    s.parse()
-}
-fn parse_event(s: &str) -> Result<BlkEvent, Error> {
-    s.parse()
-}
 
 pub fn workload(a: &RunArgs) -> Result<(Workload, String), Error> {
     if let Some(t) = &a.trace {
@@ -104,11 +91,7 @@ pub fn workload(a: &RunArgs) -> Result<(Workload, String), Error> {
             }
         };
         let mut r = TraceReplay::new(t, mode);
-        r.opts = TraceOptions {
-            format: a.trace_format,
-            blkparse_event: a.blkparse_event,
-            filter: a.filter,
-        };
+        r.opts = a.trace_opts.options();
         r.fold = !a.no_fold;
         r.start_ns = a.trace_start_ns;
         r.stop_ns = a.trace_stop_ns;

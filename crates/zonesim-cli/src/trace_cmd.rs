@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 use zonesim::host::trace::{self, BlkEvent, ConvertFormat, TraceFormat, TraceOptions, TraceReader};
 use zonesim::Error;
 
-/// How to read the input trace (shared by the trace subcommands).
+/// How to read a trace: format, blkparse event, stream filter (shared by `trace` and
+/// `run --trace`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct ReadArgs {
-    /// The trace file.
-    pub file: PathBuf,
+pub struct TraceReadOpts {
     /// Trace format; detected from the first lines when omitted.
     #[arg(long = "trace-format", value_name = "FORMAT", value_parser = parse_format)]
     pub trace_format: Option<TraceFormat>,
@@ -24,7 +23,7 @@ pub struct ReadArgs {
     pub filter: Option<u64>,
 }
 
-impl ReadArgs {
+impl TraceReadOpts {
     /// The reader options these arguments select.
     pub fn options(&self) -> TraceOptions {
         TraceOptions {
@@ -33,10 +32,21 @@ impl ReadArgs {
             filter: self.filter,
         }
     }
+}
 
+/// The input trace of the trace subcommands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReadArgs {
+    /// The trace file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub opts: TraceReadOpts,
+}
+
+impl ReadArgs {
     /// Opens the trace.
     pub fn open(&self) -> zonesim::Result<TraceReader> {
-        TraceReader::open(&self.file, &self.options())
+        TraceReader::open(&self.file, &self.opts.options())
     }
 }
 
