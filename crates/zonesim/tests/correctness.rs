@@ -230,3 +230,53 @@ fn out_of_range_requests_are_rejected_and_counted() {
     assert_eq!(dev.report_json()["out_of_range"], 2);
     dev.check_invariants().unwrap();
 }
+
+/// Incremental foreground GC spreads a victim's copies over the host writes that follow;
+/// blocking GC (`ftl.gc.incremental = false`) collects it at once, so host writes see longer
+/// stalls for the same amount of GC work.
+#[test]
+fn incremental_gc_spreads_stalls_blocking_gc_concentrates_them() {
+    let run_with = |incremental: bool| {
+        // Fine-grained units (SLC, 4 KiB pages) and 2 MiB superblocks.
+        let mut cfg = device(
+            "ufs-conventional",
+            &[
+                "nand.channels=2",
+                "nand.chips_per_channel=1",
+                "nand.planes_per_die=1",
+                "nand.cell=slc",
+                "nand.page_bytes=4096",
+                "nand.pages_per_block=256",
+                "nand.blocks_per_plane=64",
+                "ftl.overprovisioning=0.25",
+                "ftl.l2p_cache_bytes=262144",
+                "buffer.bytes=65536",
+            ],
+        );
+        cfg.ftl.gc.incremental = incremental;
+        let cap = Device::new(&cfg, 1).capacity_bytes(0);
+        let wl = jobs(&format!(
+            "[w]\nrw=randwrite\nbs=4k\niodepth=4\nnorandommap=1\nio_size={}\n",
+            3 * cap
+        ));
+        run(&cfg, &wl, Precondition::Seq, 5)
+    };
+    let inc = run_with(true);
+    let blk = run_with(false);
+    let moves = |r: &zonesim::stats::Report| r.device["gc"]["pages_moved"].as_f64().unwrap();
+    eprintln!(
+        "write p99/max latency: incremental {:.0}/{:.0} us, blocking {:.0}/{:.0} us; moves {} / {}",
+        inc.host.write.latency_us.p99,
+        inc.host.write.latency_us.max,
+        blk.host.write.latency_us.p99,
+        blk.host.write.latency_us.max,
+        moves(&inc),
+        moves(&blk)
+    );
+    assert!(
+        (moves(&inc) / moves(&blk) - 1.0).abs() < 0.1,
+        "same GC work"
+    );
+    assert!(blk.host.write.latency_us.p99 > 3.0 * inc.host.write.latency_us.p99);
+    assert!(blk.host.write.latency_us.max > 3.0 * inc.host.write.latency_us.max);
+}

@@ -181,6 +181,11 @@ pub struct GcConfig {
     /// Host reads suspend queued GC flash work on their die (program/erase suspend).
     #[serde(default)]
     pub preemptible: bool,
+    /// Foreground GC spreads a victim's page moves over the host writes that follow (a quota
+    /// per host program unit; default). `false`: a victim is collected whole as soon as GC
+    /// starts, as a simple firmware (e.g. Cosmos+ GreedyFTL) does.
+    #[serde(default = "default_true")]
+    pub incremental: bool,
     /// Extra time a suspended GC operation loses per suspension (resume overhead).
     #[serde(default = "default_suspend_us")]
     pub suspend_us: f64,
@@ -323,6 +328,10 @@ impl CostConfig {
             ("hint_gc_page_ns", self.hint_gc_page_ns),
         ]
     }
+}
+
+fn default_true() -> bool {
+    true
 }
 
 fn default_bg_threshold() -> u32 {

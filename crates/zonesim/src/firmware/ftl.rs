@@ -125,6 +125,8 @@ pub struct PageFtl {
     victim: VictimPolicy,
     victim_params: VictimParams,
     threshold: u32,
+    /// Spread foreground GC over host writes (`ftl.gc.incremental`).
+    incremental: bool,
     bg_threshold: u32,
     rng: Rng,
     /// Victim being collected incrementally.
@@ -187,6 +189,7 @@ impl PageFtl {
                 slots_per_sb,
             },
             threshold: cfg.ftl.gc.threshold_free_superblocks,
+            incremental: cfg.ftl.gc.incremental,
             bg_threshold: if cfg.ftl.gc.background {
                 cfg.ftl.gc.background_threshold_free_superblocks
             } else {
@@ -580,7 +583,8 @@ impl PageFtl {
             self.start_victim(now, true);
         }
         if let Some(g) = self.gc {
-            self.gc_step(sh, now, g.quota);
+            let moves = if self.incremental { g.quota } else { u32::MAX };
+            self.gc_step(sh, now, moves);
         }
         let reserve = self.streams.len() as u32;
         let mut budget = self.geo.superblocks;
