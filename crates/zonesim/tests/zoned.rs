@@ -369,3 +369,31 @@ fn namespaces_share_one_l2p_sram() {
     assert!(pages(&dev) > 0);
     dev.check_invariants().unwrap();
 }
+
+/// Jobs name their namespace (`namespace=`, a zonesim extension): metadata writes on the
+/// conventional namespace and zoned data writes run at once on one device and compete for its
+/// dies; each job's report names its namespace.
+#[test]
+fn jobs_on_two_namespaces_run_concurrently_and_share_the_dies() {
+    let cfg = small(&[]);
+    let both = "[meta]\nnamespace=0\nrw=randwrite\nbs=4k\niodepth=4\nnumber_ios=2000\nfsync=16\n\
+                [data]\nnamespace=1\nrw=write\nbs=128k\niodepth=2\nzonemode=zbd\nsize=4z\n";
+    let alone = "[data]\nnamespace=1\nrw=write\nbs=128k\niodepth=2\nzonemode=zbd\nsize=4z\n";
+    let mut o = opts();
+    o.namespace = 0;
+    let r = sim::run(&cfg, &jobs(both), &o, &mut |_| {}).unwrap();
+    assert_eq!(r.jobs[0].namespace, 0);
+    assert_eq!(r.jobs[1].namespace, 1);
+    assert_eq!(r.jobs[0].host.write.ios, 2000);
+    assert!(r.jobs[1].host.write.ios > 0);
+    assert_eq!(error_total(&r), 0);
+    let solo = sim::run(&cfg, &jobs(alone), &o, &mut |_| {}).unwrap();
+    assert!(
+        r.jobs[1].host.write.bandwidth_mib_s < solo.jobs[0].host.write.bandwidth_mib_s,
+        "metadata traffic slows the data writer: {} vs {} MiB/s",
+        r.jobs[1].host.write.bandwidth_mib_s,
+        solo.jobs[0].host.write.bandwidth_mib_s
+    );
+    let err = sim::run(&cfg, &jobs("[x]\nnamespace=5\nrw=read\n"), &o, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("namespace=5"), "{err}");
+}

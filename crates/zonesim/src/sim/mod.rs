@@ -77,7 +77,6 @@ struct Engine<'d> {
     q: EventQueue<Ev>,
     sources: Vec<Source>,
     groups: Vec<Vec<u32>>,
-    ns: usize,
     outstanding: u64,
     issued: u64,
     completed: u64,
@@ -86,7 +85,7 @@ struct Engine<'d> {
 }
 
 impl<'d> Engine<'d> {
-    fn new(dev: &'d mut Device, sources: Vec<Source>, ns: usize) -> Engine<'d> {
+    fn new(dev: &'d mut Device, sources: Vec<Source>) -> Engine<'d> {
         let mut groups: Vec<Vec<u32>> = vec![Vec::new()];
         for (i, s) in sources.iter().enumerate() {
             if s.stonewall && !groups.last().unwrap().is_empty() {
@@ -105,7 +104,6 @@ impl<'d> Engine<'d> {
             q: EventQueue::new(),
             sources,
             groups,
-            ns,
             outstanding: 0,
             issued: 0,
             completed: 0,
@@ -142,16 +140,14 @@ impl<'d> Engine<'d> {
     }
 
     fn start_group(&mut self, now: SimTime, g: u32) {
-        // Zoned jobs of a later group start from the zones' write pointers as they are now.
-        let wps = if g > 0 {
-            self.dev.zoned(self.ns).map(|z| z.write_pointers())
-        } else {
-            None
-        };
         for k in 0..self.groups[g as usize].len() {
             let src = self.groups[g as usize][k];
-            if let Some(w) = &wps {
-                self.sources[src as usize].refresh_zone_write_pointers(w);
+            // Zoned jobs of a later group start from the zones' write pointers as they are now.
+            if g > 0 {
+                let ns = self.sources[src as usize].ns;
+                if let Some(w) = self.dev.zoned(ns).map(|z| z.write_pointers()) {
+                    self.sources[src as usize].refresh_zone_write_pointers(&w);
+                }
             }
             self.sources[src as usize].start(now);
             if self.sources[src as usize].open_loop() {
@@ -184,7 +180,7 @@ impl<'d> Engine<'d> {
                 return;
             }
         };
-        let done = self.dev.submit(now, self.ns, io);
+        let done = self.dev.submit(now, s.ns, io);
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -285,10 +281,9 @@ pub fn run_device(
         dev.check_invariants().map_err(invariant)?;
     }
     dev.reset_counters();
-    let target = source::NsTarget::of(dev, opts.namespace);
-    let sources = source::build(workload, &target, opts.seed)?;
+    let sources = source::build(workload, dev, opts.namespace, opts.seed)?;
     let measure = Instant::now();
-    let mut eng = Engine::new(dev, sources, opts.namespace);
+    let mut eng = Engine::new(dev, sources);
     let end = eng.run(t0, progress)?;
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
@@ -305,7 +300,7 @@ pub fn run_device(
         total.merge(&s.stats);
         jobs.push(JobReport {
             name: s.name.clone(),
-            namespace: opts.namespace,
+            namespace: s.ns,
             host: HostReport::from_stats(&s.stats),
         });
         if let Some(t) = s.trace_report() {
@@ -342,10 +337,9 @@ fn invariant(msg: String) -> Error {
 fn run_on(
     dev: &mut Device,
     sources: Vec<Source>,
-    ns: usize,
     start: SimTime,
     progress: Progress,
 ) -> Result<SimTime> {
-    let mut eng = Engine::new(dev, sources, ns);
+    let mut eng = Engine::new(dev, sources);
     eng.run(start, progress)
 }

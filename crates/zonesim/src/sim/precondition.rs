@@ -97,15 +97,14 @@ pub(super) fn run(
     }
     // The random phase starts from the write pointers the sequential phase leaves.
     let rnd = specs.split_off(1);
-    let sources = source::jobs(&specs, &target, opts.seed ^ 0x5052_4543)?;
+    let sources = source::jobs(&specs, dev, opts.namespace, opts.seed ^ 0x5052_4543)?;
     // A device that already ran continues from its clock.
     let start = dev.clock;
-    let mut end = run_on(dev, sources, opts.namespace, start, progress)?;
+    let mut end = run_on(dev, sources, start, progress)?;
     if !rnd.is_empty() {
-        let target = source::NsTarget::of(dev, opts.namespace);
         let seed = (opts.seed ^ 0x5052_4543).wrapping_add(7919);
-        let sources = source::jobs(&rnd, &target, seed)?;
-        end = run_on(dev, sources, opts.namespace, end, progress)?;
+        let sources = source::jobs(&rnd, dev, opts.namespace, seed)?;
+        end = run_on(dev, sources, end, progress)?;
     }
     let (programmed, host) = dev.write_volume();
     rep.waf = if host == 0 {

@@ -137,6 +137,8 @@ enum Kind {
 /// One source of requests and its statistics.
 pub(super) struct Source {
     pub name: String,
+    /// Namespace the source's requests go to.
+    pub ns: usize,
     /// Zone size in bytes of a zoned target.
     zone_size: Option<u64>,
     pub stonewall: bool,
@@ -157,6 +159,7 @@ impl Source {
     fn new(name: String, kind: Kind, depth: u32) -> Source {
         Source {
             name,
+            ns: 0,
             zone_size: None,
             stonewall: false,
             depth: depth.max(1),
@@ -314,11 +317,17 @@ impl NsTarget {
     }
 }
 
-/// Build the sources of a workload for namespace target `t`.
-pub(super) fn build(workload: &Workload, t: &NsTarget, seed: u64) -> Result<Vec<Source>> {
-    let capacity = t.target.capacity_bytes;
+/// Build the sources of a workload; `ns` is the run's namespace (`--namespace`), which jobs
+/// without a `namespace=` option and traces target.
+pub(super) fn build(
+    workload: &Workload,
+    dev: &crate::device::Device,
+    ns: usize,
+    seed: u64,
+) -> Result<Vec<Source>> {
+    let capacity = NsTarget::of(dev, ns).target.capacity_bytes;
     match workload {
-        Workload::Jobs(specs) => jobs(specs, t, seed),
+        Workload::Jobs(specs) => jobs(specs, dev, ns, seed),
         Workload::Trace(t) => {
             let reader = TraceReader::open(&t.path, &t.opts)?;
             let depth = match t.mode {
@@ -346,17 +355,34 @@ pub(super) fn build(workload: &Workload, t: &NsTarget, seed: u64) -> Result<Vec<
                 next: None,
                 counts: TraceCounts::default(),
             };
-            Ok(vec![Source::new(name, Kind::Trace(Box::new(feed)), depth)])
+            let mut s = Source::new(name, Kind::Trace(Box::new(feed)), depth);
+            s.ns = ns;
+            Ok(vec![s])
         }
     }
 }
 
-/// Expand `numjobs` clones and build a generator for each. Zoned jobs start from the
-/// namespace's zone write pointers.
-pub(super) fn jobs(specs: &[JobSpec], t: &NsTarget, seed: u64) -> Result<Vec<Source>> {
-    let target = t.target;
+/// Expand `numjobs` clones and build a generator for each, on the job's namespace (its
+/// `namespace=` option, else `default_ns`). Zoned jobs start from the namespace's zone write
+/// pointers.
+pub(super) fn jobs(
+    specs: &[JobSpec],
+    dev: &crate::device::Device,
+    default_ns: usize,
+    seed: u64,
+) -> Result<Vec<Source>> {
     let mut out = Vec::new();
     for (j, spec) in specs.iter().enumerate() {
+        let ns = spec.namespace.map_or(default_ns, |n| n as usize);
+        if ns >= dev.namespaces.len() {
+            return Err(Error::Usage(format!(
+                "job '{}': namespace={ns}, but the device has {} namespace(s)",
+                spec.name,
+                dev.namespaces.len()
+            )));
+        }
+        let t = NsTarget::of(dev, ns);
+        let target = t.target;
         for k in 0..spec.numjobs {
             let mut gen = JobGen::new(spec, &target, seed.wrapping_add(j as u64 * 7919), k)?;
             if let (Some(z), Some(_)) = (target.zone, gen.zone_write_pointers()) {
@@ -371,6 +397,7 @@ pub(super) fn jobs(specs: &[JobSpec], t: &NsTarget, seed: u64) -> Result<Vec<Sou
                 spec.name.clone()
             };
             let mut s = Source::job(spec, name, gen);
+            s.ns = ns;
             s.zone_size = target.zone.map(|z| z.size_bytes);
             // Only the first clone carries the stonewall: the clones run together.
             s.stonewall = spec.stonewall && k == 0;

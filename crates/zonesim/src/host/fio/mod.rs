@@ -49,6 +49,7 @@
 //! | `zone_reset_threshold` | 0..=1 | `0` | see "Zoned mode" |
 //! | `zone_reset_frequency` | 0..=1 | `0` | see "Zoned mode" |
 //! | `write_hint` | `none` `short` `medium` `long` `extreme` | `none` | lifetime hint, kept for placement |
+//! | `namespace` | integer ≥ 0 | the run's `--namespace` | zonesim extension (not fio): the namespace (logical unit) the job targets, so jobs on several namespaces of one device run concurrently |
 //!
 //! Accepted and ignored because their value cannot change what this model does:
 //! `ioengine` (one of `libaio`, `io_uring`, `posixaio`, `sync`, `psync`, `vsync`, `pvsync`,
@@ -244,6 +245,9 @@ pub struct JobSpec {
     pub zone_reset_threshold: f64,
     pub zone_reset_frequency: f64,
     pub write_hint: WriteHint,
+    /// zonesim extension: the namespace this job targets (`namespace=N`); `None` = the run's
+    /// `--namespace`.
+    pub namespace: Option<u32>,
 }
 
 /// A job with fio's defaults: `rw=read bs=4k iodepth=1 numjobs=1 rwmixread=50 loops=1`, whole
@@ -274,5 +278,6 @@ pub fn default_job() -> JobSpec {
         zone_reset_threshold: 0.0,
         zone_reset_frequency: 0.0,
         write_hint: WriteHint::None,
+        namespace: None,
     }
 }

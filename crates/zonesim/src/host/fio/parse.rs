@@ -205,6 +205,7 @@ fn apply(
         "max_open_zones" => spec.max_open_zones = parse_int(key, v()?, 0, u32::MAX as u64)? as u32,
         "zone_reset_threshold" => spec.zone_reset_threshold = parse_fraction(key, v()?)?,
         "zone_reset_frequency" => spec.zone_reset_frequency = parse_fraction(key, v()?)?,
+        "namespace" => spec.namespace = Some(parse_int(key, v()?, 0, u32::MAX as u64)? as u32),
         "write_hint" => {
             spec.write_hint = match v()?.to_ascii_lowercase().as_str() {
                 "none" => WriteHint::None,
@@ -618,6 +619,13 @@ mod tests {
         let j = one("[j]\nstonewall=0\ntime_based=1\nwait_for_previous=0");
         assert!(!j.stonewall && j.time_based);
         assert!(err("[j]\ntime_based=yes").contains("time_based must be 0 or 1"));
+    }
+
+    #[test]
+    fn namespace_extension() {
+        assert_eq!(one("[j]\nnamespace=1").namespace, Some(1));
+        assert_eq!(one("[j]").namespace, None);
+        assert!(err("[j]\nnamespace=-1").contains("namespace"));
     }
 
     #[test]
