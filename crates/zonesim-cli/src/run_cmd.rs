@@ -12,8 +12,10 @@ use zonesim::host::fio::parse_job_file;
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 use zonesim::Error;
 
-/// The default workload of `zonesim run` (workloads/default.fio).
+/// The default workloads of `zonesim run`: workloads/default.fio on a conventional namespace,
+/// workloads/default-zoned.fio on a zoned one.
 pub const DEFAULT_WORKLOAD: &str = include_str!("../../../workloads/default.fio");
+pub const DEFAULT_ZONED_WORKLOAD: &str = include_str!("../../../workloads/default-zoned.fio");
 
 #[derive(clap::Args)]
 pub struct RunArgs {
@@ -81,7 +83,7 @@ fn parse_pre(s: &str) -> Result<Precondition, Error> {
     s.parse()
 }
 
-pub fn workload(a: &RunArgs) -> Result<(Workload, String), Error> {
+pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), Error> {
     if let Some(t) = &a.trace {
         let mode = if a.as_fast_as_possible {
             ReplayMode::AsFastAsPossible { qd: a.qd }
@@ -104,7 +106,20 @@ pub fn workload(a: &RunArgs) -> Result<(Workload, String), Error> {
             std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
             p.display().to_string(),
         ),
-        None => (DEFAULT_WORKLOAD.to_string(), "workloads/default.fio".into()),
+        None => {
+            let zoned = cfg
+                .namespaces
+                .get(a.namespace)
+                .is_some_and(|n| n.kind == zonesim::config::NamespaceKind::Zoned);
+            if zoned {
+                (
+                    DEFAULT_ZONED_WORKLOAD.to_string(),
+                    "workloads/default-zoned.fio".into(),
+                )
+            } else {
+                (DEFAULT_WORKLOAD.to_string(), "workloads/default.fio".into())
+            }
+        }
     };
     let jobs = parse_job_file(&text, &name)?;
     Ok((Workload::Jobs(jobs), format!("fio {name}")))
@@ -112,7 +127,7 @@ pub fn workload(a: &RunArgs) -> Result<(Workload, String), Error> {
 
 pub fn run(a: RunArgs) -> Result<()> {
     let cfg = DeviceConfig::load(&a.device, &a.sets)?;
-    let (wl, wl_name) = workload(&a)?;
+    let (wl, wl_name) = workload(&a, &cfg)?;
     let opts = RunOptions {
         seed: a.seed,
         precondition: a.precondition,
