@@ -142,7 +142,19 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     bad_input(
         &["run", "--set", "nand.channels=0"],
-        &["nand.channels", "at least 1"],
+        &["nand.channels", "1..=1024"],
+    );
+    bad_input(
+        &["run", "--set", "nand.blocks_per_plane=1000000"],
+        &["nand.blocks_per_plane", "impossible geometry"],
+    );
+    bad_input(
+        &["run", "--set", "nand.channel_mb_s=1e-300"],
+        &["nand.channel_mb_s", "1e-300"],
+    );
+    bad_input(
+        &["run", "--set", "buffer.bytes=1000000000000"],
+        &["buffer.bytes", "at most"],
     );
     bad_input(&["run", "--set", "nand.cell=plc"], &["nand.cell"]);
     bad_input(

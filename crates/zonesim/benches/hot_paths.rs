@@ -27,7 +27,7 @@ fn timeline(c: &mut Criterion) {
 fn l2p_cache(c: &mut Criterion) {
     c.bench_function("l2p_cache_access_zipfish", |b| {
         // 64 map pages of 16 KiB over a 1024-page map.
-        let mut cache = L2pSram::new(64 * 16384, 16384, 4, 1024, false);
+        let mut cache = L2pSram::new(64 * 16384, 16384, 4, 1024, 0);
         let mut rng = rng_for(1, 2);
         b.iter(|| {
             let k = if rng.gen_bool(0.8) {

@@ -11,29 +11,63 @@ fn positive(key: &str, v: u64) -> Result<()> {
     Ok(())
 }
 
-fn positive_f(key: &str, v: f64) -> Result<()> {
-    if !(v.is_finite() && v > 0.0) {
+/// A count in `1..=max`.
+fn count(key: &str, v: u32, max: u32) -> Result<()> {
+    if v == 0 || v > max {
         return Err(Error::config(
             key,
-            format!("must be a positive number (got {v})"),
+            format!("must be in 1..={max} (got {v})"),
         ));
     }
     Ok(())
 }
 
+/// A positive number within `[min, max]` (keeps integer time arithmetic exact and finite).
+fn in_range(key: &str, v: f64, min: f64, max: f64) -> Result<()> {
+    if !(v.is_finite() && v >= min && v <= max) {
+        return Err(Error::config(
+            key,
+            format!("must be in [{min:?}, {max:?}] (got {v:?})"),
+        ));
+    }
+    Ok(())
+}
+
+/// Physical 4 KiB slots are addressed with 31 bits (the page map stores 4-byte entries with a
+/// flag bit): at most 2^31 - 1 slots, 8 TiB.
+const MAX_SLOTS: u64 = (1 << 31) - 1;
+
 impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
         let n = &self.nand;
-        positive("nand.channels", n.channels.into())?;
-        positive("nand.chips_per_channel", n.chips_per_channel.into())?;
-        positive("nand.dies_per_chip", n.dies_per_chip.into())?;
-        positive("nand.planes_per_die", n.planes_per_die.into())?;
-        positive("nand.blocks_per_plane", n.blocks_per_plane.into())?;
-        positive("nand.pages_per_block", n.pages_per_block.into())?;
-        if n.page_bytes == 0 || !n.page_bytes.is_multiple_of(4096) {
+        count("nand.channels", n.channels, 1024)?;
+        count("nand.chips_per_channel", n.chips_per_channel, 256)?;
+        count("nand.dies_per_chip", n.dies_per_chip, 64)?;
+        count("nand.planes_per_die", n.planes_per_die, 16)?;
+        count("nand.blocks_per_plane", n.blocks_per_plane, 1 << 20)?;
+        count("nand.pages_per_block", n.pages_per_block, 1 << 16)?;
+        if n.page_bytes == 0 || !n.page_bytes.is_multiple_of(4096) || n.page_bytes > 1 << 20 {
             return Err(Error::config(
                 "nand.page_bytes",
-                format!("must be a positive multiple of 4096 (got {})", n.page_bytes),
+                format!(
+                    "must be a positive multiple of 4096 up to 1 MiB (got {})",
+                    n.page_bytes
+                ),
+            ));
+        }
+        let slots = n.channels as u64
+            * n.chips_per_channel as u64
+            * n.dies_per_chip as u64
+            * n.planes_per_die as u64
+            * n.blocks_per_plane as u64
+            * n.pages_per_block as u64
+            * (n.page_bytes as u64 / 4096);
+        if slots > MAX_SLOTS {
+            return Err(Error::config(
+                "nand.blocks_per_plane",
+                format!(
+                    "impossible geometry: {slots} physical 4 KiB slots exceed the {MAX_SLOTS} (8 TiB) the page map addresses; use fewer channels, chips, dies, planes, blocks or pages"
+                ),
             ));
         }
         let pu = n.cell.program_unit_pages();
@@ -53,12 +87,27 @@ impl DeviceConfig {
             ("tlc", n.timing.tlc),
             ("qlc", n.timing.qlc),
         ] {
-            positive_f(&format!("nand.timing.{cell}.read_us"), t.read_us)?;
-            positive_f(&format!("nand.timing.{cell}.program_us"), t.program_us)?;
-            positive_f(&format!("nand.timing.{cell}.erase_us"), t.erase_us)?;
+            in_range(
+                &format!("nand.timing.{cell}.read_us"),
+                t.read_us,
+                0.001,
+                1e7,
+            )?;
+            in_range(
+                &format!("nand.timing.{cell}.program_us"),
+                t.program_us,
+                0.001,
+                1e7,
+            )?;
+            in_range(
+                &format!("nand.timing.{cell}.erase_us"),
+                t.erase_us,
+                0.001,
+                1e7,
+            )?;
         }
-        positive_f("nand.channel_mb_s", n.channel_mb_s)?;
-        positive_f("host.link_mb_s", self.host.link_mb_s)?;
+        in_range("nand.channel_mb_s", n.channel_mb_s, 0.01, 1e7)?;
+        in_range("host.link_mb_s", self.host.link_mb_s, 0.01, 1e7)?;
         let op = self.ftl.overprovisioning;
         if !(op.is_finite() && op > 0.0 && op <= 4.0) {
             return Err(Error::config(
@@ -73,11 +122,11 @@ impl DeviceConfig {
                 "must divide nand.page_bytes (map pages hold whole entries)",
             ));
         }
-        if self.ftl.l2p_cache_bytes < n.page_bytes as u64 {
+        if self.ftl.l2p_cache_bytes < n.page_bytes as u64 || self.ftl.l2p_cache_bytes > 1 << 36 {
             return Err(Error::config(
                 "ftl.l2p_cache_bytes",
                 format!(
-                    "must hold at least one map page ({} bytes), got {}",
+                    "must hold at least one map page ({} bytes) and at most 64 GiB, got {}",
                     n.page_bytes, self.ftl.l2p_cache_bytes
                 ),
             ));
@@ -93,18 +142,21 @@ impl DeviceConfig {
                 "must be at least ftl.gc.threshold_free_superblocks",
             ));
         }
-        positive_f("ftl.gc.idle_us", g.idle_us)?;
+        in_range("ftl.gc.idle_us", g.idle_us, 0.001, 1e9)?;
         positive("ftl.gc.d", g.d.into())?;
         positive("ftl.gc.window", g.window.into())?;
         self.validate_placement()?;
         let geo = Geometry::new(n);
         let unit = geo.die_unit_bytes();
-        if self.buffer.bytes < unit {
+        if self.buffer.bytes < unit || self.buffer.bytes > slots * 4096 {
             return Err(Error::config(
                 "buffer.bytes",
                 format!(
-                    "must hold at least one die program unit ({unit} bytes = {pu} pages x {} planes x {} bytes), got {}",
-                    n.planes_per_die, n.page_bytes, self.buffer.bytes
+                    "must hold at least one die program unit ({unit} bytes = {pu} pages x {} planes x {} bytes) and at most the flash capacity ({} bytes), got {}",
+                    n.planes_per_die,
+                    n.page_bytes,
+                    slots * 4096,
+                    self.buffer.bytes
                 ),
             ));
         }

@@ -110,7 +110,13 @@ impl Device {
                 cfg.nand.page_bytes as u64,
                 cfg.ftl.map_entry_bytes as u64,
                 map_base.max(1),
-                namespaces.iter().any(|n| matches!(n, Namespace::Zoned(_))),
+                // Zone, chunk and page entries of the zoned namespaces: at most one per slot of
+                // the array plus the coarse ones.
+                if namespaces.iter().any(|n| matches!(n, Namespace::Zoned(_))) {
+                    geo.total_slots() + geo.total_slots() / 512 + 1024
+                } else {
+                    0
+                },
             ),
             namespaces,
             slc_ns,

@@ -27,20 +27,19 @@ pub struct L2pSram {
 }
 
 impl L2pSram {
-    /// `capacity_bytes` of SRAM over `map_pages` map pages of `page_bytes` and, if `entries`
-    /// (the device has zoned namespaces), entries of `entry_bytes`.
+    /// `capacity_bytes` of SRAM over `map_pages` map pages of `page_bytes` and up to
+    /// `max_entries` zoned entries of `entry_bytes` (0 when the device has no zoned namespace;
+    /// the entry slab is never larger than the SRAM or the entries that can exist).
     pub fn new(
         capacity_bytes: u64,
         page_bytes: u64,
         entry_bytes: u64,
         map_pages: u32,
-        entries: bool,
+        max_entries: u64,
     ) -> L2pSram {
-        let slab = if entries {
-            (capacity_bytes / entry_bytes).min(u32::MAX as u64) as u32
-        } else {
-            1
-        };
+        let slab = (capacity_bytes / entry_bytes)
+            .min(max_entries)
+            .clamp(1, u32::MAX as u64) as u32;
         L2pSram {
             pages: L2pCache::new(map_pages),
             entries: HybridCache::new(slab),
@@ -174,7 +173,7 @@ mod tests {
     #[test]
     fn one_budget_one_lru_order_across_both_indexes() {
         // 2 map pages of 16 bytes, or 8 entries of 4 bytes, or a mix.
-        let mut s = L2pSram::new(32, 16, 4, 10, true);
+        let mut s = L2pSram::new(32, 16, 4, 10, 1000);
         assert!(!s.access(1, true).hit);
         assert!(!s.access(2, false).hit);
         // Four entries need 16 bytes: map page 1 (least recent, dirty) goes.
