@@ -9,23 +9,18 @@ use crate::engine::SimTime;
 use crate::host::IoKind;
 use hdrhistogram::Histogram;
 
-/// Latency and volume of one kind of request.
-#[derive(Clone)]
+/// Latency and volume of one kind of request. The histogram (1 ns .. 1000 s at 3 significant
+/// digits, a few hundred KiB) is created at the first request of the kind, so unused kinds and
+/// many-job runs cost nothing.
+#[derive(Clone, Default)]
 pub struct OpStats {
-    pub hist: Histogram<u64>,
+    pub hist: Option<Box<Histogram<u64>>>,
     pub ios: u64,
     pub bytes: u64,
 }
 
-impl Default for OpStats {
-    fn default() -> Self {
-        OpStats {
-            // 1 ns .. 1000 s at 3 significant digits.
-            hist: Histogram::new_with_bounds(1, 1_000_000_000_000, 3).expect("valid bounds"),
-            ios: 0,
-            bytes: 0,
-        }
-    }
+fn new_hist() -> Box<Histogram<u64>> {
+    Box::new(Histogram::new_with_bounds(1, 1_000_000_000_000, 3).expect("valid bounds"))
 }
 
 impl OpStats {
@@ -33,13 +28,20 @@ impl OpStats {
     pub fn record(&mut self, latency_ns: u64, bytes: u64) {
         self.ios += 1;
         self.bytes += bytes;
-        self.hist.saturating_record(latency_ns.max(1));
+        self.hist
+            .get_or_insert_with(new_hist)
+            .saturating_record(latency_ns.max(1));
     }
 
     pub fn merge(&mut self, other: &OpStats) {
         self.ios += other.ios;
         self.bytes += other.bytes;
-        self.hist.add(&other.hist).expect("same bounds");
+        if let Some(h) = &other.hist {
+            self.hist
+                .get_or_insert_with(new_hist)
+                .add(h.as_ref())
+                .expect("same bounds");
+        }
     }
 }
 

@@ -26,18 +26,16 @@ impl OpReport {
     pub fn from_stats(s: &OpStats, window_ns: u64) -> OpReport {
         let secs = (window_ns as f64 / 1e9).max(1e-12);
         let us = |v: u64| v as f64 / 1000.0;
-        let h = &s.hist;
-        let latency_us = if s.ios == 0 {
-            LatencyReport::default()
-        } else {
-            LatencyReport {
+        let latency_us = match &s.hist {
+            None => LatencyReport::default(),
+            Some(h) => LatencyReport {
                 mean: h.mean() / 1000.0,
                 min: us(h.min()),
                 p50: us(h.value_at_quantile(0.50)),
                 p99: us(h.value_at_quantile(0.99)),
                 p999: us(h.value_at_quantile(0.999)),
                 max: us(h.max()),
-            }
+            },
         };
         OpReport {
             ios: s.ios,

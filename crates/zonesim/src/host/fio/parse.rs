@@ -177,7 +177,8 @@ fn apply(
         "number_ios" => spec.number_ios = Some(parse_int(key, v()?, 1, u64::MAX)?),
         "loops" => spec.loops = parse_int(key, v()?, 1, u64::MAX)?,
         "iodepth" => spec.iodepth = parse_int(key, v()?, 1, u32::MAX as u64)? as u32,
-        "numjobs" => spec.numjobs = parse_int(key, v()?, 1, u32::MAX as u64)? as u32,
+        // Each clone is a simulated job with its own generator and statistics.
+        "numjobs" => spec.numjobs = parse_int(key, v()?, 1, 1024)? as u32,
         "rwmixread" => spec.rwmixread = parse_int(key, v()?, 0, 100)? as u32,
         "rwmixwrite" => spec.rwmixread = 100 - parse_int(key, v()?, 0, 100)? as u32,
         "fsync" => spec.fsync = parse_int(key, v()?, 0, u64::MAX)?,
