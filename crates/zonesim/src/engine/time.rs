@@ -27,16 +27,19 @@ impl SimTime {
     }
 }
 
+/// Saturating: a time never wraps (a trace stamped near the end of time stays there).
 impl Add<u64> for SimTime {
     type Output = SimTime;
+    #[inline]
     fn add(self, ns: u64) -> SimTime {
-        SimTime(self.0 + ns)
+        SimTime(self.0.saturating_add(ns))
     }
 }
 
 impl AddAssign<u64> for SimTime {
+    #[inline]
     fn add_assign(&mut self, ns: u64) {
-        self.0 += ns;
+        self.0 = self.0.saturating_add(ns);
     }
 }
 
