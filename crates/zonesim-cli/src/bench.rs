@@ -134,7 +134,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             check_invariants: false,
         };
         let t = Instant::now();
-        let r = sim::run(&cfg, &c.workload, &opts, &mut |_| {})?;
+        let r = sim::run(&cfg, &c.workload, &opts, &mut |_, _| {})?;
         let total = t.elapsed().as_secs_f64();
         println!(
             "{:<22} {:>12} {:>10.3} {:>14.0} {:>12.1}  {} (incl. precondition: {:.1} s)",

@@ -137,7 +137,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     let started = Instant::now();
     let interactive = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
-    let mut progress = |done: u64| {
+    let mut progress = |phase: &'static str, done: u64| {
         if !interactive || started.elapsed() < Duration::from_secs(1) {
             return;
         }
@@ -148,7 +148,7 @@ pub fn run(a: RunArgs) -> Result<()> {
             );
             b
         });
-        b.set_message(format!("{done} requests completed"));
+        b.set_message(format!("{phase}: {done} requests completed"));
         b.tick();
     };
     let report = sim::run(&cfg, &wl, &opts, &mut progress)?;

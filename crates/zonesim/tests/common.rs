@@ -48,7 +48,7 @@ pub fn run(cfg: &DeviceConfig, wl: &Workload, pre: Precondition, seed: u64) -> R
         namespace: 0,
         check_invariants: true,
     };
-    let r = sim::run(cfg, wl, &opts, &mut |_| {}).expect("run succeeds");
+    let r = sim::run(cfg, wl, &opts, &mut |_, _| {}).expect("run succeeds");
     assert_eq!(
         r.sim.requests_issued, r.sim.requests_completed,
         "every request completes exactly once"

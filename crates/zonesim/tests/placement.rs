@@ -225,7 +225,7 @@ fn run(cfg: &DeviceConfig, j: zonesim::host::fio::JobSpec, seed: u64) -> zonesim
         check_invariants: true,
         ..RunOptions::default()
     };
-    sim::run(cfg, &Workload::Jobs(vec![j]), &opts, &mut |_| {}).unwrap()
+    sim::run(cfg, &Workload::Jobs(vec![j]), &opts, &mut |_, _| {}).unwrap()
 }
 
 /// 4 KiB zipf random writes of `x` times the capacity, `rw` mode, depth `qd`.
@@ -292,7 +292,7 @@ fn preemptible_gc_lets_reads_overtake() {
             ..RunOptions::default()
         };
         let jobs = Workload::Jobs(vec![w.clone(), r.clone()]);
-        sim::run(&tiny(sets), &jobs, &opts, &mut |_| {}).unwrap()
+        sim::run(&tiny(sets), &jobs, &opts, &mut |_, _| {}).unwrap()
     };
     let plain = go(&bg);
     let mut sets = bg.to_vec();
@@ -361,7 +361,7 @@ fn pages_moved(policy: &str, dist: Distribution, writes_x: u64, seed: u64) -> u6
         check_invariants: false,
         ..RunOptions::default()
     };
-    let r = sim::run(&cfg, &Workload::Jobs(vec![j]), &opts, &mut |_| {}).unwrap();
+    let r = sim::run(&cfg, &Workload::Jobs(vec![j]), &opts, &mut |_, _| {}).unwrap();
     r.device["gc"]["pages_moved"].as_u64().unwrap()
 }
 

@@ -40,7 +40,7 @@ pub fn run(
         cfg,
         &jobs(text, "experiment")?,
         &opts(seed, pre, ns),
-        &mut |_| {},
+        &mut |_, _| {},
     )
 }
 
@@ -50,7 +50,7 @@ pub fn run_on(dev: &mut Device, text: &str, ns: usize, seed: u64) -> Result<Repo
         dev,
         &jobs(text, "experiment")?,
         &opts(seed, Precondition::None, ns),
-        &mut |_| {},
+        &mut |_, _| {},
     )
 }
 

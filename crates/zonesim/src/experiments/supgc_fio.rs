@@ -118,7 +118,12 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
                 check_invariants: false,
                 ..RunOptions::default()
             };
-            let r = sim::run(&cfg, &workload(cap, ratio, ios_per_job), &opts, &mut |_| {})?;
+            let r = sim::run(
+                &cfg,
+                &workload(cap, ratio, ios_per_job),
+                &opts,
+                &mut |_, _| {},
+            )?;
             let p = point(&r);
             let case = format!("{ratio}% writes, {label}");
             rows.push(row_info(&case, "IOPS", p.iops));

@@ -52,8 +52,9 @@ impl Default for RunOptions {
     }
 }
 
-/// Progress observer: called now and then with the requests completed so far.
-pub type Progress<'a> = &'a mut dyn FnMut(u64);
+/// Progress observer: called now and then with the phase ("preconditioning" or "running")
+/// and the requests completed so far in it.
+pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
 
 enum Ev {
     /// A request of source `src` completes.
@@ -73,6 +74,8 @@ enum Ev {
 
 /// The engine state of one run over one device.
 struct Engine<'d> {
+    /// Reported to the progress observer.
+    phase: &'static str,
     dev: &'d mut Device,
     q: EventQueue<Ev>,
     sources: Vec<Source>,
@@ -100,6 +103,7 @@ impl<'d> Engine<'d> {
             .background
             .then(|| SimTime::from_us(dev.cfg.ftl.gc.idle_us).ns());
         Engine {
+            phase: "running",
             dev,
             q: EventQueue::new(),
             sources,
@@ -132,7 +136,7 @@ impl<'d> Engine<'d> {
                 return Err(e);
             }
             if self.completed & 0xFFFF == 0 {
-                progress(self.completed);
+                progress(self.phase, self.completed);
             }
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
@@ -341,5 +345,6 @@ fn run_on(
     progress: Progress,
 ) -> Result<SimTime> {
     let mut eng = Engine::new(dev, sources);
+    eng.phase = "preconditioning";
     eng.run(start, progress)
 }
