@@ -136,35 +136,25 @@ fn trace_run_reports_requests_and_folding() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    bad_input(
-        &["run", "--set", "nand.chanels=2"],
-        &["nand.chanels", "unknown key"],
-    );
-    bad_input(
-        &["run", "--set", "nand.channels=0"],
-        &["nand.channels", "1..=1024"],
-    );
-    bad_input(
-        &["run", "--set", "nand.blocks_per_plane=1000000"],
-        &["nand.blocks_per_plane", "impossible geometry"],
-    );
-    bad_input(
-        &["run", "--set", "nand.channel_mb_s=1e-300"],
-        &["nand.channel_mb_s", "1e-300"],
-    );
-    bad_input(
-        &["run", "--set", "buffer.bytes=1000000000000"],
-        &["buffer.bytes", "at most"],
-    );
-    bad_input(&["run", "--set", "nand.cell=plc"], &["nand.cell"]);
-    bad_input(
-        &["run", "--set", "ftl.overprovisioning=0.001"],
-        &["ftl.overprovisioning", "too small for GC"],
-    );
-    bad_input(
-        &["run", "--set", "ftl.gc.victim=oldest"],
-        &["ftl.gc.victim"],
-    );
+    // One `--set` each: the key named, and the rule.
+    for (set, needles) in [
+        ("nand.chanels=2", &["nand.chanels", "unknown key"][..]),
+        ("nand.channels=0", &["nand.channels", "1..=1024"]),
+        (
+            "nand.blocks_per_plane=1000000",
+            &["nand.blocks_per_plane", "impossible geometry"],
+        ),
+        ("nand.channel_mb_s=1e-300", &["nand.channel_mb_s", "1e-300"]),
+        ("buffer.bytes=1000000000000", &["buffer.bytes", "at most"]),
+        ("nand.cell=plc", &["nand.cell"]),
+        (
+            "ftl.overprovisioning=0.001",
+            &["ftl.overprovisioning", "too small for GC"],
+        ),
+        ("ftl.gc.victim=oldest", &["ftl.gc.victim"]),
+    ] {
+        bad_input(&["run", "--set", set], needles);
+    }
     bad_input(
         &["run", "--device", "no-such-device.toml"],
         &["no-such-device.toml"],

@@ -14,6 +14,19 @@ fn sample(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A 4 GiB device (the real traces address more: they are folded).
+fn small_device() -> zonesim::config::DeviceConfig {
+    device(
+        "ufs-conventional",
+        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
+    )
+}
+
+/// The TPC-C trace of ../shared/traces.
+fn tpcc() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces/tpcc-small.trace")
+}
+
 fn strip(r: zonesim::stats::Report) -> serde_json::Value {
     let mut v = serde_json::to_value(r).unwrap();
     for k in ["wall_s", "measure_wall_s", "requests_per_wall_s"] {
@@ -24,10 +37,7 @@ fn strip(r: zonesim::stats::Report) -> serde_json::Value {
 
 #[test]
 fn every_format_replays_with_consistent_counts_and_deterministically() {
-    let cfg = device(
-        "ufs-conventional",
-        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
-    );
+    let cfg = small_device();
     for (file, format) in [
         ("sample.disksim", "disksim"),
         ("sample.blkparse", "blkparse"),
@@ -65,10 +75,7 @@ fn every_format_replays_with_consistent_counts_and_deterministically() {
 
 #[test]
 fn the_blkparse_sample_carries_trims_and_flushes_to_the_device() {
-    let cfg = device(
-        "ufs-conventional",
-        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
-    );
+    let cfg = small_device();
     let wl = Workload::Trace(TraceReplay::new(
         sample("sample.blkparse"),
         ReplayMode::AsFastAsPossible { qd: 1 },
@@ -88,12 +95,8 @@ fn the_blkparse_sample_carries_trims_and_flushes_to_the_device() {
 
 #[test]
 fn no_fold_rejects_requests_beyond_capacity() {
-    let cfg = device(
-        "ufs-conventional",
-        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
-    );
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/traces/tpcc-small.trace");
+    let cfg = small_device();
+    let path = tpcc();
     let mut t = TraceReplay::new(&path, ReplayMode::AsFastAsPossible { qd: 8 });
     t.fold = false;
     let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
@@ -106,12 +109,8 @@ fn no_fold_rejects_requests_beyond_capacity() {
 
 #[test]
 fn replay_window_options_select_requests() {
-    let cfg = device(
-        "ufs-conventional",
-        &["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"],
-    );
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/traces/tpcc-small.trace");
+    let cfg = small_device();
+    let path = tpcc();
     let mut t = TraceReplay::new(&path, ReplayMode::AsFastAsPossible { qd: 8 });
     t.skip = 100;
     t.max_requests = Some(500);
