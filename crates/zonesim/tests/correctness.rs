@@ -181,16 +181,9 @@ fn timed_replay_honours_arrival_times() {
 fn runs_are_deterministic() {
     let cfg = tiny();
     let wl = jobs("[a]\nrw=randrw\nbs=4k\niodepth=8\nio_size=8m\nrandom_distribution=zipf:1.2\n[b]\nrw=write\nbs=64k\niodepth=2\nio_size=4m\nfsync=4\n");
-    let strip = |r: zonesim::stats::Report| {
-        let mut v = serde_json::to_value(r).unwrap();
-        for k in ["wall_s", "measure_wall_s", "requests_per_wall_s"] {
-            v["sim"].as_object_mut().unwrap().remove(k);
-        }
-        v
-    };
-    let a = strip(run(&cfg, &wl, Precondition::Seq, 42));
-    let b = strip(run(&cfg, &wl, Precondition::Seq, 42));
-    let c = strip(run(&cfg, &wl, Precondition::Seq, 43));
+    let a = run(&cfg, &wl, Precondition::Seq, 42).deterministic_json();
+    let b = run(&cfg, &wl, Precondition::Seq, 42).deterministic_json();
+    let c = run(&cfg, &wl, Precondition::Seq, 43).deterministic_json();
     assert_eq!(a, b);
     assert_ne!(a["host"], c["host"]);
 }

@@ -27,14 +27,6 @@ fn tpcc() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces/tpcc-small.trace")
 }
 
-fn strip(r: zonesim::stats::Report) -> serde_json::Value {
-    let mut v = serde_json::to_value(r).unwrap();
-    for k in ["wall_s", "measure_wall_s", "requests_per_wall_s"] {
-        v["sim"].as_object_mut().unwrap().remove(k);
-    }
-    v
-}
-
 #[test]
 fn every_format_replays_with_consistent_counts_and_deterministically() {
     let cfg = small_device();
@@ -68,7 +60,11 @@ fn every_format_replays_with_consistent_counts_and_deterministically() {
             assert_eq!(a.host.trim.ios, stats.trims.count, "{file}");
             assert_eq!(a.host.flush.ios, stats.flushes, "{file}");
             let b = run(&cfg, &wl, Precondition::None, 1);
-            assert_eq!(strip(a), strip(b), "{file}: replay is deterministic");
+            assert_eq!(
+                a.deterministic_json(),
+                b.deterministic_json(),
+                "{file}: replay is deterministic"
+            );
         }
     }
 }

@@ -409,15 +409,12 @@ fn jobs_on_two_namespaces_run_concurrently_and_share_the_dies() {
 fn zoned_runs_are_deterministic() {
     let cfg = small(&["ftl.mapping=hybrid", "slc.gc=migrate"]);
     let wl = jobs("[w]\nrw=randwrite\nbs=16k\niodepth=8\nzonemode=zbd\nmax_open_zones=4\nsize=8z\nio_size=24m\n[r]\nstonewall\nrw=randread\nbs=4k\niodepth=8\nzonemode=zbd\nsize=8z\nnumber_ios=5000\n");
-    let strip = |r: zonesim::stats::Report| {
-        let mut v = serde_json::to_value(r).unwrap();
-        for k in ["wall_s", "measure_wall_s", "requests_per_wall_s"] {
-            v["sim"].as_object_mut().unwrap().remove(k);
-        }
-        v
-    };
-    let a = strip(sim::run(&cfg, &wl, &opts(), &mut |_, _| {}).unwrap());
-    let b = strip(sim::run(&cfg, &wl, &opts(), &mut |_, _| {}).unwrap());
+    let a = sim::run(&cfg, &wl, &opts(), &mut |_, _| {})
+        .unwrap()
+        .deterministic_json();
+    let b = sim::run(&cfg, &wl, &opts(), &mut |_, _| {})
+        .unwrap()
+        .deterministic_json();
     assert_eq!(a, b);
     assert!(a["device"]["buffer"]["premature_flushes"].as_u64().unwrap() > 0);
 }

@@ -26,6 +26,18 @@ pub struct Rows {
     pub count: u32,
 }
 
+impl Rows {
+    /// The next `count` rows from `*next`, which moves past them.
+    fn take(next: &mut u32, count: u64) -> Rows {
+        let r = Rows {
+            first: *next,
+            count: count as u32,
+        };
+        *next += r.count;
+        r
+    }
+}
+
 /// The plan of one namespace.
 #[derive(Debug, Clone)]
 pub enum NsPlan {
@@ -301,19 +313,9 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
                     n.capacity_bytes / SLOT_BYTES
                 };
                 let rows = if n.slc_only {
-                    let r = Rows {
-                        first: slc_next,
-                        count: slc_rows[i] as u32,
-                    };
-                    slc_next += r.count;
-                    r
+                    Rows::take(&mut slc_next, slc_rows[i])
                 } else {
-                    let r = Rows {
-                        first: reg_next,
-                        count: reg_rows[i] as u32,
-                    };
-                    reg_next += r.count;
-                    r
+                    Rows::take(&mut reg_next, reg_rows[i])
                 };
                 out.push(NsPlan::Conventional {
                     rows,
@@ -331,16 +333,8 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
                     max_active: cfg.zone.max_active,
                 };
                 zone.validate()?;
-                let rows = Rows {
-                    first: reg_next,
-                    count: reg_rows[i] as u32,
-                };
-                reg_next += rows.count;
-                let slc = Rows {
-                    first: slc_next,
-                    count: slc_rows[i] as u32,
-                };
-                slc_next += slc.count;
+                let rows = Rows::take(&mut reg_next, reg_rows[i]);
+                let slc = Rows::take(&mut slc_next, slc_rows[i]);
                 out.push(NsPlan::Zoned {
                     zone,
                     rows,

@@ -97,6 +97,26 @@ pub struct Report {
     pub trace: Option<serde_json::Value>,
 }
 
+/// Fields of `sim` that measure the host's wall clock rather than the simulation.
+pub const WALL_CLOCK_FIELDS: [&str; 3] = ["wall_s", "measure_wall_s", "requests_per_wall_s"];
+
+/// A JSON report without its wall-clock fields: equal for equal inputs and seed.
+pub fn without_wall_clock(mut report: serde_json::Value) -> serde_json::Value {
+    if let Some(sim) = report.get_mut("sim").and_then(|s| s.as_object_mut()) {
+        for k in WALL_CLOCK_FIELDS {
+            sim.remove(k);
+        }
+    }
+    report
+}
+
+impl Report {
+    /// The report as JSON without its wall-clock fields (see [`without_wall_clock`]).
+    pub fn deterministic_json(&self) -> serde_json::Value {
+        without_wall_clock(serde_json::to_value(self).expect("report serialises"))
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct JobReport {
     pub name: String,
