@@ -8,7 +8,7 @@ use zonesim::device::Device;
 use zonesim::engine::{rng_for, EventQueue, SimTime, Timeline};
 use zonesim::firmware::mapping::L2pSram;
 use zonesim::host::trace::{TraceOptions, TraceReader};
-use zonesim::host::{HostIo, IoKind};
+use zonesim::interface::{Command, Op};
 
 fn timeline(c: &mut Criterion) {
     c.bench_function("timeline_reserve_qd32", |b| {
@@ -89,21 +89,23 @@ fn device_submit(c: &mut Criterion) {
     let pages = dev.capacity_bytes(0) / 4096;
     let mut now = SimTime::ZERO;
     for p in (0..pages).step_by(32) {
-        now = dev.submit(now, 0, HostIo::new(IoKind::Write, p * 4096, 32 * 4096));
+        now = dev
+            .submit(now, 0, Command::widen(Op::Write { hint: 0 }, p * 4096, 32 * 4096))
+            .done;
     }
     let mut rng = rng_for(1, 3);
     c.bench_function("device_random_read_4k", |b| {
         b.iter(|| {
             now += 10_000; // 100 K requests/s: below saturation
             let p = rng.gen_range(0..pages);
-            black_box(dev.submit(now, 0, HostIo::new(IoKind::Read, p * 4096, 4096)))
+            black_box(dev.submit(now, 0, Command::widen(Op::Read, p * 4096, 4096)))
         })
     });
     c.bench_function("device_random_write_4k", |b| {
         b.iter(|| {
             now += 10_000; // 100 K requests/s: below saturation
             let p = rng.gen_range(0..pages);
-            black_box(dev.submit(now, 0, HostIo::new(IoKind::Write, p * 4096, 4096)))
+            black_box(dev.submit(now, 0, Command::widen(Op::Write { hint: 0 }, p * 4096, 4096)))
         })
     });
 }

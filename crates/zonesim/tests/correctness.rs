@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::host::{HostIo, IoKind};
-use zonesim::sim::{Precondition, ReplayMode, TraceReplay, Workload};
+use zonesim::sim::{self, Precondition, ReplayMode, TraceReplay, Workload};
 
 fn tiny() -> zonesim::config::DeviceConfig {
     device(
@@ -54,7 +54,7 @@ proptest! {
                 _ => IoKind::Flush,
             };
             let io = HostIo::new(kind, page * 4096, if kind == IoKind::Flush { 0 } else { len * 4096 });
-            let done = dev.submit(now, 0, io);
+            let done = dev.submit(now, 0, sim::command(&io)).done;
             prop_assert!(done >= now);
             if i % 50 == 0 {
                 dev.check_invariants().map_err(TestCaseError::fail)?;
@@ -217,9 +217,9 @@ fn flush_and_trim_semantics() {
 fn out_of_range_requests_are_rejected_and_counted() {
     let mut dev = Device::new(&tiny(), 1);
     let cap = dev.capacity_bytes(0);
-    let t = dev.submit(SimTime(5), 0, HostIo::new(IoKind::Write, cap - 4096, 8192));
+    let t = dev.submit(SimTime(5), 0, sim::command(&HostIo::new(IoKind::Write, cap - 4096, 8192))).done;
     assert_eq!(t, SimTime(5));
-    dev.submit(SimTime(6), 0, HostIo::new(IoKind::Read, cap, 4096));
+    dev.submit(SimTime(6), 0, sim::command(&HostIo::new(IoKind::Read, cap, 4096)));
     assert_eq!(dev.report_json()["out_of_range"], 2);
     dev.check_invariants().unwrap();
 }

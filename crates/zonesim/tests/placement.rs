@@ -3,12 +3,13 @@
 
 use proptest::prelude::*;
 use zonesim::config::DeviceConfig;
-use zonesim::device::{Device, Namespace};
+use zonesim::device::Device;
 use zonesim::engine::SimTime;
-use zonesim::firmware::ftl::PageFtl;
+use zonesim::firmware::conventional::PageFtl;
 use zonesim::firmware::mapping::{Entry, Lpa};
 use zonesim::host::fio::{default_job, Distribution, RwMode, SizeSpec};
 use zonesim::host::{HostIo, IoKind};
+use zonesim::interface::Command;
 use zonesim::sim::{self, Precondition, RunOptions, Workload};
 
 const POLICIES: [&str; 5] = ["single", "sup", "bloom", "age_k", "hint"];
@@ -36,29 +37,27 @@ fn tiny(extra: &[&str]) -> DeviceConfig {
 }
 
 fn ftl(dev: &Device) -> &PageFtl {
-    #[allow(unreachable_patterns)]
-    match &dev.namespaces[0] {
-        Namespace::Conventional(f) => f,
-        _ => panic!("namespace 0 is conventional"),
-    }
+    dev.namespaces[0]
+        .as_conventional()
+        .expect("namespace 0 is conventional")
 }
 
-fn io(kind: IoKind, lpa: u32, hint: u8) -> HostIo {
+fn io(kind: IoKind, lpa: u32, hint: u8) -> Command {
     let mut io = HostIo::new(
         kind,
         lpa as u64 * 4096,
         if kind == IoKind::Flush { 0 } else { 4096 },
     );
     io.hint = hint;
-    io
+    sim::command(&io)
 }
 
 /// Write `lpas` one page at a time (hint `hint`), then flush; returns the time after.
 fn write_all(dev: &mut Device, t: &mut u64, lpas: impl Iterator<Item = u32>, hint: u8) {
     for l in lpas {
-        *t = dev.submit(SimTime(*t), 0, io(IoKind::Write, l, hint)).ns();
+        *t = dev.submit(SimTime(*t), 0, io(IoKind::Write, l, hint)).done.ns();
     }
-    *t = dev.submit(SimTime(*t), 0, io(IoKind::Flush, 0, 0)).ns();
+    *t = dev.submit(SimTime(*t), 0, io(IoKind::Flush, 0, 0)).done.ns();
 }
 
 /// Let background GC run (the dies go idle between steps) until it has nothing to do.
@@ -185,7 +184,7 @@ proptest! {
         let mut t = 0u64;
         // Fill part of the device so GC has cold data to move.
         for l in 1200..7000 {
-            t = dev.submit(SimTime(t), 0, io(IoKind::Write, l, 0)).ns();
+            t = dev.submit(SimTime(t), 0, io(IoKind::Write, l, 0)).done.ns();
             live[l as usize] = true;
         }
         for _ in 0..reps {
@@ -200,10 +199,11 @@ proptest! {
                             live[k as usize] = false;
                         }
                         let len = ((l + n as u32).min(logical) - l) as u64 * 4096;
-                        dev.submit(SimTime(t), 0, HostIo::new(IoKind::Trim, l as u64 * 4096, len))
+                        dev.submit(SimTime(t), 0, sim::command(&HostIo::new(IoKind::Trim, l as u64 * 4096, len)))
                     }
                     Op::Flush => dev.submit(SimTime(t), 0, io(IoKind::Flush, 0, 0)),
                 }
+                .done
                 .ns()
                 .max(t);
             }

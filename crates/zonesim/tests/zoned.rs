@@ -54,11 +54,8 @@ fn error_total(r: &zonesim::stats::Report) -> u64 {
 }
 
 fn w(dev: &mut Device, t: u64, kind: IoKind, off_kib: u64, len_kib: u64) -> SimTime {
-    dev.submit(
-        SimTime(t),
-        NS,
-        HostIo::new(kind, off_kib * 1024, len_kib * 1024),
-    )
+    let io = HostIo::new(kind, off_kib * 1024, len_kib * 1024);
+    dev.submit(SimTime(t), NS, sim::command(&io)).done
 }
 
 #[test]
@@ -204,8 +201,8 @@ fn zone_reset_erases_and_returns_blocks() {
 fn zone_append_returns_the_write_pointer() {
     let cfg = small(&[]);
     let mut dev = Device::new(&cfg, 1);
-    let (_, a) = dev.zone_append(SimTime(0), NS, ZoneId(5), 8192);
-    let (_, b) = dev.zone_append(SimTime(10), NS, ZoneId(5), 4096);
+    let a = dev.zone_append(SimTime(0), NS, ZoneId(5), 8192).appended;
+    let b = dev.zone_append(SimTime(10), NS, ZoneId(5), 4096).appended;
     let zs = 8 * 1024 * 1024 / 4096;
     assert_eq!(a, Some(Lba(5 * zs)));
     assert_eq!(b, Some(Lba(5 * zs + 2)));

@@ -1,32 +1,24 @@
 //! A whole simulated device: the NAND array, the host link and the L2P cache shared by its
-//! namespaces, and the namespaces with their FTLs. [`Device::submit`] takes one host command
-//! at its arrival time and returns its completion time; all device state changes at arrival
-//! (the analytic timelines place each flash operation in the future).
+//! namespaces, and the namespaces with their FTLs. [`Device::submit`] takes one device
+//! [`Command`] at its arrival time and returns its [`Completion`]; all device state changes at
+//! arrival (the analytic timelines place each flash operation in the future).
 
+mod namespace;
 mod plan;
 
+pub use namespace::Namespace;
 pub use plan::{plan, zone_geometry, NsPlan, Rows};
 
 use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
-use crate::firmware::ftl::{PageFtl, Shared};
-use crate::firmware::mapping::{L2pSram, Lpa};
-use crate::firmware::zoned::{ZShared, ZonedFtl};
-use crate::host::{HostIo, IoKind};
-use crate::interface::zone::{Lba, ZoneErrorLog, ZoneId};
-use crate::interface::Link;
+use crate::firmware::conventional::PageFtl;
+use crate::firmware::mapping::L2pSram;
+use crate::firmware::zoned::ZonedFtl;
+use crate::firmware::Lent;
+use crate::interface::zone::{ZoneErrorLog, ZoneId};
+use crate::interface::{Command, Completion, Link, Op};
 use crate::nand::{NandArray, SLOT_BYTES};
-
-/// One namespace (logical unit) of the device. Few per device and never moved on the hot path,
-/// so the variants are not boxed.
-#[allow(clippy::large_enum_variant)]
-pub enum Namespace {
-    /// Block interface, page-mapped.
-    Conventional(PageFtl),
-    /// Zoned interface (ConZone).
-    Zoned(ZonedFtl),
-}
 
 pub struct Device {
     pub cfg: DeviceConfig,
@@ -51,7 +43,7 @@ impl Device {
         let mut nand = NandArray::new(cfg);
         // GC preemption (ftl.gc.preemptible) and migration preemption
         // (sched.preempt_migration) both let host operations suspend background work.
-        let mut preemption = crate::firmware::ftl::gc_preemption(cfg);
+        let mut preemption = crate::firmware::conventional::gc_preemption(cfg);
         if cfg.sched.preempt_migration {
             preemption.reads = true;
             preemption.writes = true;
@@ -79,7 +71,7 @@ impl Device {
                         seed.wrapping_add(i as u64),
                     );
                     map_base += PageFtl::map_pages_for(cfg, logical_pages);
-                    namespaces.push(Namespace::Conventional(f));
+                    namespaces.push(Namespace::from(f));
                     slc_ns.push(slc);
                 }
                 NsPlan::Zoned {
@@ -89,7 +81,7 @@ impl Device {
                     units_per_zone,
                     sub_block,
                 } => {
-                    namespaces.push(Namespace::Zoned(ZonedFtl::new(
+                    namespaces.push(Namespace::from(ZonedFtl::new(
                         cfg,
                         i as u8,
                         &geo,
@@ -112,7 +104,7 @@ impl Device {
                 map_base.max(1),
                 // Zone, chunk and page entries of the zoned namespaces: at most one per slot of
                 // the array plus the coarse ones.
-                if namespaces.iter().any(|n| matches!(n, Namespace::Zoned(_))) {
+                if namespaces.iter().any(|n| n.as_zoned().is_some()) {
                     geo.total_slots() + geo.total_slots() / 512 + 1024
                 } else {
                     0
@@ -130,18 +122,12 @@ impl Device {
 
     /// Capacity of namespace `ns` in bytes.
     pub fn capacity_bytes(&self, ns: usize) -> u64 {
-        match &self.namespaces[ns] {
-            Namespace::Conventional(f) => f.logical_pages() * SLOT_BYTES,
-            Namespace::Zoned(z) => z.capacity_bytes(),
-        }
+        self.namespaces[ns].capacity_bytes()
     }
 
     /// The zoned FTL of namespace `ns`, if it is zoned.
     pub fn zoned(&self, ns: usize) -> Option<&ZonedFtl> {
-        match self.namespaces.get(ns) {
-            Some(Namespace::Zoned(z)) => Some(z),
-            _ => None,
-        }
+        self.namespaces.get(ns).and_then(Namespace::as_zoned)
     }
 
     pub fn check_namespace(&self, ns: usize) -> Result<()> {
@@ -154,111 +140,61 @@ impl Device {
         Ok(())
     }
 
-    /// Execute one host command arriving at `now`; returns its completion time.
-    /// Byte ranges are widened to whole 4 KiB pages.
-    pub fn submit(&mut self, now: SimTime, ns: usize, io: HostIo) -> SimTime {
+    /// Execute one command on namespace `ns` arriving at `now`; returns its completion.
+    /// A command reaching past the namespace's capacity is rejected at once and counted.
+    pub fn submit(&mut self, now: SimTime, ns: usize, cmd: Command) -> Completion {
         self.nand.advance(now);
         self.link.advance(now);
         let now = now + self.overhead_ns;
-        let first = io.offset / SLOT_BYTES;
-        let n = if io.len == 0 {
-            0
-        } else {
-            ((io.offset + io.len - 1) / SLOT_BYTES - first + 1) as u32
-        };
-        if n > 0 && first + n as u64 > self.capacity_bytes(ns) / SLOT_BYTES {
+        let n = cmd.pages as u64;
+        if n > 0 && cmd.lba.0 + n > self.capacity_bytes(ns) / SLOT_BYTES {
             // Like a device answering "LBA out of range": rejected at once, counted.
             self.out_of_range += 1;
-            return now;
+            return Completion::at(now);
         }
-        match &mut self.namespaces[ns] {
-            Namespace::Conventional(f) => {
-                let mut sh = Shared {
-                    nand: &mut self.nand,
-                    cache: &mut self.sram,
-                    link: &mut self.link,
-                };
-                let lpa = Lpa(first as u32);
-                match io.kind {
-                    IoKind::Read => f.read(&mut sh, now, lpa, n),
-                    IoKind::Write | IoKind::ZoneAppend => {
-                        f.write_hinted(&mut sh, now, lpa, n, io.hint)
-                    }
-                    IoKind::Trim => f.trim(&mut sh, now, lpa, n),
-                    IoKind::Flush => f.flush(&mut sh, now),
-                    // Zone management on a conventional namespace is not supported: completes
-                    // as a no-op.
-                    IoKind::ZoneReset
-                    | IoKind::ZoneFinish
-                    | IoKind::ZoneOpen
-                    | IoKind::ZoneClose => now,
-                }
-            }
-            Namespace::Zoned(z) => {
-                let mut sh = ZShared {
-                    nand: &mut self.nand,
-                    link: &mut self.link,
-                    cache: &mut self.sram,
-                };
-                match io.kind {
-                    IoKind::Read => z.read(&mut sh, now, first, n),
-                    IoKind::Write => z.write(&mut sh, now, first, n),
-                    IoKind::ZoneAppend => z.append(&mut sh, now, first, n),
-                    IoKind::Trim => z.trim(now),
-                    IoKind::Flush => z.flush(&mut sh, now),
-                    k @ (IoKind::ZoneReset
-                    | IoKind::ZoneFinish
-                    | IoKind::ZoneOpen
-                    | IoKind::ZoneClose) => z.zone_mgmt(&mut sh, now, first, k),
-                }
-            }
-        }
+        let Device {
+            nand,
+            link,
+            sram,
+            namespaces,
+            ..
+        } = self;
+        let mut lent = Lent { nand, link, sram };
+        namespaces[ns].submit(&mut lent, now, cmd)
     }
 
-    /// Zone append of `len` bytes to zone `zone` of namespace `ns`: the completion time and
-    /// the LBA the device wrote, or None if it rejected the command (counted as a zone error).
-    pub fn zone_append(
-        &mut self,
-        now: SimTime,
-        ns: usize,
-        zone: ZoneId,
-        len: u64,
-    ) -> (SimTime, Option<Lba>) {
-        let start = match &self.namespaces[ns] {
-            Namespace::Zoned(z) => z.zones.zone_start(zone).0 * SLOT_BYTES,
-            Namespace::Conventional(_) => return (now, None),
+    /// Zone append of `len` bytes to zone `zone` of namespace `ns`: the completion carries the
+    /// LBA the device wrote, or None if it rejected the command (counted as a zone error) or
+    /// the namespace is not zoned.
+    pub fn zone_append(&mut self, now: SimTime, ns: usize, zone: ZoneId, len: u64) -> Completion {
+        let Some(z) = self.zoned(ns) else {
+            return Completion::at(now);
         };
-        let t = self.submit(now, ns, HostIo::new(IoKind::ZoneAppend, start, len));
-        let lba = match &self.namespaces[ns] {
-            Namespace::Zoned(z) => z.last_append,
-            Namespace::Conventional(_) => None,
-        };
-        (t, lba)
+        let start = z.zones.zone_start(zone).0 * SLOT_BYTES;
+        self.submit(now, ns, Command::widen(Op::Append, start, len))
     }
 
-    /// One background-GC step on any namespace that wants it (the host is idle).
+    /// One background step on any namespace that wants it (the host is idle).
     pub fn background_gc(&mut self, now: SimTime) -> bool {
-        let mut sh = Shared {
-            nand: &mut self.nand,
-            cache: &mut self.sram,
-            link: &mut self.link,
-        };
+        let Device {
+            nand,
+            link,
+            sram,
+            namespaces,
+            ..
+        } = self;
+        let mut lent = Lent { nand, link, sram };
         let mut did = false;
-        for ns in &mut self.namespaces {
-            if let Namespace::Conventional(f) = ns {
-                did |= f.background_gc(&mut sh, now);
-            }
+        for ns in namespaces.iter_mut() {
+            did |= ns.background(&mut lent, now);
         }
         did
     }
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
         for (i, ns) in self.namespaces.iter().enumerate() {
-            match ns {
-                Namespace::Conventional(f) => f.check_invariants(),
-                Namespace::Zoned(z) => z.check_invariants(),
-            }
-            .map_err(|e| format!("namespace {i}: {e}"))?;
+            ns.check_invariants()
+                .map_err(|e| format!("namespace {i}: {e}"))?;
         }
         self.sram.check()
     }
@@ -266,17 +202,11 @@ impl Device {
 
 impl Device {
     fn ftls(&self) -> impl Iterator<Item = &PageFtl> {
-        self.namespaces.iter().filter_map(|ns| match ns {
-            Namespace::Conventional(f) => Some(f),
-            Namespace::Zoned(_) => None,
-        })
+        self.namespaces.iter().filter_map(Namespace::as_conventional)
     }
 
     fn zftls(&self) -> impl Iterator<Item = &ZonedFtl> {
-        self.namespaces.iter().filter_map(|ns| match ns {
-            Namespace::Zoned(z) => Some(z),
-            Namespace::Conventional(_) => None,
-        })
+        self.namespaces.iter().filter_map(Namespace::as_zoned)
     }
 
     /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
@@ -315,10 +245,7 @@ impl Device {
         self.sram.pages.counters = Default::default();
         self.sram.entries.counters = Default::default();
         for ns in &mut self.namespaces {
-            match ns {
-                Namespace::Conventional(f) => f.reset_counters(),
-                Namespace::Zoned(z) => z.reset_counters(),
-            }
+            ns.reset_counters();
         }
     }
 
@@ -376,8 +303,8 @@ impl Device {
             })
             .collect();
         let errors = self.zone_errors();
-        let zl2p_hits = zsum(|z| z.counters.l2p_hits);
-        let zl2p_misses = zsum(|z| z.counters.l2p_misses);
+        let zl2p_hits = zsum(|z| z.counters.map.l2p_hits);
+        let zl2p_misses = zsum(|z| z.counters.map.l2p_misses);
         let mut wear_all = wear(self.nand.erase_counts());
         let regions: serde_json::Map<String, serde_json::Value> = self
             .ftls()
@@ -398,13 +325,13 @@ impl Device {
                 "die_busy_ns": fc.die_busy_ns,
                 "suspensions": fc.suspensions,
             },
-            "gc": crate::firmware::ftl::gc_report(&self.ftls().collect::<Vec<_>>(), fc),
+            "gc": crate::firmware::conventional::gc_report(&self.ftls().collect::<Vec<_>>(), fc),
             "l2p": {
                 "hits": self.sram.pages.counters.hits + zl2p_hits,
                 "misses": self.sram.pages.counters.misses + zl2p_misses,
                 "writebacks": self.sram.pages.counters.writebacks,
-                "map_reads": sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map_reads),
-                "map_programs": sum(|f| f.counters.map_programs) + zsum(|z| z.counters.map_writebacks),
+                "map_reads": sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map.map_reads),
+                "map_programs": sum(|f| f.counters.map_programs) + zsum(|z| z.counters.map.map_writebacks),
                 "sram_bytes": self.sram.capacity_bytes(),
                 "sram_used_bytes": self.sram.used_bytes(),
                 "cached_map_pages": self.sram.pages.len(),
@@ -412,13 +339,13 @@ impl Device {
                     "hits": zl2p_hits,
                     "misses": zl2p_misses,
                     "miss_rate": if zl2p_hits + zl2p_misses == 0 { 0.0 } else { zl2p_misses as f64 / (zl2p_hits + zl2p_misses) as f64 },
-                    "map_reads": zsum(|z| z.counters.map_reads),
+                    "map_reads": zsum(|z| z.counters.map.map_reads),
                     "entries": self.sram.entries.len(),
                     "pinned": self.sram.entries.pinned(),
                     "evictions": self.sram.entries.counters.evictions,
-                    "lookups_zone": zsum(|z| z.counters.lookups_zone),
-                    "lookups_chunk": zsum(|z| z.counters.lookups_chunk),
-                    "lookups_page": zsum(|z| z.counters.lookups_page),
+                    "lookups_zone": zsum(|z| z.counters.map.lookups_zone),
+                    "lookups_chunk": zsum(|z| z.counters.map.lookups_chunk),
+                    "lookups_page": zsum(|z| z.counters.map.lookups_page),
                     "bitmap_sram_bytes": zsum(|z| z.bitmap_sram_bytes()),
                 },
             },

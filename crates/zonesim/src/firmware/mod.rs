@@ -1,20 +1,59 @@
-//! Firmware: the FTL and everything between the host interface and the NAND array.
+//! Firmware: everything between the host interface and the NAND array, as rooms named after
+//! their mechanism and shared by every kind of namespace (design.md §1; MQSim's FTL units):
 //!
-//! - [`buffer`]: write buffer managers (global buffer of the conventional device).
-//! - [`mapping`]: page-level L2P map, reverse map, demand-loaded L2P cache (DFTL-like).
-//! - [`alloc`]: superblocks, the free pool, write streams and their write pointers.
-//! - [`gc`]: garbage-collection victim policies and GC / wear statistics.
+//! - [`buffer`]: write buffers — the global buffer of a conventional namespace, the scarce zone
+//!   buffers of a zoned one — over one in-flight space accounting ([`buffer::InflightSpace`]).
+//! - [`mapping`]: the page map and reverse map, the hybrid zone/chunk/page map of zoned
+//!   namespaces ([`mapping::HybridMap`]), and the L2P SRAM all namespaces share.
+//! - [`alloc`]: superblocks and the free pool, write frontiers ([`alloc::Stream`]), data
+//!   placement, zone spans ([`alloc::ZoneSpace`]) and the pSLC pool ([`alloc::SlcPool`]).
+//! - [`gc`]: victim policies (with a busy filter) and GC statistics; the collectors are the
+//!   conventional FTL's superblock GC and the zoned FTL's SLC GC and migration.
 //! - [`cost`]: controller-CPU processing cost of the placement policies.
-//! - [`sched`]: per-die command ordering (FIFO over analytic die timelines).
-//! - [`ftl`]: the page-mapped FTL of a conventional namespace, tying the above together.
-//! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone buffers, SLC secondary buffer,
-//!   zone-level allocation, hybrid mapping.
+//! - [`conventional`]: the page-mapped FTL of a conventional namespace.
+//! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone rules, buffer binding, flushing,
+//!   SLC migration.
+//!
+//! Both FTLs implement one contract, [`Ftl`]: the device hands them a [`Command`] and the
+//! shared resources ([`Lent`]) and gets a [`Completion`] back. Firmware speaks device commands,
+//! never host types; it keeps typed counters and builds no JSON. Ordering of flash operations
+//! per die (FIFO, with program/erase suspend for host operations) is the NAND array's
+//! ([`crate::nand`]).
 
 pub mod alloc;
 pub mod buffer;
+pub mod conventional;
 pub mod cost;
-pub mod ftl;
 pub mod gc;
 pub mod mapping;
-pub mod sched;
 pub mod zoned;
+
+use crate::engine::SimTime;
+use crate::interface::{Command, Completion, Link};
+use crate::nand::NandArray;
+use mapping::L2pSram;
+
+/// The device resources every namespace shares, lent to one namespace's FTL for one command.
+pub struct Lent<'a> {
+    pub nand: &'a mut NandArray,
+    pub link: &'a mut Link,
+    /// The L2P SRAM (map pages and zone/chunk/page entries of every namespace).
+    pub sram: &'a mut L2pSram,
+}
+
+/// The namespace contract: what the device asks of the FTL of any namespace kind.
+pub trait Ftl {
+    /// Execute `cmd` arriving at `now` (already range-checked against
+    /// [`Ftl::capacity_bytes`]). State changes at arrival; the completion is computed on the
+    /// analytic timelines.
+    fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion;
+    /// One step of background work while the host is idle; whether it wants to be called
+    /// again.
+    fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;
+    /// Bytes the namespace exports.
+    fn capacity_bytes(&self) -> u64;
+    /// Zero the counters (after preconditioning); state stays.
+    fn reset_counters(&mut self);
+    /// The namespace's invariants (map vs reverse map, valid counts, pools, zone state).
+    fn check_invariants(&self) -> Result<(), String>;
+}

@@ -1,7 +1,10 @@
-//! Host interface: the link between host and device, and (for zoned namespaces) zone rules.
+//! Host interface: the link between host and device, the device command set, and (for zoned
+//! namespaces) zone rules.
 
+mod command;
 pub mod layout;
 mod link;
 pub mod zone;
 
+pub use command::{Command, Completion, Op, ZoneAction};
 pub use link::Link;

@@ -207,6 +207,22 @@ impl NandArray {
         self.erase_planes(ready, die, 0..self.geo.planes, block, cell, class)
     }
 
+    /// Erase superblock row `block` (the same block of every plane of every die), one erase per
+    /// die in die order; returns when the last completes.
+    pub fn erase_superblock(
+        &mut self,
+        ready: SimTime,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let mut done = ready;
+        for die in 0..self.geo.dies {
+            done = done.max(self.erase(ready, die, block, cell, class));
+        }
+        done
+    }
+
     /// Erase block `block` of one plane of `die` (sub-block zones, ConZone+ §4.3).
     pub fn erase_plane(
         &mut self,

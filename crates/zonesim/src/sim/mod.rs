@@ -17,7 +17,8 @@ use crate::device::Device;
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
-use crate::host::IoKind;
+use crate::host::{HostIo, IoKind};
+use crate::interface::{Command, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobReport, SimReport};
 use crate::stats::{IoStats, Report};
 use source::Source;
@@ -184,7 +185,7 @@ impl<'d> Engine<'d> {
                 return;
             }
         };
-        let done = self.dev.submit(now, s.ns, io);
+        let done = self.dev.submit(now, s.ns, command(&io)).done;
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -347,4 +348,21 @@ fn run_on(
     let mut eng = Engine::new(dev, sources);
     eng.phase = "preconditioning";
     eng.run(start, progress)
+}
+
+/// The device command for a host request: the run is the adapter between the host side
+/// (requests in bytes) and the device side (commands on 4 KiB logical pages).
+pub fn command(io: &HostIo) -> Command {
+    let op = match io.kind {
+        IoKind::Read => Op::Read,
+        IoKind::Write => Op::Write { hint: io.hint },
+        IoKind::ZoneAppend => Op::Append,
+        IoKind::Trim => Op::Trim,
+        IoKind::Flush => Op::Flush,
+        IoKind::ZoneOpen => Op::Zone(ZoneAction::Open),
+        IoKind::ZoneClose => Op::Zone(ZoneAction::Close),
+        IoKind::ZoneFinish => Op::Zone(ZoneAction::Finish),
+        IoKind::ZoneReset => Op::Zone(ZoneAction::Reset),
+    };
+    Command::widen(op, io.offset, io.len)
 }

@@ -297,7 +297,7 @@ impl NsTarget {
                 let zc = z.zone_config();
                 NsTarget {
                     target: Target {
-                        capacity_bytes: z.capacity_bytes(),
+                        capacity_bytes: dev.capacity_bytes(ns),
                         zone: Some(ZoneGeom {
                             size_bytes: zc.zone_size * SLOT_BYTES,
                             capacity_bytes: zc.zone_capacity * SLOT_BYTES,

@@ -6,11 +6,19 @@
 //! unit x planes of one die) is complete it is programmed as one multi-plane operation, ready
 //! when the last of its data is. A partially filled unit stays *pending* in the stream (its
 //! data sits in controller RAM; reads of it are served from there) until it fills or is padded.
+//!
+//! The zoned namespaces allocate here too: [`ZoneSpace`] reserves a zone's whole span of
+//! regular flash (ConZone §3.2, ConZone+ §4.3) and [`SlcPool`] holds the pSLC secondary buffer
+//! (ConZone §2.1, §3.4), whose frontiers are [`Stream`]s.
 
 pub mod placement;
+mod slc_pool;
 mod superblock;
+mod zone_space;
 
+pub use slc_pool::{SlcPool, GC_FRONT, HOST_FRONT};
 pub use superblock::{SbInfo, SbState, Superblocks};
+pub use zone_space::{ZoneSpace, NO_UNIT};
 
 use crate::engine::SimTime;
 

@@ -1,4 +1,5 @@
 use crate::engine::SimTime;
+use crate::firmware::mapping::{PageMap, Ppa};
 use std::collections::VecDeque;
 
 /// Life cycle of a superblock.
@@ -92,6 +93,27 @@ impl Superblocks {
                 free_state,
                 self.free.len()
             ));
+        }
+        Ok(())
+    }
+
+    /// Each superblock's valid count equals the reverse-map entries in it (`slots_per_sb`
+    /// slots each, numbered as in `map`), and no free superblock holds valid data.
+    pub fn check_valid(&self, map: &PageMap, slots_per_sb: u32) -> Result<(), String> {
+        for (sb, info) in self.info.iter().enumerate() {
+            let base = sb as u32 * slots_per_sb;
+            let valid = (0..slots_per_sb)
+                .filter(|&o| map.owner(Ppa(base + o)).is_some())
+                .count() as u32;
+            if valid != info.valid {
+                return Err(format!(
+                    "superblock {sb}: valid count {} but {valid} valid slots in the reverse map",
+                    info.valid
+                ));
+            }
+            if info.state == SbState::Free && valid != 0 {
+                return Err(format!("free superblock {sb} holds {valid} valid slots"));
+            }
         }
         Ok(())
     }

@@ -1,8 +1,8 @@
+use super::inflight::{EarliestDone, InflightSpace};
 use crate::engine::SimTime;
 use crate::firmware::mapping::{Lpa, TAG_MASK};
 use serde::Serialize;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct BufferCounters {
@@ -30,10 +30,8 @@ pub struct GlobalBuffer {
     /// keeps the entry; a trim kills it).
     order: VecDeque<(u32, u32, u8)>,
     next_tag: u32,
-    /// (program done, slots) of flushes whose space is not yet released.
-    inflight: BinaryHeap<Reverse<(SimTime, u32)>>,
-    inflight_slots: u32,
-    inflight_last: SimTime,
+    /// Flushes whose space is not yet released (earliest program completion first).
+    inflight: InflightSpace<EarliestDone>,
     pub counters: BufferCounters,
 }
 
@@ -44,9 +42,7 @@ impl GlobalBuffer {
             buffered: 0,
             order: VecDeque::with_capacity(capacity_slots as usize * 2),
             next_tag: 0,
-            inflight: BinaryHeap::new(),
-            inflight_slots: 0,
-            inflight_last: SimTime::ZERO,
+            inflight: InflightSpace::default(),
             counters: BufferCounters::default(),
         }
     }
@@ -58,15 +54,7 @@ impl GlobalBuffer {
     /// Earliest time >= `t` at which one more slot fits.
     #[inline]
     pub fn admit(&mut self, t: SimTime) -> SimTime {
-        let mut t2 = t;
-        while self.buffered + self.inflight_slots >= self.capacity {
-            let Reverse((done, n)) = self
-                .inflight
-                .pop()
-                .expect("buffer full with nothing in flight");
-            self.inflight_slots -= n;
-            t2 = t2.max(done);
-        }
+        let t2 = self.inflight.wait_for_slot(self.buffered, self.capacity, t);
         self.counters.stall_ns += t2 - t;
         t2
     }
@@ -98,13 +86,11 @@ impl GlobalBuffer {
     #[inline]
     pub fn flushed(&mut self, n: u32, done: SimTime) {
         self.buffered -= n;
-        self.inflight_slots += n;
-        self.inflight.push(Reverse((done, n)));
-        self.inflight_last = self.inflight_last.max(done);
+        self.inflight.add(n, done);
     }
 
     /// When every flush issued so far has completed.
     pub fn drained_at(&self) -> SimTime {
-        self.inflight_last
+        self.inflight.drained_at()
     }
 }

@@ -3,28 +3,36 @@ use crate::engine::{Rng, SimTime};
 use crate::firmware::alloc::{SbInfo, SbState};
 use rand::Rng as _;
 
-/// Parameters of the policies that have them.
+/// Parameters of the policies that have them, and which full superblocks are candidates.
 #[derive(Debug, Clone, Copy)]
 pub struct VictimParams {
     pub d: u32,
     pub window: u32,
     pub slots_per_sb: u32,
+    /// Entirely valid superblocks are candidates too (a collector that migrates data out of
+    /// its region, such as SLC GC with `slc.gc = migrate`, gains space from them).
+    pub allow_full: bool,
 }
 
-/// Choose a victim among the full superblocks, or None if there is none worth collecting
-/// (every full superblock entirely valid). Linear scans: superblock counts are in the hundreds
-/// to low thousands and a victim is chosen once per superblock's worth of writes.
+/// Choose a victim among the full superblocks not `busy`, or None if there is none worth
+/// collecting (every full superblock entirely valid, unless `allow_full`). Linear scans:
+/// superblock counts are in the hundreds to low thousands and a victim is chosen once per
+/// superblock's worth of writes.
 pub fn select_victim(
     policy: VictimPolicy,
     sbs: &[SbInfo],
     now: SimTime,
     p: VictimParams,
     rng: &mut Rng,
+    busy: impl Fn(u32) -> bool,
 ) -> Option<u32> {
-    let full = |i: &SbInfo| i.state == SbState::Full && i.valid < p.slots_per_sb;
+    let full = |s: u32| {
+        let i = &sbs[s as usize];
+        i.state == SbState::Full && (p.allow_full || i.valid < p.slots_per_sb) && !busy(s)
+    };
     let pick_min_valid =
         |it: &mut dyn Iterator<Item = u32>| it.min_by_key(|&s| (sbs[s as usize].valid, s));
-    let candidates = || (0..sbs.len() as u32).filter(|&s| full(&sbs[s as usize]));
+    let candidates = || (0..sbs.len() as u32).filter(|&s| full(s));
     match policy {
         VictimPolicy::Greedy => pick_min_valid(&mut candidates()),
         VictimPolicy::Fifo => candidates().min_by_key(|&s| sbs[s as usize].close_seq),
@@ -91,10 +99,11 @@ mod tests {
             d: 4,
             window: 2,
             slots_per_sb: 100,
+            allow_full: false,
         };
         let mut r = rng_for(1, 1);
         let now = SimTime(1000);
-        let pick = |pol, r: &mut Rng| select_victim(pol, &sbs, now, p, r);
+        let pick = |pol, r: &mut Rng| select_victim(pol, &sbs, now, p, r, |_| false);
         assert_eq!(pick(VictimPolicy::Greedy, &mut r), Some(1));
         assert_eq!(pick(VictimPolicy::Fifo, &mut r), Some(0));
         // window = the two oldest (0: 50 valid, 2: 30 valid)
@@ -106,5 +115,25 @@ mod tests {
             assert_ne!(pick(VictimPolicy::Random, &mut r), Some(3));
             assert_ne!(pick(VictimPolicy::DChoice, &mut r), Some(3));
         }
+    }
+
+    #[test]
+    fn busy_superblocks_are_skipped_and_full_ones_allowed_on_request() {
+        let sbs = vec![sb(10, 1, 0), sb(100, 2, 0), sb(40, 3, 0)];
+        let mut p = VictimParams {
+            d: 1,
+            window: 1,
+            slots_per_sb: 100,
+            allow_full: false,
+        };
+        let mut r = rng_for(1, 1);
+        let now = SimTime(0);
+        let greedy = |p, busy: &dyn Fn(u32) -> bool, r: &mut Rng| {
+            select_victim(VictimPolicy::Greedy, &sbs, now, p, r, busy)
+        };
+        assert_eq!(greedy(p, &|s| s == 0, &mut r), Some(2));
+        assert_eq!(greedy(p, &|s| s != 1, &mut r), None);
+        p.allow_full = true;
+        assert_eq!(greedy(p, &|s| s != 1, &mut r), Some(1));
     }
 }

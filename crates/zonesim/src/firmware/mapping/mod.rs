@@ -2,15 +2,18 @@
 //! SRAM shared by the namespaces ([`L2pSram`]: map pages of conventional namespaces and
 //! zone/chunk/page entries of zoned ones) (design.md §1 "Mapping", DFTL-like:
 //! a miss costs a flash read of the map page before the data read; dirty map pages are
-//! written back on eviction).
+//! written back on eviction), and the hybrid zone/chunk/page map of zoned namespaces
+//! ([`HybridMap`], ConZone §3.3).
 
 mod cache;
+mod hybrid;
 mod hybrid_cache;
 mod lru;
 mod page_map;
 mod sram;
 
 pub use cache::{CacheAccess, L2pCache, L2pCounters};
+pub use hybrid::{HybridCounters, HybridMap, LastMapPage, ZoneExtent, CHUNK_SLOTS};
 pub use hybrid_cache::{key as cache_key, HybridCache, HybridCacheCounters, Level};
 pub use page_map::{Entry, Lpa, PageMap, Ppa, TAG_MASK};
 pub use sram::{program_map_page, L2pSram};

@@ -25,14 +25,18 @@
 use crate::config::{CellType, DeviceConfig, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::firmware::alloc::placement::Placement;
-use crate::firmware::alloc::{SbState, Stream, Superblocks, NO_SB};
+use crate::firmware::alloc::{Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
-use crate::firmware::gc::{select_victim, wear_json, GcStats, VictimParams};
-use crate::firmware::mapping::{program_map_page, Entry, L2pSram, Lpa, PageMap, Ppa};
-use crate::interface::Link;
+use crate::firmware::gc::{wear_json, GcStats, VictimParams};
+use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa};
+use crate::firmware::{Ftl, Lent};
+use crate::interface::{Command, Completion, Op};
 use crate::nand::{FlashCounters, Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
+use gc::GcJob;
 use serde::Serialize;
+
+mod gc;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -100,13 +104,6 @@ pub fn gc_report(ftls: &[&PageFtl], flash: &FlashCounters) -> serde_json::Value 
     })
 }
 
-/// Resources shared by all namespaces of a device, lent to an FTL for one operation.
-pub struct Shared<'a> {
-    pub nand: &'a mut NandArray,
-    pub cache: &'a mut L2pSram,
-    pub link: &'a mut Link,
-}
-
 pub struct PageFtl {
     geo: Geometry,
     cell: CellType,
@@ -135,18 +132,6 @@ pub struct PageFtl {
     gc_map_pages: Vec<u32>,
     pub counters: FtlCounters,
     pub gc_stats: GcStats,
-}
-
-/// A victim under (incremental) collection.
-#[derive(Debug, Clone, Copy)]
-struct GcJob {
-    sb: u32,
-    /// Next offset to examine.
-    cursor: u32,
-    /// Page moves owed per host unit flushed.
-    quota: u32,
-    /// Pages moved so far.
-    moved: u32,
 }
 
 impl PageFtl {
@@ -187,6 +172,7 @@ impl PageFtl {
                 d: cfg.ftl.gc.d,
                 window: cfg.ftl.gc.window,
                 slots_per_sb,
+                allow_full: false,
             },
             threshold: cfg.ftl.gc.threshold_free_superblocks,
             incremental: cfg.ftl.gc.incremental,
@@ -261,14 +247,6 @@ impl PageFtl {
         &self.buffer
     }
 
-    pub fn reset_counters(&mut self) {
-        self.counters = FtlCounters::default();
-        self.buffer.counters = Default::default();
-        self.gc_stats = GcStats::default();
-        self.cpu.reset_counters();
-        self.placement.reset_counters();
-    }
-
     pub fn free_superblocks(&self) -> u32 {
         self.sbs.free_count()
     }
@@ -279,26 +257,26 @@ impl PageFtl {
     }
 
     #[inline]
-    fn map_page_of(&self, lpa: Lpa) -> u32 {
+    pub(super) fn map_page_of(&self, lpa: Lpa) -> u32 {
         self.map_base + lpa.0 / self.entries_per_map_page
     }
 
     /// Touch the map page of `lpa` in the L2P cache; on a miss read it from flash (returns when
     /// it is in SRAM), and write back a dirty page it evicts.
     #[inline]
-    fn map_access(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, dirty: bool) -> SimTime {
+    fn map_access(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, dirty: bool) -> SimTime {
         let mp = self.map_page_of(lpa);
-        let a = sh.cache.access(mp, dirty);
+        let a = lent.sram.access(mp, dirty);
         if let Some(ev) = a.evicted_dirty {
             self.counters.map_programs += 1;
-            program_map_page(sh.nand, ev, now);
+            program_map_page(lent.nand, ev, now);
         }
         if a.hit {
             return now;
         }
         self.counters.map_reads += 1;
         let die = mp % self.geo.dies;
-        sh.nand.read(
+        lent.nand.read(
             now,
             die,
             self.geo.page_bytes as u64,
@@ -314,7 +292,7 @@ impl PageFtl {
 
     /// Drop the flash copy of a page being overwritten or trimmed.
     #[inline]
-    fn invalidate(&mut self, ppa: Ppa) {
+    pub(super) fn invalidate(&mut self, ppa: Ppa) {
         let (sb, _) = self.split(ppa);
         self.map.invalidate(ppa);
         self.sbs.info[sb as usize].valid -= 1;
@@ -323,7 +301,7 @@ impl PageFtl {
     // ----- host commands -------------------------------------------------------------------
 
     /// Read `n` pages from `lpa`. Returns when the data has reached the host.
-    pub fn read(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         let mut ready = now;
         let mut i = 0;
@@ -347,7 +325,7 @@ impl PageFtl {
                 self.buffer.counters.read_hits += 1;
                 continue;
             }
-            let map_ready = self.map_access(sh, now, l, false);
+            let map_ready = self.map_access(lent, now, l, false);
             // Following pages of this request stored next in the same flash page share the
             // array read.
             let mut slots = 1;
@@ -359,7 +337,7 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
-            let t = sh.nand.read(
+            let t = lent.nand.read(
                 map_ready,
                 page.die,
                 slots as u64 * SLOT_BYTES,
@@ -368,20 +346,16 @@ impl PageFtl {
             );
             ready = ready.max(t);
         }
-        sh.link.to_host(ready, n as u64 * SLOT_BYTES)
+        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
     }
 
-    /// Write `n` pages from `lpa` into the write buffer. Returns when the last page is in the
-    /// buffer (write-back caching: the host sees completion before the program).
-    pub fn write(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
-        self.write_hinted(sh, now, lpa, n, 0)
-    }
-
-    /// [`PageFtl::write`] with the host's lifetime hint (0 none, 1 short .. 4 extreme), used
-    /// by the `hint` placement. The controller CPU first classifies the pages (policy cost).
-    pub fn write_hinted(
+    /// Write `n` pages from `lpa` into the write buffer with the host's lifetime hint (0 none,
+    /// 1 short .. 4 extreme, used by the `hint` placement). Returns when the last page is in
+    /// the buffer (write-back caching: the host sees completion before the program). The
+    /// controller CPU first classifies the pages (policy cost).
+    fn write_hinted(
         &mut self,
-        sh: &mut Shared,
+        lent: &mut Lent,
         now: SimTime,
         lpa: Lpa,
         n: u32,
@@ -401,19 +375,19 @@ impl PageFtl {
                 Entry::Buffered(_) => {
                     // Overwrite in SRAM: absorbed.
                     self.buffer.counters.write_hits += 1;
-                    done = done.max(sh.link.to_device(admitted, SLOT_BYTES));
+                    done = done.max(lent.link.to_device(admitted, SLOT_BYTES));
                     continue;
                 }
                 Entry::Flash(p) => self.invalidate(p),
                 Entry::Unmapped => {}
             }
             admitted = self.buffer.admit(admitted);
-            let arrived = sh.link.to_device(admitted, SLOT_BYTES);
+            let arrived = lent.link.to_device(admitted, SLOT_BYTES);
             done = done.max(arrived);
             let tag = self.buffer.push(l, stream as u8);
             self.map.set_buffered(l, tag);
             if self.buffer.buffered() >= self.unit {
-                self.flush_unit(sh, arrived);
+                self.flush_unit(lent, arrived);
                 self.buffer.counters.full_flushes += 1;
             }
         }
@@ -421,7 +395,7 @@ impl PageFtl {
     }
 
     /// Trim `n` pages from `lpa`.
-    pub fn trim(&mut self, sh: &mut Shared, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+    fn trim(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         self.counters.host_trim_pages += n as u64;
         let mut t = now;
@@ -433,29 +407,29 @@ impl PageFtl {
                 Entry::Flash(p) => self.invalidate(p),
             }
             self.map.unmap(l);
-            t = t.max(self.map_access(sh, now, l, true));
+            t = t.max(self.map_access(lent, now, l, true));
         }
         t
     }
 
     /// Host flush: drain the write buffer (a partial unit is padded: a premature flush).
     /// Returns when everything written before it is on flash.
-    pub fn flush(&mut self, sh: &mut Shared, now: SimTime) -> SimTime {
+    fn flush(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         self.buffer.counters.host_flushes += 1;
         let mut done = now;
         while self.buffer.buffered() >= self.unit {
-            done = done.max(self.flush_unit(sh, now));
+            done = done.max(self.flush_unit(lent, now));
             self.buffer.counters.full_flushes += 1;
         }
         if self.buffer.buffered() > 0 {
-            done = done.max(self.flush_unit(sh, now));
+            done = done.max(self.flush_unit(lent, now));
             self.buffer.counters.premature_flushes += 1;
         }
         for stream in 0..self.streams.len() {
             let s = self.streams[stream];
             if s.sb != NO_SB && s.next > s.unit_start {
-                done = done.max(self.pad(sh, stream, now));
+                done = done.max(self.pad(lent, stream, now));
             }
         }
         done.max(self.buffer.drained_at())
@@ -463,8 +437,8 @@ impl PageFtl {
 
     /// Move up to one unit of buffered pages to flash, each through the stream it was
     /// classified into. Returns when the programs issued complete.
-    fn flush_unit(&mut self, sh: &mut Shared, now: SimTime) -> SimTime {
-        self.ensure_free(sh, now);
+    fn flush_unit(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        self.ensure_free(lent, now);
         let mut moved = 0;
         let mut done = now;
         while moved < self.unit {
@@ -475,7 +449,7 @@ impl PageFtl {
             if self.map.get(l) != Entry::Buffered(tag) {
                 continue; // trimmed while buffered
             }
-            if let Some(t) = self.place(sh, stream, l, now, now) {
+            if let Some(t) = self.place(lent, stream, l, now, now) {
                 done = done.max(t);
             }
             moved += 1;
@@ -490,21 +464,21 @@ impl PageFtl {
     /// (DFTL: the map page is loaded on a miss; the update does not delay the data program).
     fn place(
         &mut self,
-        sh: &mut Shared,
+        lent: &mut Lent,
         stream: usize,
         lpa: Lpa,
         ready: SimTime,
         now: SimTime,
     ) -> Option<SimTime> {
-        self.map_access(sh, now, lpa, true);
-        self.place_raw(sh, stream, lpa, ready, now, OpClass::HostWrite)
+        self.map_access(lent, now, lpa, true);
+        self.place_raw(lent, stream, lpa, ready, now, OpClass::HostWrite)
     }
 
     /// Assign the next slot of `stream` to `lpa` (data ready at `ready`); program the unit when
     /// it is complete. Returns the program's completion if one was issued.
-    fn place_raw(
+    pub(super) fn place_raw(
         &mut self,
-        sh: &mut Shared,
+        lent: &mut Lent,
         stream: usize,
         lpa: Lpa,
         ready: SimTime,
@@ -529,7 +503,7 @@ impl PageFtl {
         self.map.map(lpa, ppa);
         self.sbs.info[sb as usize].valid += 1;
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
-            Some(self.program_pending(sh, stream, now, class))
+            Some(self.program_pending(lent, stream, now, class))
         } else {
             None
         }
@@ -538,7 +512,7 @@ impl PageFtl {
     /// Program the stream's pending unit (which must be full up to `unit`).
     fn program_pending(
         &mut self,
-        sh: &mut Shared,
+        lent: &mut Lent,
         stream: usize,
         now: SimTime,
         class: OpClass,
@@ -546,7 +520,7 @@ impl PageFtl {
         let s = &mut self.streams[stream];
         let die = self.geo.die_of_offset(s.unit_start);
         let pages = self.geo.program_unit_pages * self.geo.planes;
-        let done = sh
+        let done = lent
             .nand
             .program(s.pending_ready, die, self.unit, pages, self.cell, class);
         s.next = s.unit_start + self.unit;
@@ -561,227 +535,50 @@ impl PageFtl {
     }
 
     /// Pad and program a stream's partial unit.
-    fn pad(&mut self, sh: &mut Shared, stream: usize, now: SimTime) -> SimTime {
+    fn pad(&mut self, lent: &mut Lent, stream: usize, now: SimTime) -> SimTime {
         let s = self.streams[stream];
         self.counters.padding_slots += (s.unit_start + self.unit - s.next) as u64;
-        self.program_pending(sh, stream, now, OpClass::HostWrite)
+        self.program_pending(lent, stream, now, OpClass::HostWrite)
+    }
+}
+
+impl Ftl for PageFtl {
+    #[inline]
+    fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
+        let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
+        Completion::at(match cmd.op {
+            Op::Read => self.read(lent, now, lpa, n),
+            Op::Write { hint } => self.write_hinted(lent, now, lpa, n, hint),
+            // A conventional namespace takes an append as a write at the given LBA.
+            Op::Append => self.write_hinted(lent, now, lpa, n, 0),
+            Op::Trim => self.trim(lent, now, lpa, n),
+            Op::Flush => self.flush(lent, now),
+            // Zone management on a conventional namespace is not supported: a no-op.
+            Op::Zone(_) => now,
+        })
     }
 
-    // ----- garbage collection -------------------------------------------------------------
-
-    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + streams`
-    /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
-    /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
-    /// S = slots per superblock), so the victim is free by the time the host has filled the
-    /// space it frees and host latency sees GC spread out rather than in one burst. If the pool
-    /// falls to the reserve the GC streams need, GC runs to completion (blocking).
-    fn ensure_free(&mut self, sh: &mut Shared, now: SimTime) {
-        // Every stream beyond the first keeps one more superblock in reserve (see below), so
-        // the incremental start moves up with it: GC stays incremental above the reserve.
-        let start = self.threshold + self.streams.len() as u32 - 1;
-        if self.gc.is_none() && self.sbs.free_count() <= start {
-            self.start_victim(now, true);
-        }
-        if let Some(g) = self.gc {
-            let moves = if self.incremental { g.quota } else { u32::MAX };
-            self.gc_step(sh, now, moves);
-        }
-        let reserve = self.streams.len() as u32;
-        let mut budget = self.geo.superblocks;
-        while self.sbs.free_count() <= reserve && budget > 0 {
-            budget -= 1;
-            if self.gc.is_none() && !self.start_victim(now, true) {
-                break;
-            }
-            self.gc_step(sh, now, u32::MAX);
-        }
+    fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
+        self.background_gc(lent, now)
     }
 
-    /// Background GC step (the host is idle): collect one victim if fewer than the background
-    /// threshold are free. Idle detection is two-sided: the host has nothing outstanding (the
-    /// caller's idle timer) and this FTL's dies have finished their queued work — otherwise
-    /// GC issued in one idle gap could pile up behind work still queued from the last (which,
-    /// with preemptible GC, host reads keep pushing back). Returns whether it wants to be
-    /// called again (it did work, or work is due once the dies are idle).
-    pub fn background_gc(&mut self, sh: &mut Shared, now: SimTime) -> bool {
-        let due = self.gc.is_some() || self.sbs.free_count() < self.bg_threshold;
-        if !due {
-            return false;
-        }
-        if (0..self.geo.dies).any(|d| sh.nand.die_free_at(d) > now) {
-            return true;
-        }
-        if self.gc.is_none() && !self.start_victim(now, false) {
-            return false;
-        }
-        self.gc_step(sh, now, u32::MAX);
-        true
+    fn capacity_bytes(&self) -> u64 {
+        self.logical_pages() * SLOT_BYTES
     }
 
-    /// Choose a victim and make it the GC in progress; false if none is worth collecting.
-    fn start_victim(&mut self, now: SimTime, foreground: bool) -> bool {
-        let Some(v) = select_victim(
-            self.victim,
-            &self.sbs.info,
-            now,
-            self.victim_params,
-            &mut self.rng,
-        ) else {
-            return false;
-        };
-        self.counters.gc_victims += 1;
-        if foreground {
-            self.counters.gc_foreground_victims += 1;
-        } else {
-            self.counters.gc_background_victims += 1;
-        }
-        let info = self.sbs.info[v as usize];
-        let valid = info.valid as u64;
-        self.gc_stats.victim_chosen(
-            info.stream as usize,
-            valid as f64 / self.slots_per_sb as f64,
-        );
-        let free_gain = (self.slots_per_sb as u64 - valid).max(1);
-        self.gc = Some(GcJob {
-            sb: v,
-            cursor: 0,
-            quota: (self.unit as u64 * valid)
-                .div_ceil(free_gain)
-                .min(u32::MAX as u64) as u32,
-            moved: 0,
-        });
-        true
+    fn reset_counters(&mut self) {
+        self.counters = FtlCounters::default();
+        self.buffer.counters = Default::default();
+        self.gc_stats = GcStats::default();
+        self.cpu.reset_counters();
+        self.placement.reset_counters();
     }
-
-    /// Move up to `max_moves` valid slots of the victim in progress (whole flash pages at a
-    /// time); erase and release it when it is empty.
-    fn gc_step(&mut self, sh: &mut Shared, now: SimTime, max_moves: u32) {
-        let Some(mut g) = self.gc else {
-            return;
-        };
-        let spp = self.geo.slots_per_page;
-        let base = g.sb * self.slots_per_sb;
-        let from = self.sbs.info[g.sb as usize].stream as usize;
-        let mut moved = 0;
-        while g.cursor < self.slots_per_sb
-            && moved < max_moves
-            && self.sbs.info[g.sb as usize].valid > 0
-        {
-            let off = g.cursor;
-            g.cursor += spp;
-            let valid = (off..off + spp)
-                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
-                .count() as u32;
-            if valid == 0 {
-                continue;
-            }
-            let page = self.geo.page_of(g.sb, off);
-            let mut t = sh.nand.read(
-                now,
-                page.die,
-                valid as u64 * SLOT_BYTES,
-                self.cell,
-                OpClass::Background,
-            );
-            if self.costs.gc_page_ns > 0 {
-                t = t.max(self.cpu.run(now, valid as u64 * self.costs.gc_page_ns));
-            }
-            for o in off..off + spp {
-                let ppa = Ppa(base + o);
-                if let Some(lpa) = self.map.owner(ppa) {
-                    self.invalidate(ppa);
-                    let stream = self.placement.gc(lpa, from);
-                    self.place_gc(sh, stream, lpa, t, now);
-                }
-            }
-            moved += valid;
-        }
-        self.counters.gc_pages_moved += moved as u64;
-        g.moved += moved;
-        if self.sbs.info[g.sb as usize].valid > 0 {
-            self.gc = Some(g);
-            return;
-        }
-        self.gc = None;
-        self.gc_stats.victim_done(g.moved as u64);
-        self.flush_gc_map_updates(sh, now);
-        for die in 0..self.geo.dies {
-            sh.nand.erase(
-                now,
-                die,
-                self.geo.first_block + g.sb,
-                self.cell,
-                OpClass::Background,
-            );
-        }
-        self.sbs.release(g.sb);
-    }
-
-    /// Rewrite a GC survivor through `stream` (the placement's choice). Its map update is
-    /// batched per map page (DFTL's batch update): recorded here, applied when the victim is
-    /// done.
-    fn place_gc(&mut self, sh: &mut Shared, stream: usize, lpa: Lpa, ready: SimTime, now: SimTime) {
-        self.gc_map_pages.push(self.map_page_of(lpa));
-        self.place_raw(sh, stream, lpa, ready, now, OpClass::Background);
-    }
-
-    /// Apply the batched map updates of a finished victim: a cached map page is just marked
-    /// dirty; an uncached one is read, updated and written back once (not loaded into the
-    /// cache, so GC does not evict the host's working set).
-    fn flush_gc_map_updates(&mut self, sh: &mut Shared, now: SimTime) {
-        let mut pages = std::mem::take(&mut self.gc_map_pages);
-        pages.sort_unstable();
-        pages.dedup();
-        for &mp in &pages {
-            if sh.cache.contains_page(mp) {
-                sh.cache.access(mp, true);
-                continue;
-            }
-            let die = mp % self.geo.dies;
-            let t = sh.nand.read(
-                now,
-                die,
-                self.geo.page_bytes as u64,
-                CellType::Slc,
-                OpClass::Background,
-            );
-            sh.nand.program(
-                t,
-                die,
-                self.geo.slots_per_page,
-                1,
-                CellType::Slc,
-                OpClass::Background,
-            );
-            self.counters.map_reads += 1;
-            self.counters.map_programs += 1;
-        }
-        pages.clear();
-        self.gc_map_pages = pages;
-    }
-
-    // ----- invariants ----------------------------------------------------------------------
 
     /// Map and reverse map agree; valid counts match the reverse map; superblock states match
-    /// the free pool; every pending slot belongs to an open stream.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    /// the free pool.
+    fn check_invariants(&self) -> Result<(), String> {
         self.map.check()?;
         self.sbs.check()?;
-        for (sb, info) in self.sbs.info.iter().enumerate() {
-            let base = sb as u32 * self.slots_per_sb;
-            let valid = (0..self.slots_per_sb)
-                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
-                .count() as u32;
-            if valid != info.valid {
-                return Err(format!(
-                    "superblock {sb}: valid count {} but {valid} valid slots in the reverse map",
-                    info.valid
-                ));
-            }
-            if info.state == SbState::Free && valid != 0 {
-                return Err(format!("free superblock {sb} holds {valid} valid slots"));
-            }
-        }
-        Ok(())
+        self.sbs.check_valid(&self.map, self.slots_per_sb)
     }
 }

@@ -1,62 +1,78 @@
-//! The SLC secondary write buffer of a zoned namespace (ConZone §2.1, §3.2 Fig. 4 ②, §3.4).
+//! The pSLC pool of a zoned namespace: its SLC secondary write buffer (ConZone §2.1, §3.2
+//! Fig. 4 ②, §3.4).
 //!
 //! pSLC superblocks (a region view of the first `nand.slc_blocks_per_plane` blocks of every
-//! plane) allocated at page level through write frontiers. Data lands here with 4 KiB partial
-//! programming: a flush of `n` slots programs exactly those slots, one SLC program per die unit
-//! touched (so a 4 KiB premature flush costs one SLC program of one slot). The page-level map of
-//! SLC-held data and its reverse map are kept here; SLC data is never aggregated.
+//! plane) allocated at page level through write frontiers ([`Stream`]). Data lands here with
+//! 4 KiB partial programming: a flush of `n` slots programs exactly those slots, one SLC
+//! program per die unit touched (so a 4 KiB premature flush costs one SLC program of one slot).
+//! The page-level map of SLC-held data and its reverse map are kept here; SLC data is never
+//! aggregated. Victims for SLC GC are chosen by [`crate::firmware::gc::select_victim`] (greedy,
+//! skipping victims still draining or being erased); the collection itself is the zoned FTL's
+//! (`firmware/zoned/migrate.rs`).
 
-use crate::config::CellType;
-use crate::engine::SimTime;
-use crate::firmware::alloc::{SbState, Superblocks};
+use super::{Stream, Superblocks, NO_SB};
+use crate::config::{CellType, VictimPolicy};
+use crate::engine::{rng_for, Rng, SimTime};
+use crate::firmware::gc::{select_victim, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, PageMap, Ppa};
-use crate::nand::{Geometry, NandArray, OpClass};
+use crate::nand::{FlashPage, Geometry, NandArray, OpClass};
 
+/// The frontier host (buffer-flush) data is written through.
 pub const HOST_FRONT: usize = 0;
+/// The frontier SLC GC rewrites survivors through.
 pub const GC_FRONT: usize = 1;
-const NO_SB: u32 = u32::MAX;
 
-#[derive(Debug, Clone, Copy)]
-struct Front {
-    sb: u32,
-    next: u32,
-    /// Start of the assigned but not yet programmed segment.
-    seg: u32,
-    ready: SimTime,
-}
-
-pub struct Slc {
-    pub geo: Geometry,
-    pub sbs: Superblocks,
-    pub map: PageMap,
-    pub sb_slots: u32,
+pub struct SlcPool {
+    geo: Geometry,
+    sbs: Superblocks,
+    map: PageMap,
+    sb_slots: u32,
     unit: u32,
-    fronts: [Front; 2],
+    fronts: [Stream; 2],
     /// Victims under migration or waiting for their erase to complete.
-    pub busy: Vec<bool>,
+    busy: Vec<bool>,
     /// Erased superblocks and the time their erase completes (not reusable before).
     pending_free: Vec<(SimTime, u32)>,
+    /// Unused by the greedy policy; kept so the victim policy is the shared one.
+    rng: Rng,
 }
 
-impl Slc {
-    pub fn new(geo: Geometry, logical_pages: u64) -> Slc {
+impl SlcPool {
+    pub fn new(geo: Geometry, logical_pages: u64) -> SlcPool {
         let n = geo.superblocks;
-        let front = Front {
-            sb: NO_SB,
-            next: 0,
-            seg: 0,
-            ready: SimTime::ZERO,
-        };
-        Slc {
+        SlcPool {
             sb_slots: geo.slots_per_superblock(),
             unit: geo.die_unit_slots(),
             map: PageMap::new(logical_pages, geo.total_slots()),
             sbs: Superblocks::new(n),
-            fronts: [front; 2],
+            fronts: [Stream::default(); 2],
             busy: vec![false; n as usize],
             pending_free: Vec::with_capacity(n as usize),
+            rng: rng_for(0, 0x736c63),
             geo,
         }
+    }
+
+    /// Superblocks in the pool.
+    pub fn superblocks(&self) -> u32 {
+        self.geo.superblocks
+    }
+
+    /// 4 KiB slots of one superblock.
+    #[inline]
+    pub fn slots_per_sb(&self) -> u32 {
+        self.sb_slots
+    }
+
+    /// 4 KiB slots of one flash page.
+    #[inline]
+    pub fn slots_per_page(&self) -> u32 {
+        self.geo.slots_per_page
+    }
+
+    /// Free superblocks (erases completed by the last [`SlcPool::free_count`]).
+    pub fn free_superblocks(&self) -> u32 {
+        self.sbs.free_count()
     }
 
     /// Free superblocks, counting those whose erase completes by `now`.
@@ -88,6 +104,23 @@ impl Slc {
         self.pending_free.iter().map(|p| p.0).min()
     }
 
+    /// Valid slots of superblock `sb`.
+    #[inline]
+    pub fn valid(&self, sb: u32) -> u32 {
+        self.sbs.info[sb as usize].valid
+    }
+
+    /// Valid slots of the whole pool.
+    pub fn valid_total(&self) -> u64 {
+        self.sbs.info.iter().map(|i| i.valid as u64).sum()
+    }
+
+    /// The logical page held in slot `ppa`, if valid.
+    #[inline]
+    pub fn owner(&self, ppa: Ppa) -> Option<Lpa> {
+        self.map.owner(ppa)
+    }
+
     #[inline]
     pub fn lookup(&self, lpa: Lpa) -> Option<Ppa> {
         match self.map.get(lpa) {
@@ -96,9 +129,17 @@ impl Slc {
         }
     }
 
+    /// The flash page holding slot `ppa`.
     #[inline]
-    pub fn split(&self, ppa: Ppa) -> (u32, u32) {
-        (ppa.0 / self.sb_slots, ppa.0 % self.sb_slots)
+    pub fn page_of(&self, ppa: Ppa) -> FlashPage {
+        self.geo
+            .page_of(ppa.0 / self.sb_slots, ppa.0 % self.sb_slots)
+    }
+
+    /// The flash page holding offset `off` of superblock `sb`.
+    #[inline]
+    pub fn page_at(&self, sb: u32, off: u32) -> FlashPage {
+        self.geo.page_of(sb, off)
     }
 
     /// Drop the SLC copy of `lpa` (migrated, rewritten or reset).
@@ -130,17 +171,15 @@ impl Slc {
                 .sbs
                 .take_free(f as u8)
                 .expect("SLC pool exhausted: GC reserve violated");
-            self.fronts[f] = Front {
+            self.fronts[f] = Stream {
                 sb,
-                next: 0,
-                seg: 0,
-                ready: SimTime::ZERO,
+                ..Stream::default()
             };
         }
         let fr = &mut self.fronts[f];
         let ppa = Ppa(fr.sb * self.sb_slots + fr.next);
         fr.next += 1;
-        fr.ready = fr.ready.max(ready);
+        fr.pending_ready = fr.pending_ready.max(ready);
         let sb = fr.sb;
         self.invalidate(lpa);
         self.map.map(lpa, ppa);
@@ -156,16 +195,16 @@ impl Slc {
     /// the program completes (the segment's ready time if there was nothing to program).
     pub fn commit(&mut self, nand: &mut NandArray, f: usize, class: OpClass) -> SimTime {
         let fr = self.fronts[f];
-        if fr.sb == NO_SB || fr.next == fr.seg {
-            return fr.ready;
+        if fr.sb == NO_SB || fr.next == fr.unit_start {
+            return fr.pending_ready;
         }
-        let slots = fr.next - fr.seg;
-        let die = self.geo.die_of_offset(fr.seg);
+        let slots = fr.next - fr.unit_start;
+        let die = self.geo.die_of_offset(fr.unit_start);
         let pages = slots.div_ceil(self.geo.slots_per_page);
-        let done = nand.program(fr.ready, die, slots, pages, CellType::Slc, class);
+        let done = nand.program(fr.pending_ready, die, slots, pages, CellType::Slc, class);
         let fr = &mut self.fronts[f];
-        fr.seg = fr.next;
-        fr.ready = SimTime::ZERO;
+        fr.unit_start = fr.next;
+        fr.pending_ready = SimTime::ZERO;
         if fr.next == self.sb_slots {
             let sb = fr.sb;
             fr.sb = NO_SB;
@@ -176,30 +215,34 @@ impl Slc {
 
     /// Greedy victim: the full, not busy superblock with the fewest valid slots (entirely valid
     /// ones only if `allow_full`, i.e. when GC migrates data out of SLC).
-    pub fn pick_victim(&self, allow_full: bool) -> Option<u32> {
-        (0..self.sbs.info.len() as u32)
-            .filter(|&s| {
-                let i = &self.sbs.info[s as usize];
-                i.state == SbState::Full
-                    && !self.busy[s as usize]
-                    && (allow_full || i.valid < self.sb_slots)
-            })
-            .min_by_key(|&s| (self.sbs.info[s as usize].valid, s))
+    pub fn pick_victim(&mut self, allow_full: bool) -> Option<u32> {
+        let p = VictimParams {
+            d: 1,
+            window: 1,
+            slots_per_sb: self.sb_slots,
+            allow_full,
+        };
+        let busy = &self.busy;
+        select_victim(
+            VictimPolicy::Greedy,
+            &self.sbs.info,
+            SimTime::ZERO,
+            p,
+            &mut self.rng,
+            |s| busy[s as usize],
+        )
+    }
+
+    /// Victim `sb` is being collected: not a candidate again until it is erased and free.
+    pub fn mark_busy(&mut self, sb: u32) {
+        self.busy[sb as usize] = true;
     }
 
     /// Erase an emptied victim; it becomes free when the erase completes.
     pub fn erase(&mut self, nand: &mut NandArray, sb: u32, now: SimTime) {
         debug_assert_eq!(self.sbs.info[sb as usize].valid, 0);
-        let mut done = now;
-        for die in 0..self.geo.dies {
-            done = done.max(nand.erase(
-                now,
-                die,
-                self.geo.first_block + sb,
-                CellType::Slc,
-                OpClass::Background,
-            ));
-        }
+        let block = self.geo.first_block + sb;
+        let done = nand.erase_superblock(now, block, CellType::Slc, OpClass::Background);
         self.busy[sb as usize] = true;
         self.pending_free.push((done, sb));
     }
@@ -208,18 +251,8 @@ impl Slc {
     pub fn check(&self) -> Result<(), String> {
         self.map.check()?;
         self.sbs.check()?;
-        for (sb, info) in self.sbs.info.iter().enumerate() {
-            let base = sb as u32 * self.sb_slots;
-            let valid = (0..self.sb_slots)
-                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
-                .count() as u32;
-            if valid != info.valid {
-                return Err(format!(
-                    "SLC superblock {sb}: valid count {} but {valid} valid slots in the reverse map",
-                    info.valid
-                ));
-            }
-        }
-        Ok(())
+        self.sbs
+            .check_valid(&self.map, self.sb_slots)
+            .map_err(|e| format!("SLC {e}"))
     }
 }

@@ -8,30 +8,28 @@
 //! when all are taken, the fullest one (which is flushed first). A buffer held by another zone
 //! with data in it must be flushed before it is rebound: a *conflict*.
 
+use super::inflight::{InflightSpace, IssueOrder};
 use crate::config::ZoneBufferMapping;
 use crate::engine::SimTime;
-use std::collections::VecDeque;
 
 pub const NO_ZONE: u32 = u32::MAX;
 
 #[derive(Debug, Clone)]
-pub struct Buf {
+struct Buf {
     /// Zone bound to it, or [`NO_ZONE`].
-    pub owner: u32,
+    owner: u32,
     /// Slots of the owner's data waiting in it.
-    pub count: u32,
+    count: u32,
     /// When the last of the data in it has arrived over the link: a flush cannot program data
     /// before it is in the buffer.
-    pub ready: SimTime,
-    inflight_slots: u32,
-    /// (program done, slots) of flushed data still holding space.
-    inflight: VecDeque<(SimTime, u32)>,
-    last_done: SimTime,
+    ready: SimTime,
+    /// Flushed data still holding space, released in issue order.
+    inflight: InflightSpace<IssueOrder>,
 }
 
 pub struct ZoneBuffers {
-    pub bufs: Vec<Buf>,
-    pub slots: u32,
+    bufs: Vec<Buf>,
+    slots: u32,
     mapping: ZoneBufferMapping,
 }
 
@@ -52,14 +50,64 @@ impl ZoneBuffers {
                     owner: NO_ZONE,
                     count: 0,
                     ready: SimTime::ZERO,
-                    inflight_slots: 0,
-                    inflight: VecDeque::with_capacity(64),
-                    last_done: SimTime::ZERO,
+                    inflight: InflightSpace::default(),
                 })
                 .collect(),
             slots,
             mapping,
         }
+    }
+
+    /// Number of buffers.
+    pub fn len(&self) -> usize {
+        self.bufs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bufs.is_empty()
+    }
+
+    /// Zone bound to buffer `b`, or [`NO_ZONE`].
+    #[inline]
+    pub fn owner(&self, b: u32) -> u32 {
+        self.bufs[b as usize].owner
+    }
+
+    /// Slots of data waiting in buffer `b`.
+    #[inline]
+    pub fn count(&self, b: u32) -> u32 {
+        self.bufs[b as usize].count
+    }
+
+    /// Whether buffer `b` holds a whole buffer of data.
+    #[inline]
+    pub fn is_full(&self, b: u32) -> bool {
+        self.bufs[b as usize].count == self.slots
+    }
+
+    /// When the data in buffer `b` has all arrived.
+    #[inline]
+    pub fn ready(&self, b: u32) -> SimTime {
+        self.bufs[b as usize].ready
+    }
+
+    /// `k` slots of data arrive in buffer `b`, the last at `arrived`.
+    #[inline]
+    pub fn receive(&mut self, b: u32, k: u32, arrived: SimTime) {
+        let x = &mut self.bufs[b as usize];
+        x.count += k;
+        x.ready = x.ready.max(arrived);
+    }
+
+    /// Bind buffer `b` to zone `z` (or unbind it with [`NO_ZONE`]).
+    #[inline]
+    pub fn set_owner(&mut self, b: u32, z: u32) {
+        self.bufs[b as usize].owner = z;
+    }
+
+    /// Drop the data waiting in buffer `b` (its zone was reset).
+    pub fn discard(&mut self, b: u32) {
+        self.bufs[b as usize].count = 0;
     }
 
     /// Which buffer zone `z` (holding `held`, [`NO_ZONE`] if none) writes into.
@@ -92,24 +140,10 @@ impl ZoneBuffers {
     pub fn admit(&mut self, b: u32, t: SimTime) -> (SimTime, u32) {
         let cap = self.slots;
         let x = &mut self.bufs[b as usize];
-        let mut t2 = t;
-        while x.count + x.inflight_slots >= cap {
-            let (done, n) = x
-                .inflight
-                .pop_front()
-                .expect("full buffer with nothing in flight");
-            x.inflight_slots -= n;
-            t2 = t2.max(done);
-        }
+        let t2 = x.inflight.wait_for_slot(x.count, cap, t);
         // Release what has completed by then, so the caller sees all the space it can use.
-        while let Some(&(done, n)) = x.inflight.front() {
-            if done > t2 {
-                break;
-            }
-            x.inflight.pop_front();
-            x.inflight_slots -= n;
-        }
-        (t2, cap - x.count - x.inflight_slots)
+        x.inflight.release_done(t2);
+        (t2, cap - x.count - x.inflight.slots())
     }
 
     /// `n` slots of buffer `b` left for a program completing at `done`.
@@ -120,16 +154,14 @@ impl ZoneBuffers {
         }
         let x = &mut self.bufs[b as usize];
         x.count -= n;
-        x.inflight_slots += n;
-        x.inflight.push_back((done, n));
-        x.last_done = x.last_done.max(done);
+        x.inflight.add(n, done);
     }
 
     /// When every flush of every buffer issued so far has completed.
     pub fn drained_at(&self) -> SimTime {
         self.bufs
             .iter()
-            .map(|b| b.last_done)
+            .map(|b| b.inflight.drained_at())
             .max()
             .unwrap_or(SimTime::ZERO)
     }

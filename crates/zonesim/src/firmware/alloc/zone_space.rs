@@ -9,6 +9,7 @@
 //! map is needed for data in regular flash, which is what makes zone and chunk entries of the
 //! hybrid map possible (ConZone §3.3). A reset erases the units and returns them to the pool.
 
+use crate::config::CellType;
 use crate::engine::SimTime;
 use crate::nand::{FlashPage, Geometry, NandArray, OpClass};
 use std::collections::VecDeque;
@@ -17,15 +18,15 @@ pub const NO_UNIT: u32 = u32::MAX;
 
 pub struct ZoneSpace {
     /// Regular-flash view (superblocks = block rows of this namespace).
-    pub geo: Geometry,
-    pub sub_block: bool,
-    pub units_per_zone: u32,
+    geo: Geometry,
+    sub_block: bool,
+    units_per_zone: u32,
     /// Slots of one allocation unit (superblock or block).
-    pub unit_slots: u32,
+    unit_slots: u32,
     /// Slots of one program (die unit, or one plane's program unit in sub-block mode).
-    pub prog_slots: u32,
+    prog_slots: u32,
     /// Flash pages of one program.
-    pub prog_pages: u32,
+    prog_pages: u32,
     lanes: u32,
     free: VecDeque<u32>,
     total_units: u32,
@@ -62,6 +63,24 @@ impl ZoneSpace {
             zone_units: vec![NO_UNIT; zones as usize * units_per_zone as usize],
             geo,
         }
+    }
+
+    /// Slots of one program (die unit, or one plane's program unit in sub-block mode).
+    #[inline]
+    pub fn prog_slots(&self) -> u32 {
+        self.prog_slots
+    }
+
+    /// Flash pages of one program.
+    #[inline]
+    pub fn prog_pages(&self) -> u32 {
+        self.prog_pages
+    }
+
+    /// Cell type of the regular flash.
+    #[inline]
+    pub fn cell(&self) -> CellType {
+        self.geo.cell
     }
 
     pub fn free_units(&self) -> u32 {
@@ -130,16 +149,9 @@ impl ZoneSpace {
                 );
                 done = done.max(t);
             } else {
-                for die in 0..self.geo.dies {
-                    let t = nand.erase(
-                        now,
-                        die,
-                        self.geo.first_block + u,
-                        self.geo.cell,
-                        OpClass::HostWrite,
-                    );
-                    done = done.max(t);
-                }
+                let block = self.geo.first_block + u;
+                let t = nand.erase_superblock(now, block, self.geo.cell, OpClass::HostWrite);
+                done = done.max(t);
             }
             self.free.push_back(u);
         }

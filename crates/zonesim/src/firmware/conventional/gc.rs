@@ -1,0 +1,212 @@
+//! Garbage collection of a conventional namespace (design.md §1 "Garbage collection"):
+//! foreground GC, incremental by default, before a host unit is flushed; background GC when the
+//! host is idle; survivors rewritten through the placement's GC streams; map updates batched
+//! per victim (DFTL's batch update). The victim is chosen by [`select_victim`].
+
+use super::PageFtl;
+use crate::config::CellType;
+use crate::engine::SimTime;
+use crate::firmware::gc::select_victim;
+use crate::firmware::mapping::{Lpa, Ppa};
+use crate::firmware::Lent;
+use crate::nand::{OpClass, SLOT_BYTES};
+
+/// A victim under (incremental) collection.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct GcJob {
+    sb: u32,
+    /// Next offset to examine.
+    cursor: u32,
+    /// Page moves owed per host unit flushed.
+    quota: u32,
+    /// Pages moved so far.
+    moved: u32,
+}
+
+impl PageFtl {
+    /// Foreground GC before a host unit is flushed. Once fewer than `threshold + streams`
+    /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
+    /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
+    /// S = slots per superblock), so the victim is free by the time the host has filled the
+    /// space it frees and host latency sees GC spread out rather than in one burst. If the pool
+    /// falls to the reserve the GC streams need, GC runs to completion (blocking).
+    pub(super) fn ensure_free(&mut self, lent: &mut Lent, now: SimTime) {
+        // Every stream beyond the first keeps one more superblock in reserve (see below), so
+        // the incremental start moves up with it: GC stays incremental above the reserve.
+        let start = self.threshold + self.streams.len() as u32 - 1;
+        if self.gc.is_none() && self.sbs.free_count() <= start {
+            self.start_victim(now, true);
+        }
+        if let Some(g) = self.gc {
+            let moves = if self.incremental { g.quota } else { u32::MAX };
+            self.gc_step(lent, now, moves);
+        }
+        let reserve = self.streams.len() as u32;
+        let mut budget = self.geo.superblocks;
+        while self.sbs.free_count() <= reserve && budget > 0 {
+            budget -= 1;
+            if self.gc.is_none() && !self.start_victim(now, true) {
+                break;
+            }
+            self.gc_step(lent, now, u32::MAX);
+        }
+    }
+
+    /// Background GC step (the host is idle): collect one victim if fewer than the background
+    /// threshold are free. Idle detection is two-sided: the host has nothing outstanding (the
+    /// caller's idle timer) and this FTL's dies have finished their queued work — otherwise
+    /// GC issued in one idle gap could pile up behind work still queued from the last (which,
+    /// with preemptible GC, host reads keep pushing back). Returns whether it wants to be
+    /// called again (it did work, or work is due once the dies are idle).
+    pub fn background_gc(&mut self, lent: &mut Lent, now: SimTime) -> bool {
+        let due = self.gc.is_some() || self.sbs.free_count() < self.bg_threshold;
+        if !due {
+            return false;
+        }
+        if (0..self.geo.dies).any(|d| lent.nand.die_free_at(d) > now) {
+            return true;
+        }
+        if self.gc.is_none() && !self.start_victim(now, false) {
+            return false;
+        }
+        self.gc_step(lent, now, u32::MAX);
+        true
+    }
+
+    /// Choose a victim and make it the GC in progress; false if none is worth collecting.
+    pub(super) fn start_victim(&mut self, now: SimTime, foreground: bool) -> bool {
+        let Some(v) = select_victim(
+            self.victim,
+            &self.sbs.info,
+            now,
+            self.victim_params,
+            &mut self.rng,
+            |_| false,
+        ) else {
+            return false;
+        };
+        self.counters.gc_victims += 1;
+        if foreground {
+            self.counters.gc_foreground_victims += 1;
+        } else {
+            self.counters.gc_background_victims += 1;
+        }
+        let info = self.sbs.info[v as usize];
+        let valid = info.valid as u64;
+        self.gc_stats.victim_chosen(
+            info.stream as usize,
+            valid as f64 / self.slots_per_sb as f64,
+        );
+        let free_gain = (self.slots_per_sb as u64 - valid).max(1);
+        self.gc = Some(GcJob {
+            sb: v,
+            cursor: 0,
+            quota: (self.unit as u64 * valid)
+                .div_ceil(free_gain)
+                .min(u32::MAX as u64) as u32,
+            moved: 0,
+        });
+        true
+    }
+
+    /// Move up to `max_moves` valid slots of the victim in progress (whole flash pages at a
+    /// time); erase and release it when it is empty.
+    pub(super) fn gc_step(&mut self, lent: &mut Lent, now: SimTime, max_moves: u32) {
+        let Some(mut g) = self.gc else {
+            return;
+        };
+        let spp = self.geo.slots_per_page;
+        let base = g.sb * self.slots_per_sb;
+        let from = self.sbs.info[g.sb as usize].stream as usize;
+        let mut moved = 0;
+        while g.cursor < self.slots_per_sb
+            && moved < max_moves
+            && self.sbs.info[g.sb as usize].valid > 0
+        {
+            let off = g.cursor;
+            g.cursor += spp;
+            let valid = (off..off + spp)
+                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
+                .count() as u32;
+            if valid == 0 {
+                continue;
+            }
+            let page = self.geo.page_of(g.sb, off);
+            let mut t = lent.nand.read(
+                now,
+                page.die,
+                valid as u64 * SLOT_BYTES,
+                self.cell,
+                OpClass::Background,
+            );
+            if self.costs.gc_page_ns > 0 {
+                t = t.max(self.cpu.run(now, valid as u64 * self.costs.gc_page_ns));
+            }
+            for o in off..off + spp {
+                let ppa = Ppa(base + o);
+                if let Some(lpa) = self.map.owner(ppa) {
+                    self.invalidate(ppa);
+                    let stream = self.placement.gc(lpa, from);
+                    self.place_gc(lent, stream, lpa, t, now);
+                }
+            }
+            moved += valid;
+        }
+        self.counters.gc_pages_moved += moved as u64;
+        g.moved += moved;
+        if self.sbs.info[g.sb as usize].valid > 0 {
+            self.gc = Some(g);
+            return;
+        }
+        self.gc = None;
+        self.gc_stats.victim_done(g.moved as u64);
+        self.flush_gc_map_updates(lent, now);
+        let block = self.geo.first_block + g.sb;
+        lent.nand
+            .erase_superblock(now, block, self.cell, OpClass::Background);
+        self.sbs.release(g.sb);
+    }
+
+    /// Rewrite a GC survivor through `stream` (the placement's choice). Its map update is
+    /// batched per map page (DFTL's batch update): recorded here, applied when the victim is
+    /// done.
+    pub(super) fn place_gc(&mut self, lent: &mut Lent, stream: usize, lpa: Lpa, ready: SimTime, now: SimTime) {
+        self.gc_map_pages.push(self.map_page_of(lpa));
+        self.place_raw(lent, stream, lpa, ready, now, OpClass::Background);
+    }
+
+    /// Apply the batched map updates of a finished victim: a cached map page is just marked
+    /// dirty; an uncached one is read, updated and written back once (not loaded into the
+    /// cache, so GC does not evict the host's working set).
+    pub(super) fn flush_gc_map_updates(&mut self, lent: &mut Lent, now: SimTime) {
+        let mut pages = std::mem::take(&mut self.gc_map_pages);
+        pages.sort_unstable();
+        pages.dedup();
+        for &mp in &pages {
+            if lent.sram.contains_page(mp) {
+                lent.sram.access(mp, true);
+                continue;
+            }
+            let die = mp % self.geo.dies;
+            let t = lent.nand.read(
+                now,
+                die,
+                self.geo.page_bytes as u64,
+                CellType::Slc,
+                OpClass::Background,
+            );
+            lent.nand.program(
+                t,
+                die,
+                self.geo.slots_per_page,
+                1,
+                CellType::Slc,
+                OpClass::Background,
+            );
+            self.counters.map_reads += 1;
+            self.counters.map_programs += 1;
+        }
+        pages.clear();
+        self.gc_map_pages = pages;
+    }
+}

@@ -1,0 +1,173 @@
+//! Flushing zone buffers (ConZone §3.2, Fig. 4 ② ③): whole program units to the zone's regular
+//! flash, with SLC-held data of the unit read back and combined; what does not fill a unit to
+//! the SLC secondary buffer.
+
+use super::{PageReads, ZonedFtl};
+use crate::config::{CellType, SlcPolicy};
+use crate::engine::SimTime;
+use crate::firmware::alloc::HOST_FRONT;
+use crate::firmware::buffer::NO_ZONE;
+use crate::firmware::Lent;
+use crate::nand::OpClass;
+
+/// Why a zone's buffer is flushed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Trigger {
+    /// Buffer full, or a program unit completed with SLC data: whole units only.
+    Full,
+    /// Another zone needs the buffer.
+    Evict,
+    /// Host flush command.
+    Host,
+    /// The zone became FULL (write reached capacity, or finish).
+    ZoneFull,
+}
+
+impl ZonedFtl {
+    /// Flush zone `z`'s buffered (and SLC-held) data. See the module documentation for what
+    /// each trigger does. Returns when the programs issued complete.
+    pub(super) fn flush_zone(
+        &mut self,
+        lent: &mut Lent,
+        t: SimTime,
+        z: u32,
+        trigger: Trigger,
+    ) -> SimTime {
+        let mut t = self.finalize_zone(lent, z).max(t);
+        let st = self.zst[z as usize];
+        let b = st.buf;
+        if b != NO_ZONE {
+            // The buffered data may still be on its way over the link.
+            t = t.max(self.bufs.ready(b));
+        }
+        let buffered = st.written - st.slc_end;
+        let mut done = t;
+        let mut to_slc = 0;
+        let mut from_buf = 0;
+        if self.policy == SlcPolicy::All {
+            if trigger != Trigger::Full || buffered > 0 {
+                done = self.write_slc(lent, t, z, st.slc_end, buffered);
+                to_slc = buffered;
+                from_buf = buffered;
+                self.zst[z as usize].slc_end = st.written;
+            }
+        } else {
+            let pending = st.written - st.reg_alloc;
+            let units = if st.full {
+                pending.div_ceil(self.unit)
+            } else {
+                pending / self.unit
+            };
+            let old_wp = st.reg_wp;
+            let mut off = st.reg_alloc;
+            for _ in 0..units {
+                let end = (off + self.unit).min(st.written);
+                done = done.max(self.program_unit(lent, t, z, off, end, true, OpClass::HostWrite));
+                off = end;
+            }
+            let zs = &mut self.zst[z as usize];
+            zs.reg_alloc = off;
+            zs.reg_wp = off;
+            from_buf = off.saturating_sub(st.slc_end);
+            zs.slc_end = zs.slc_end.max(off);
+            let rest = zs.written - zs.slc_end;
+            let slc_end = zs.slc_end;
+            if trigger != Trigger::Full && rest > 0 {
+                done = done.max(self.write_slc(lent, t, z, slc_end, rest));
+                self.zst[z as usize].slc_end = st.written;
+                to_slc = rest;
+                from_buf += rest;
+            }
+            if off > old_wp {
+                let ext = self.zst[z as usize].extent();
+                let c = &mut self.counters.map;
+                self.map.on_mapped(lent, t, z, old_wp, off, ext, c);
+            }
+        }
+        if b != NO_ZONE {
+            self.bufs.flushed(b, from_buf, done);
+        }
+        if to_slc > 0 {
+            self.counters.flushes_to_slc += 1;
+            self.counters.slc_buffered_pages += to_slc as u64;
+        }
+        match trigger {
+            Trigger::Full | Trigger::ZoneFull => self.counters.full_flushes += 1,
+            Trigger::Evict => self.counters.premature_flushes += 1,
+            Trigger::Host => self.counters.host_forced_flushes += 1,
+        }
+        if trigger != Trigger::Full {
+            self.unbind(z);
+        }
+        done
+    }
+
+    /// Program zone offsets `[off, end)` (at most one program unit, padded) to regular flash;
+    /// the part held in SLC is read back first (and, if `invalidate`, dropped from SLC).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn program_unit(
+        &mut self,
+        lent: &mut Lent,
+        t: SimTime,
+        z: u32,
+        off: u32,
+        end: u32,
+        invalidate: bool,
+        class: OpClass,
+    ) -> SimTime {
+        let st = self.zst[z as usize];
+        let slc_hi = end.min(st.slc_end);
+        let mut ready = t;
+        if off < slc_hi {
+            ready = ready.max(self.read_slc(lent, t, z, off, slc_hi, class));
+            if invalidate {
+                for o in off..slc_hi {
+                    let l = self.lpa(z, o);
+                    self.slc.invalidate(l);
+                }
+                self.counters.combined_pages += (slc_hi - off) as u64;
+            }
+        }
+        self.counters.padding_slots += (self.unit - (end - off)) as u64;
+        let p = self.space.locate(z, off);
+        let (pages, cell) = (self.space.prog_pages(), self.space.cell());
+        lent.nand.program(ready, p.die, self.unit, pages, cell, class)
+    }
+
+    /// Read zone offsets `[lo, hi)` from SLC, one array read per flash page.
+    fn read_slc(
+        &mut self,
+        lent: &mut Lent,
+        t: SimTime,
+        z: u32,
+        lo: u32,
+        hi: u32,
+        class: OpClass,
+    ) -> SimTime {
+        let mut reads = PageReads::new(t, class);
+        for o in lo..hi {
+            let ppa = self.slc.lookup(self.lpa(z, o)).expect("SLC-held page mapped");
+            reads.add(lent.nand, self.slc.page_of(ppa), t, CellType::Slc);
+        }
+        reads.finish(lent.nand)
+    }
+
+    /// Write zone offsets `[lo, lo + n)` from the buffer to SLC (partial programming).
+    fn write_slc(&mut self, lent: &mut Lent, t: SimTime, z: u32, lo: u32, n: u32) -> SimTime {
+        if n == 0 {
+            return t;
+        }
+        let t = self.ensure_slc_space(lent, t);
+        let mut done = t;
+        for o in lo..lo + n {
+            let l = self.lpa(z, o);
+            if let Some(d) = self
+                .slc
+                .assign(lent.nand, HOST_FRONT, l, t, OpClass::HostWrite)
+            {
+                done = done.max(d);
+            }
+        }
+        done.max(self.slc.commit(lent.nand, HOST_FRONT, OpClass::HostWrite))
+    }
+}

@@ -1,0 +1,254 @@
+//! SLC garbage collection and SLC-to-regular migration of a zoned namespace (ConZone §3.4,
+//! ConZone+ §4.2): keep more than `slc.gc_threshold_free_superblocks` SLC superblocks free by
+//! collecting greedy victims ([`crate::firmware::alloc::SlcPool::pick_victim`]), either
+//! rewriting their valid pages inside SLC (`in_place`) or migrating whole program units of
+//! each zone they hold to the zone's regular flash (`migrate`, background work). A migration
+//! completes in zone order; until then the SLC copy stays mapped and the victim is not erased.
+
+use super::ZonedFtl;
+use crate::config::{CellType, SlcGc};
+use crate::engine::SimTime;
+use crate::firmware::alloc::GC_FRONT;
+use crate::firmware::mapping::Ppa;
+use crate::firmware::Lent;
+use crate::nand::{OpClass, SLOT_BYTES};
+use std::collections::VecDeque;
+
+/// A background SLC-to-regular migration of zone offsets `[lo, hi)`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MigJob {
+    pub done: SimTime,
+    pub zone: u32,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+/// Migrations in flight and victims waiting for their data to leave.
+pub(super) struct Migrations {
+    jobs: VecDeque<MigJob>,
+    /// Victims whose valid data is migrating; erased once all of it is gone.
+    draining: Vec<u32>,
+    /// Scratch: zones held by the victim being collected.
+    zones: Vec<u32>,
+}
+
+impl Migrations {
+    pub fn new() -> Migrations {
+        Migrations {
+            jobs: VecDeque::with_capacity(256),
+            draining: Vec::with_capacity(64),
+            zones: Vec::with_capacity(256),
+        }
+    }
+
+    /// Migrations queued for zone `z`.
+    pub fn jobs_of(&self, z: u32) -> u32 {
+        self.jobs.iter().filter(|j| j.zone == z).count() as u32
+    }
+
+    /// Index of the first job `f` accepts.
+    fn find(&self, f: impl Fn(&MigJob) -> bool) -> Option<usize> {
+        self.jobs.iter().position(f)
+    }
+
+    fn take(&mut self, i: usize) -> MigJob {
+        self.jobs.remove(i).expect("job")
+    }
+}
+
+impl ZonedFtl {
+    /// Make sure the SLC pool has more than the GC threshold free; returns when writes to SLC
+    /// may start (later than `now` if it had to wait for a migration or an erase).
+    pub(super) fn ensure_slc_space(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        let mut t = now;
+        let mut guard = 4 * self.slc.superblocks() as usize + 16;
+        while guard > 0 {
+            guard -= 1;
+            let free = self.slc.free_count(t);
+            if free > self.slc_threshold {
+                break;
+            }
+            let soon = free as usize + self.slc.pending_count() + self.mig.draining.len();
+            if soon <= self.slc_threshold as usize {
+                let allow_full = self.slc_gc == SlcGc::Migrate;
+                if let Some(v) = self.slc.pick_victim(allow_full) {
+                    self.gc_victim(lent, t, v);
+                    continue;
+                }
+            }
+            // Wait for an erase or a migration to complete.
+            let e = self.slc.next_erase_done();
+            let j = self
+                .mig
+                .jobs
+                .iter()
+                .filter(|j| j.lo == self.zst[j.zone as usize].reg_wp)
+                .map(|j| j.done)
+                .min();
+            let next = match (e, j) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => break,
+            };
+            t = t.max(next);
+            self.finalize(lent, t);
+        }
+        t
+    }
+
+    /// Collect SLC victim `v`: migrate its zones' whole units (`migrate`), rewrite the rest in
+    /// SLC, and erase it once empty.
+    fn gc_victim(&mut self, lent: &mut Lent, now: SimTime, v: u32) {
+        self.counters.slc_gc_victims += 1;
+        let sb_slots = self.slc.slots_per_sb();
+        let base = v * sb_slots;
+        if self.slc_gc == SlcGc::Migrate {
+            let mut zs = std::mem::take(&mut self.mig.zones);
+            zs.clear();
+            for o in 0..sb_slots {
+                if let Some(l) = self.slc.owner(Ppa(base + o)) {
+                    zs.push(l.0 / self.size);
+                }
+            }
+            zs.sort_unstable();
+            zs.dedup();
+            for &z in &zs {
+                self.migrate_zone(lent, now, z);
+            }
+            self.mig.zones = zs;
+        }
+        let spp = self.slc.slots_per_page();
+        let mut moved = 0u64;
+        let mut o = 0;
+        while o < sb_slots {
+            let slots = (o..o + spp).filter(|&k| self.stays_in_slc(Ppa(base + k))).count();
+            if slots > 0 {
+                let p = self.slc.page_at(v, o);
+                let t = lent.nand.read(
+                    now,
+                    p.die,
+                    slots as u64 * SLOT_BYTES,
+                    CellType::Slc,
+                    OpClass::Background,
+                );
+                for k in o..o + spp {
+                    if self.stays_in_slc(Ppa(base + k)) {
+                        let l = self.slc.owner(Ppa(base + k)).expect("valid slot");
+                        self.slc
+                            .assign(lent.nand, GC_FRONT, l, t, OpClass::Background);
+                        moved += 1;
+                    }
+                }
+            }
+            o += spp;
+        }
+        self.slc.commit(lent.nand, GC_FRONT, OpClass::Background);
+        self.counters.slc_gc_pages_moved += moved;
+        self.slc.mark_busy(v);
+        if self.slc.valid(v) == 0 {
+            self.slc.erase(lent.nand, v, now);
+        } else {
+            self.mig.draining.push(v);
+        }
+    }
+
+    /// Whether SLC slot `ppa` holds valid data that no migration is taking out of SLC.
+    #[inline]
+    fn stays_in_slc(&self, ppa: Ppa) -> bool {
+        match self.slc.owner(ppa) {
+            Some(l) => {
+                let (z, off) = (l.0 / self.size, l.0 % self.size);
+                off >= self.zst[z as usize].reg_alloc
+            }
+            None => false,
+        }
+    }
+
+    /// Start background migrations of zone `z`'s SLC-held data, whole program units (plus the
+    /// padded tail if the zone is FULL and nothing of it is buffered).
+    fn migrate_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32) {
+        let st = self.zst[z as usize];
+        let avail = st.slc_end - st.reg_alloc;
+        let mut units = avail / self.unit;
+        if st.full && st.slc_end == st.written && !avail.is_multiple_of(self.unit) {
+            units += 1;
+        }
+        let mut off = st.reg_alloc;
+        for _ in 0..units {
+            let end = (off + self.unit).min(st.slc_end);
+            let done = self.program_unit(lent, now, z, off, end, false, OpClass::Background);
+            self.mig.jobs.push_back(MigJob {
+                done,
+                zone: z,
+                lo: off,
+                hi: end,
+            });
+            self.zst[z as usize].jobs += 1;
+            self.counters.gc_migrated_pages += (end - off) as u64;
+            off = end;
+        }
+        self.zst[z as usize].reg_alloc = off;
+    }
+
+    /// Complete the migrations done by `now` (in zone order): invalidate the SLC copies, map
+    /// the data in regular flash, erase emptied victims.
+    pub(super) fn finalize(&mut self, lent: &mut Lent, now: SimTime) {
+        if self.mig.jobs.is_empty() {
+            return;
+        }
+        loop {
+            let zst = &self.zst;
+            let pos = self
+                .mig
+                .find(|j| j.done <= now && j.lo == zst[j.zone as usize].reg_wp);
+            let Some(i) = pos else { break };
+            let j = self.mig.take(i);
+            self.complete(lent, j, now);
+        }
+    }
+
+    /// Complete every migration of zone `z` now; returns when the last one is done.
+    pub(super) fn finalize_zone(&mut self, lent: &mut Lent, z: u32) -> SimTime {
+        let mut t = SimTime::ZERO;
+        while self.zst[z as usize].jobs > 0 {
+            let wp = self.zst[z as usize].reg_wp;
+            let i = self
+                .mig
+                .find(|j| j.zone == z && j.lo == wp)
+                .expect("migration of the zone in order");
+            let j = self.mig.take(i);
+            t = t.max(j.done);
+            self.complete(lent, j, j.done);
+        }
+        t
+    }
+
+    fn complete(&mut self, lent: &mut Lent, j: MigJob, now: SimTime) {
+        for o in j.lo..j.hi {
+            let l = self.lpa(j.zone, o);
+            self.slc.invalidate(l);
+        }
+        let zs = &mut self.zst[j.zone as usize];
+        zs.reg_wp = j.hi;
+        zs.jobs -= 1;
+        let ext = zs.extent();
+        let c = &mut self.counters.map;
+        self.map
+            .on_mapped(lent, now.max(j.done), j.zone, j.lo, j.hi, ext, c);
+        self.reap_victims(lent, now.max(j.done));
+    }
+
+    /// Erase victims whose valid data is all gone.
+    pub(super) fn reap_victims(&mut self, lent: &mut Lent, now: SimTime) {
+        let mut i = 0;
+        while i < self.mig.draining.len() {
+            let v = self.mig.draining[i];
+            if self.slc.valid(v) == 0 {
+                self.mig.draining.swap_remove(i);
+                self.slc.erase(lent.nand, v, now);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
