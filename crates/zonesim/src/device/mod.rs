@@ -212,13 +212,10 @@ impl Device {
     /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
     pub fn write_volume(&self) -> (u64, u64) {
         let host = self
-            .ftls()
-            .map(|f| f.counters.host_write_pages)
-            .sum::<u64>()
-            + self
-                .zftls()
-                .map(|z| z.counters.host_write_pages)
-                .sum::<u64>();
+            .namespaces
+            .iter()
+            .map(|ns| ns.io_counters().host_write_pages)
+            .sum::<u64>();
         (self.nand.counters.programmed_slots, host)
     }
 

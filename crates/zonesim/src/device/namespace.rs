@@ -8,7 +8,7 @@
 use crate::engine::SimTime;
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::zoned::ZonedFtl;
-use crate::firmware::{Ftl, Lent};
+use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion};
 
 /// One namespace (logical unit) of the device. Few per device and never moved on the hot path,
@@ -44,6 +44,10 @@ impl Namespace {
     #[inline]
     pub fn capacity_bytes(&self) -> u64 {
         dispatch!(self, f => f.capacity_bytes())
+    }
+
+    pub fn io_counters(&self) -> IoCounters {
+        dispatch!(self, f => f.io_counters())
     }
 
     pub fn reset_counters(&mut self) {

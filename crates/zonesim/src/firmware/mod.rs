@@ -41,6 +41,17 @@ pub struct Lent<'a> {
     pub sram: &'a mut L2pSram,
 }
 
+/// Host-visible I/O counters every namespace kind keeps (4 KiB pages).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IoCounters {
+    pub host_read_pages: u64,
+    pub host_write_pages: u64,
+    /// Reads of never-written (or trimmed, or reset) pages, answered without flash access.
+    pub unwritten_reads: u64,
+    /// Reads served from a write buffer.
+    pub buffer_read_hits: u64,
+}
+
 /// The namespace contract: what the device asks of the FTL of any namespace kind.
 pub trait Ftl {
     /// Execute `cmd` arriving at `now` (already range-checked against
@@ -52,6 +63,8 @@ pub trait Ftl {
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;
     /// Bytes the namespace exports.
     fn capacity_bytes(&self) -> u64;
+    /// The host-visible I/O counters.
+    fn io_counters(&self) -> IoCounters;
     /// Zero the counters (after preconditioning); state stays.
     fn reset_counters(&mut self);
     /// The namespace's invariants (map vs reverse map, valid counts, pools, zone state).

@@ -30,7 +30,7 @@ use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{wear_json, GcStats, VictimParams};
 use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa};
-use crate::firmware::{Ftl, Lent};
+use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{FlashCounters, Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
@@ -564,6 +564,15 @@ impl Ftl for PageFtl {
 
     fn capacity_bytes(&self) -> u64 {
         self.logical_pages() * SLOT_BYTES
+    }
+
+    fn io_counters(&self) -> IoCounters {
+        IoCounters {
+            host_read_pages: self.counters.host_read_pages,
+            host_write_pages: self.counters.host_write_pages,
+            unwritten_reads: self.counters.unwritten_reads,
+            buffer_read_hits: self.buffer.counters.read_hits,
+        }
     }
 
     fn reset_counters(&mut self) {

@@ -35,7 +35,7 @@ use crate::engine::SimTime;
 use crate::firmware::alloc::{SlcPool, ZoneSpace};
 use crate::firmware::buffer::{Bind, ZoneBuffers, NO_ZONE};
 use crate::firmware::mapping::{HybridCounters, HybridMap, LastMapPage, Lpa, ZoneExtent};
-use crate::firmware::{Ftl, Lent};
+use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
 };
@@ -459,6 +459,15 @@ impl Ftl for ZonedFtl {
     /// Bytes exported (zones x zone size; only capacity of each zone is writable).
     fn capacity_bytes(&self) -> u64 {
         self.zones.namespace_lbas() * SLOT_BYTES
+    }
+
+    fn io_counters(&self) -> IoCounters {
+        IoCounters {
+            host_read_pages: self.counters.host_read_pages,
+            host_write_pages: self.counters.host_write_pages,
+            unwritten_reads: self.counters.unwritten_reads,
+            buffer_read_hits: self.counters.buffer_read_hits,
+        }
     }
 
     fn reset_counters(&mut self) {
