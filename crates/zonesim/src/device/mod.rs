@@ -5,7 +5,7 @@
 
 mod plan;
 
-pub use plan::{plan, zone_geometry, NsPlan, Rows};
+pub use plan::{gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows};
 
 use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;
@@ -46,8 +46,9 @@ pub struct Device {
 }
 
 impl Device {
-    /// Build the device. The config must have been validated ([`DeviceConfig::load`] does).
-    pub fn new(cfg: &DeviceConfig, seed: u64) -> Device {
+    /// Build the device. The config must obey its own rules ([`DeviceConfig::load`] checks
+    /// them); the rules of the namespace plan are checked here ([`validate`]).
+    pub fn new(cfg: &DeviceConfig, seed: u64) -> Result<Device> {
         let mut nand = NandArray::new(cfg);
         // GC preemption (ftl.gc.preemptible) and migration preemption
         // (sched.preempt_migration) both let host operations suspend background work.
@@ -57,7 +58,7 @@ impl Device {
             preemption.writes = true;
         }
         nand.set_preemption(preemption);
-        let plans = plan(cfg).expect("validated config");
+        let plans = plan(cfg)?;
         let geo = nand.geo.clone();
         let mut namespaces = Vec::new();
         let mut slc_ns = Vec::new();
@@ -103,7 +104,7 @@ impl Device {
                 }
             }
         }
-        Device {
+        Ok(Device {
             link: Link::new(cfg.host.link_mb_s),
             sram: L2pSram::new(
                 cfg.ftl.l2p_cache_bytes,
@@ -125,7 +126,7 @@ impl Device {
             cfg: cfg.clone(),
             out_of_range: 0,
             nand,
-        }
+        })
     }
 
     /// Capacity of namespace `ns` in bytes.
