@@ -4,7 +4,6 @@
 
 use anyhow::Result;
 use std::time::Instant;
-use zonesim::config::DeviceConfig;
 use zonesim::host::fio::{default_job, RwMode, SizeSpec};
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 
@@ -126,7 +125,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         "case", "requests", "wall s", "requests/s", "peak MiB"
     );
     for c in cases {
-        let cfg = DeviceConfig::load(c.device, &[])?;
+        let cfg = zonesim::load_device(c.device, &[])?;
         let opts = RunOptions {
             seed: 1,
             precondition: c.pre,
@@ -148,8 +147,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
         );
     }
     let _ = std::fs::remove_file(&tmp);
-    let cfg = DeviceConfig::load("ufs-conventional", &[])?;
-    let capacity = zonesim::device::Device::new(&cfg, 1).capacity_bytes(0);
+    let cfg = zonesim::load_device("ufs-conventional", &[])?;
+    let capacity = zonesim::device::Device::new(&cfg, 1)?.capacity_bytes(0);
     println!(
         "conventional cases: {} ({} logical 4 KiB pages); peak memory is cumulative over the cases",
         cfg.name,

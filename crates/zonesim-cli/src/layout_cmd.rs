@@ -1,8 +1,8 @@
 //! `zonesim layout`: namespace sizing for F2FS on a metadata (conventional) + data (zoned)
-//! device, the rule of ConZone+ §4.1 ([`zonesim::interface::layout`]).
+//! device, the rule of ConZone+ §4.1 ([`crate::f2fs_layout`]).
 
+use crate::f2fs_layout::{metadata_layout, render, PhysicalSizing};
 use anyhow::Result;
-use zonesim::interface::layout::{metadata_layout, render, PhysicalSizing};
 
 /// A byte count with an optional binary suffix (`64m`, `4GiB`), as in fio job files.
 fn bytes(s: &str) -> Result<u64, String> {

@@ -3,6 +3,7 @@
 
 mod bench;
 mod experiment_cmd;
+mod f2fs_layout;
 mod layout_cmd;
 mod run_cmd;
 mod summary;

@@ -126,7 +126,7 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
-    let cfg = DeviceConfig::load(&a.device, &a.sets)?;
+    let cfg = zonesim::load_device(&a.device, &a.sets)?;
     let (wl, wl_name) = workload(&a, &cfg)?;
     let opts = RunOptions {
         seed: a.seed,

@@ -3,7 +3,6 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::Rng as _;
-use zonesim::config::DeviceConfig;
 use zonesim::device::Device;
 use zonesim::engine::{rng_for, EventQueue, SimTime, Timeline};
 use zonesim::firmware::mapping::L2pSram;
@@ -84,8 +83,9 @@ fn trace_parse(c: &mut Criterion) {
 }
 
 fn device_submit(c: &mut Criterion) {
-    let cfg = DeviceConfig::load("ufs-conventional", &["nand.blocks_per_plane=96".into()]).unwrap();
-    let mut dev = Device::new(&cfg, 1);
+    let cfg =
+        zonesim::load_device("ufs-conventional", &["nand.blocks_per_plane=96".into()]).unwrap();
+    let mut dev = Device::new(&cfg, 1).unwrap();
     let pages = dev.capacity_bytes(0) / 4096;
     let mut now = SimTime::ZERO;
     for p in (0..pages).step_by(32) {

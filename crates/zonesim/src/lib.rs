@@ -15,3 +15,12 @@ pub mod sim;
 pub mod stats;
 
 pub use error::{Error, Result};
+
+/// Load a device config (a preset name or a TOML file, then `KEY=VALUE` overrides) and check
+/// every rule before anything simulates: the config's own ([`config::DeviceConfig::load`]) and
+/// those of the namespace plan ([`device::validate`]). Errors are config errors (exit code 2).
+pub fn load_device(spec: &str, sets: &[String]) -> Result<config::DeviceConfig> {
+    let cfg = config::DeviceConfig::load(spec, sets)?;
+    device::validate(&cfg)?;
+    Ok(cfg)
+}

@@ -9,7 +9,7 @@ use zonesim::stats::Report;
 /// A preset with `--set` overrides.
 pub fn device(preset: &str, sets: &[&str]) -> DeviceConfig {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    DeviceConfig::load(preset, &sets).expect("valid test device")
+    zonesim::load_device(preset, &sets).expect("valid test device")
 }
 
 /// A small device with many small superblocks (1 die, 1 plane, SLC, 4 KiB pages): GC behaves

@@ -40,7 +40,7 @@ proptest! {
     ) {
         let mut cfg = tiny();
         cfg.ftl.gc.victim = serde_json::from_value(serde_json::json!(victim)).unwrap();
-        let mut dev = Device::new(&cfg, 9);
+        let mut dev = Device::new(&cfg, 9).unwrap();
         let cap_pages = dev.capacity_bytes(0) / 4096;
         let mut now = SimTime::ZERO;
         for (i, (kind, page, len, gap)) in ops.into_iter().enumerate() {
@@ -78,7 +78,7 @@ fn long_gc_heavy_runs_finish() {
     ] {
         let mut cfg = tiny();
         cfg.ftl.gc.victim = serde_json::from_value(serde_json::json!(victim)).unwrap();
-        let cap = Device::new(&cfg, 1).capacity_bytes(0);
+        let cap = Device::new(&cfg, 1).unwrap().capacity_bytes(0);
         let wl = jobs(&format!(
             "[w]\nrw=randwrite\nbs=4k\niodepth=32\nnorandommap=1\nio_size={}\n[r]\nrw=randread\nbs=8k\niodepth=4\nio_size={}\n",
             4 * cap,
@@ -98,7 +98,7 @@ fn background_gc_runs_when_idle() {
     cfg.ftl.gc.background = true;
     cfg.ftl.gc.background_threshold_free_superblocks = 8;
     cfg.ftl.gc.idle_us = 200.0;
-    let cap = Device::new(&cfg, 1).capacity_bytes(0);
+    let cap = Device::new(&cfg, 1).unwrap().capacity_bytes(0);
     let wl = jobs(&format!(
         "[w]\nrw=randwrite\nbs=4k\niodepth=1\nnorandommap=1\nthinktime=3000\nio_size={}\n",
         2 * cap
@@ -215,7 +215,7 @@ fn flush_and_trim_semantics() {
 /// A request beyond the namespace is rejected and counted, never a panic.
 #[test]
 fn out_of_range_requests_are_rejected_and_counted() {
-    let mut dev = Device::new(&tiny(), 1);
+    let mut dev = Device::new(&tiny(), 1).unwrap();
     let cap = dev.capacity_bytes(0);
     let t = dev.submit(SimTime(5), 0, sim::command(&HostIo::new(IoKind::Write, cap - 4096, 8192))).done;
     assert_eq!(t, SimTime(5));
@@ -247,7 +247,7 @@ fn incremental_gc_spreads_stalls_blocking_gc_concentrates_them() {
             ],
         );
         cfg.ftl.gc.incremental = incremental;
-        let cap = Device::new(&cfg, 1).capacity_bytes(0);
+        let cap = Device::new(&cfg, 1).unwrap().capacity_bytes(0);
         let wl = jobs(&format!(
             "[w]\nrw=randwrite\nbs=4k\niodepth=4\nnorandommap=1\nio_size={}\n",
             3 * cap

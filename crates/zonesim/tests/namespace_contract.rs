@@ -24,8 +24,7 @@ struct Kind {
 
 fn small_zoned(sets: &[&str]) -> DeviceConfig {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/small-zoned.toml");
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    DeviceConfig::load(path, &sets).expect("valid test device")
+    common::device(path, sets)
 }
 
 fn conventional() -> Kind {
@@ -95,7 +94,7 @@ fn zone_errors(dev: &Device, k: &Kind) -> u64 {
 }
 
 fn read_after_write(k: Kind) {
-    let mut dev = Device::new(&k.cfg, 1);
+    let mut dev = Device::new(&k.cfg, 1).unwrap();
     let mut t = SimTime(0);
     for i in 0..64 {
         t = dev.submit(t, k.ns, cmd(W, i * 4, 4)).done;
@@ -120,7 +119,7 @@ fn read_after_write(k: Kind) {
 }
 
 fn flush_is_durable(k: Kind) {
-    let mut dev = Device::new(&k.cfg, 1);
+    let mut dev = Device::new(&k.cfg, 1).unwrap();
     let w = dev.submit(SimTime(0), k.ns, cmd(W, 0, 3));
     let f = dev.submit(w.done, k.ns, cmd(Op::Flush, 0, 0));
     assert!(f.done > w.done, "a flush programs the buffered data");
@@ -137,7 +136,7 @@ fn flush_is_durable(k: Kind) {
 }
 
 fn trim(k: Kind) {
-    let mut dev = Device::new(&k.cfg, 1);
+    let mut dev = Device::new(&k.cfg, 1).unwrap();
     let w = dev.submit(SimTime(0), k.ns, cmd(W, 0, 16));
     let f = dev.submit(w.done, k.ns, cmd(Op::Flush, 0, 0));
     let t = dev.submit(f.done, k.ns, cmd(Op::Trim, 0, 8));
@@ -150,7 +149,7 @@ fn trim(k: Kind) {
 }
 
 fn zone_rules(k: Kind) {
-    let mut dev = Device::new(&k.cfg, 1);
+    let mut dev = Device::new(&k.cfg, 1).unwrap();
     let z1 = zone_start(&dev, &k, 1);
     let w = dev.submit(SimTime(0), k.ns, cmd(W, z1, 4));
     // Not at the write pointer (zoned: rejected, completes at once, changes nothing).
@@ -177,7 +176,7 @@ fn zone_rules(k: Kind) {
 /// A random valid command mix: writes at each zone's write pointer (sequential in a region on
 /// a conventional namespace), reads of anything, flushes, resets of a zone.
 fn random_mix(k: &Kind, ops: &[(u8, u8, u8)]) -> Result<(), TestCaseError> {
-    let mut dev = Device::new(&k.cfg, 7);
+    let mut dev = Device::new(&k.cfg, 7).unwrap();
     let zones = 4u64;
     let per_zone = zone_pages(&dev, k);
     let mut wp = vec![0u64; zones as usize];

@@ -33,7 +33,7 @@ fn tiny(extra: &[&str]) -> DeviceConfig {
     .map(|s| s.to_string())
     .collect();
     sets.extend(extra.iter().map(|s| s.to_string()));
-    DeviceConfig::load("ufs-conventional", &sets).expect("valid tiny device")
+    zonesim::load_device("ufs-conventional", &sets).expect("valid tiny device")
 }
 
 fn ftl(dev: &Device) -> &PageFtl {
@@ -86,7 +86,7 @@ fn each_policy_places_host_pages_and_survivors_as_documented() {
             "ftl.gc.background=true",
             "ftl.gc.background_threshold_free_superblocks=64",
         ]);
-        let mut dev = Device::new(&cfg, 1);
+        let mut dev = Device::new(&cfg, 1).unwrap();
         let mut t = 0;
         // One superblock's worth (128 slots) of fresh pages.
         write_all(&mut dev, &mut t, 0..128, 3);
@@ -127,7 +127,7 @@ fn age_k_moves_a_second_time_survivor_one_stream_further() {
         "ftl.gc.background=true",
         "ftl.gc.background_threshold_free_superblocks=64",
     ]);
-    let mut dev = Device::new(&cfg, 1);
+    let mut dev = Device::new(&cfg, 1).unwrap();
     let mut t = 0;
     // 16 superblocks of data, then overwrite all but lpa 128k..128k+8 of each: 16 victims
     // with 8 survivors each fill exactly one stream-1 superblock (128 slots).
@@ -178,7 +178,7 @@ proptest! {
             &format!("ftl.gc.placement={}", POLICIES[policy]),
             "ftl.gc.bloom.window_pages=256",
         ]);
-        let mut dev = Device::new(&cfg, 3);
+        let mut dev = Device::new(&cfg, 3).unwrap();
         let logical = ftl(&dev).logical_pages() as u32;
         let mut live = vec![false; logical as usize];
         let mut t = 0u64;
@@ -230,7 +230,7 @@ fn run(cfg: &DeviceConfig, j: zonesim::host::fio::JobSpec, seed: u64) -> zonesim
 
 /// 4 KiB zipf random writes of `x` times the capacity, `rw` mode, depth `qd`.
 fn zipf_job(cfg: &DeviceConfig, rw: RwMode, x: u64, qd: u32) -> zonesim::host::fio::JobSpec {
-    let cap = Device::new(cfg, 1).capacity_bytes(0);
+    let cap = Device::new(cfg, 1).unwrap().capacity_bytes(0);
     let mut j = default_job();
     j.name = "zipf".into();
     j.rw = rw;
@@ -347,7 +347,7 @@ fn classification_cost_shows_in_iops() {
 /// sequential fill, under `dist`.
 fn pages_moved(policy: &str, dist: Distribution, writes_x: u64, seed: u64) -> u64 {
     let cfg = tiny(&[&format!("ftl.gc.placement={policy}")]);
-    let cap = Device::new(&cfg, seed).capacity_bytes(0);
+    let cap = Device::new(&cfg, seed).unwrap().capacity_bytes(0);
     let mut j = default_job();
     j.name = "overwrite".into();
     j.rw = RwMode::RandWrite;

@@ -17,7 +17,9 @@ fn fifo_valid_fraction(op: f64) -> f64 {
 /// Steady-state WAF of uniform random 4 KiB overwrites on a many-block device.
 fn measured_waf(op: f64, victim: &str) -> f64 {
     let cfg = many_blocks(op, victim, 1024);
-    let cap = zonesim::device::Device::new(&cfg, 1).capacity_bytes(0);
+    let cap = zonesim::device::Device::new(&cfg, 1)
+        .unwrap()
+        .capacity_bytes(0);
     let wl = jobs(&format!(
         "[w]\nrw=randwrite\nbs=4k\niodepth=16\nnorandommap=1\nio_size={}\n",
         2 * cap

@@ -20,7 +20,7 @@ fn data(name: &str) -> PathBuf {
 
 fn small(sets: &[&str]) -> DeviceConfig {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    DeviceConfig::load(data("small-zoned.toml").to_str().unwrap(), &sets).unwrap()
+    zonesim::load_device(data("small-zoned.toml").to_str().unwrap(), &sets).unwrap()
 }
 
 fn opts() -> RunOptions {
@@ -84,7 +84,7 @@ fn out_of_order_trace_counts_unaligned_writes_only() {
 fn premature_flush_goes_to_slc_and_is_migrated_with_the_next_unit() {
     // Modulo over two buffers: zones 0 and 2 share buffer 0. Program unit 96 KiB = 24 pages.
     let cfg = small(&["buffer.zone_mapping=modulo"]);
-    let mut dev = Device::new(&cfg, 1);
+    let mut dev = Device::new(&cfg, 1).unwrap();
     let zone = 8 * 1024; // zone size, KiB
     w(&mut dev, 0, IoKind::Write, 0, 48); // zone 0: 12 pages buffered
     w(&mut dev, 1000, IoKind::Write, 2 * zone, 48); // conflict: zone 0's 12 pages -> SLC
@@ -116,7 +116,7 @@ fn premature_flush_goes_to_slc_and_is_migrated_with_the_next_unit() {
 fn assoc_mapping_avoids_the_conflict_modulo_has() {
     let run = |mapping: &str, zones: &[u64]| {
         let cfg = small(&[&format!("buffer.zone_mapping={mapping}")]);
-        let mut dev = Device::new(&cfg, 1);
+        let mut dev = Device::new(&cfg, 1).unwrap();
         let mut off = [0u64; 16];
         let mut t = 0;
         for _round in 0..8 {
@@ -149,7 +149,7 @@ fn assoc_mapping_avoids_the_conflict_modulo_has() {
 #[test]
 fn zone_reset_erases_and_returns_blocks() {
     let cfg = small(&[]);
-    let mut dev = Device::new(&cfg, 1);
+    let mut dev = Device::new(&cfg, 1).unwrap();
     let (free0, total) = {
         let z = dev.zoned(NS).unwrap();
         (z.regular_free_units(), z.regular_total_units())
@@ -189,7 +189,7 @@ fn zone_reset_erases_and_returns_blocks() {
         "zone.capacity_bytes=786432",
         "zone.size_bytes=1048576",
     ]);
-    let mut dev = Device::new(&cfg, 1);
+    let mut dev = Device::new(&cfg, 1).unwrap();
     w(&mut dev, 0, IoKind::Write, 0, 768);
     let e0 = dev.nand.counters.block_erases;
     w(&mut dev, 1_000_000, IoKind::ZoneReset, 0, 0);
@@ -200,7 +200,7 @@ fn zone_reset_erases_and_returns_blocks() {
 #[test]
 fn zone_append_returns_the_write_pointer() {
     let cfg = small(&[]);
-    let mut dev = Device::new(&cfg, 1);
+    let mut dev = Device::new(&cfg, 1).unwrap();
     let a = dev.zone_append(SimTime(0), NS, ZoneId(5), 8192).appended;
     let b = dev.zone_append(SimTime(10), NS, ZoneId(5), 4096).appended;
     let zs = 8 * 1024 * 1024 / 4096;
@@ -290,7 +290,7 @@ fn seq_precondition_fills_every_zone_in_order() {
 fn bad_zoned_configs_name_the_key() {
     let err = |sets: &[&str]| {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        DeviceConfig::load(data("small-zoned.toml").to_str().unwrap(), &sets)
+        zonesim::load_device(data("small-zoned.toml").to_str().unwrap(), &sets)
             .unwrap_err()
             .to_string()
     };
@@ -314,7 +314,7 @@ fn namespaces_share_one_l2p_sram() {
     // 32 KiB of SRAM: two 16 KiB map pages, or 8192 entries of 4 bytes.
     let cfg = small(&["ftl.mapping=page", "ftl.l2p_cache_bytes=32768"]);
     let budget = cfg.ftl.l2p_cache_bytes;
-    let mut dev = Device::new(&cfg, 1);
+    let mut dev = Device::new(&cfg, 1).unwrap();
     let entries = |dev: &Device| {
         dev.report_json()["l2p"]["zoned"]["entries"]
             .as_u64()

@@ -3,7 +3,10 @@
 //! A device is described by dotted keys (`nand.channels`, `ftl.gc.victim`, ...). Loading goes
 //! TOML text -> `toml::Table` -> overrides applied on the table -> typed [`DeviceConfig`] with
 //! `deny_unknown_fields` everywhere, so an unknown key is an error naming the key. Every rule
-//! that a value must obey is checked in [`DeviceConfig::validate`] before anything simulates.
+//! that a value must obey on its own or against other keys is checked in
+//! [`DeviceConfig::validate`]; the rules that need the device's namespace plan (layout, GC
+//! reserve) are checked by `device::validate`. `zonesim::load_device` runs both before anything
+//! simulates. This module imports nothing of the model above it (only `error`).
 //! Units: times in microseconds (`*_us`), bandwidths in MiB/s (`*_mb_s`, 2^20 bytes per second),
 //! sizes in bytes (`*_bytes`).
 
@@ -220,6 +223,22 @@ impl PlacementPolicy {
             PlacementPolicy::AgeK => "age_k",
             PlacementPolicy::Hint => "hint",
         }
+    }
+}
+
+/// Maximum number of write streams of one FTL.
+pub const MAX_STREAMS: usize = 8;
+
+/// Streams of the `hint` placement: none, short, medium, long, extreme.
+pub const HINT_STREAMS: usize = 5;
+
+/// Streams a configuration needs (for validation and the device plan, before any FTL exists).
+pub fn stream_count(gc: &GcConfig) -> usize {
+    match gc.placement {
+        PlacementPolicy::Single => 1,
+        PlacementPolicy::Sup | PlacementPolicy::Bloom => 2,
+        PlacementPolicy::AgeK => gc.streams as usize,
+        PlacementPolicy::Hint => HINT_STREAMS,
     }
 }
 
@@ -570,7 +589,9 @@ pub struct DeviceConfig {
 }
 
 impl DeviceConfig {
-    /// Load a preset name or a TOML file, apply `KEY=VALUE` overrides, validate.
+    /// Load a preset name or a TOML file, apply `KEY=VALUE` overrides, check the config rules
+    /// ([`DeviceConfig::validate`]). The device-plan rules are not checked here: load through
+    /// `zonesim::load_device` to check both.
     pub fn load(spec: &str, sets: &[String]) -> Result<DeviceConfig> {
         let (origin, mut table) = match preset_text(spec) {
             Some(text) => (format!("preset {spec}"), parse_toml(text, spec)?),

@@ -1,8 +1,8 @@
-//! The rules a device config must obey, checked before anything simulates.
+//! The rules a device config must obey on its own, checked before anything simulates. The
+//! rules that need the namespace plan (layout, GC spare superblocks) live in `device::plan`.
 
 use super::DeviceConfig;
 use crate::error::{Error, Result};
-use crate::nand::Geometry;
 
 fn positive(key: &str, v: u64) -> Result<()> {
     if v == 0 {
@@ -146,8 +146,8 @@ impl DeviceConfig {
         positive("ftl.gc.d", g.d.into())?;
         positive("ftl.gc.window", g.window.into())?;
         self.validate_placement()?;
-        let geo = Geometry::new(n);
-        let unit = geo.die_unit_bytes();
+        // One die unit: the program unit of every plane of one die (`nand::Geometry`).
+        let unit = pu as u64 * n.planes_per_die as u64 * n.page_bytes as u64;
         if self.buffer.bytes < unit || self.buffer.bytes > slots * 4096 {
             return Err(Error::config(
                 "buffer.bytes",
@@ -169,16 +169,13 @@ impl DeviceConfig {
                 ),
             ));
         }
-        self.validate_zoned(&geo)?;
-        if self.namespaces.is_empty() {
-            self.check_spare_superblocks(&geo)?;
-        }
-        Ok(())
+        self.validate_zoned()
     }
 
     /// Rules of the zoned device keys (issue 3): zone buffers, SLC secondary buffer, namespace
-    /// layout. The layout itself ([`crate::device::plan`]) names the key it cannot satisfy.
-    fn validate_zoned(&self, geo: &Geometry) -> Result<()> {
+    /// layout keys that need no plan. The layout itself (`device::plan`, run by
+    /// `device::validate`) names the key it cannot satisfy.
+    fn validate_zoned(&self) -> Result<()> {
         use super::{NamespaceKind, SlcGc, SlcPolicy};
         let b = &self.buffer;
         positive("buffer.count", b.count.into())?;
@@ -186,10 +183,12 @@ impl DeviceConfig {
             .namespaces
             .iter()
             .any(|n| n.kind == NamespaceKind::Zoned);
+        let n = &self.nand;
+        let pu = n.cell.program_unit_pages();
         let unit = if self.zone.sub_block {
-            (geo.program_unit_pages * geo.page_bytes) as u64
+            (pu * n.page_bytes) as u64
         } else {
-            geo.die_unit_bytes()
+            pu as u64 * n.planes_per_die as u64 * n.page_bytes as u64
         };
         if !b.bytes_each.is_multiple_of(4096) || (zoned && b.bytes_each < unit) {
             return Err(Error::config(
@@ -221,36 +220,6 @@ impl DeviceConfig {
         if self.namespaces.len() > 255 {
             return Err(Error::config("namespaces", "at most 255 namespaces"));
         }
-        crate::device::plan(self).map(|_| ())
-    }
-
-    /// Spare superblocks a page-mapped namespace needs for GC to make progress: the foreground
-    /// threshold plus one open superblock per write stream of the placement plus one to copy
-    /// into.
-    pub fn gc_reserve_superblocks(&self) -> u64 {
-        let streams = crate::firmware::alloc::placement::stream_count(&self.ftl.gc);
-        self.ftl.gc.threshold_free_superblocks as u64 + streams as u64 + 1
-    }
-
-    /// Enough spare superblocks must exist for GC to make progress
-    /// ([`DeviceConfig::gc_reserve_superblocks`]).
-    fn check_spare_superblocks(&self, geo: &Geometry) -> Result<()> {
-        let user_sbs = geo.superblocks as u64;
-        let logical = geo.logical_pages(self.ftl.overprovisioning);
-        let needed = logical.div_ceil(geo.slots_per_superblock() as u64);
-        let spare = user_sbs.saturating_sub(needed);
-        let streams = crate::firmware::alloc::placement::stream_count(&self.ftl.gc);
-        let want = self.gc_reserve_superblocks();
-        if spare < want {
-            return Err(Error::config(
-                "ftl.overprovisioning",
-                format!(
-                    "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (threshold {} + {streams} open streams of placement {} + 1); raise the OP or nand.blocks_per_plane",
-                    self.ftl.gc.threshold_free_superblocks,
-                    self.ftl.gc.placement.name(),
-                ),
-            ));
-        }
         Ok(())
     }
 }
@@ -258,7 +227,7 @@ impl DeviceConfig {
 impl DeviceConfig {
     /// Rules of the placement, preemption and firmware-cost keys (issue 4).
     fn validate_placement(&self) -> Result<()> {
-        use crate::firmware::alloc::MAX_STREAMS;
+        use super::MAX_STREAMS;
         let g = &self.ftl.gc;
         if !(2..=MAX_STREAMS as u32).contains(&g.streams) {
             return Err(Error::config(

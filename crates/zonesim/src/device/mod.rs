@@ -7,7 +7,7 @@ mod namespace;
 mod plan;
 
 pub use namespace::Namespace;
-pub use plan::{plan, zone_geometry, NsPlan, Rows};
+pub use plan::{gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows};
 
 use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;
@@ -38,8 +38,9 @@ pub struct Device {
 }
 
 impl Device {
-    /// Build the device. The config must have been validated ([`DeviceConfig::load`] does).
-    pub fn new(cfg: &DeviceConfig, seed: u64) -> Device {
+    /// Build the device. The config must obey its own rules ([`DeviceConfig::load`] checks
+    /// them); the rules of the namespace plan are checked here ([`validate`]).
+    pub fn new(cfg: &DeviceConfig, seed: u64) -> Result<Device> {
         let mut nand = NandArray::new(cfg);
         // GC preemption (ftl.gc.preemptible) and migration preemption
         // (sched.preempt_migration) both let host operations suspend background work.
@@ -49,7 +50,7 @@ impl Device {
             preemption.writes = true;
         }
         nand.set_preemption(preemption);
-        let plans = plan(cfg).expect("validated config");
+        let plans = plan(cfg)?;
         let geo = nand.geo.clone();
         let mut namespaces = Vec::new();
         let mut slc_ns = Vec::new();
@@ -95,7 +96,7 @@ impl Device {
                 }
             }
         }
-        Device {
+        Ok(Device {
             link: Link::new(cfg.host.link_mb_s),
             sram: L2pSram::new(
                 cfg.ftl.l2p_cache_bytes,
@@ -117,7 +118,7 @@ impl Device {
             cfg: cfg.clone(),
             out_of_range: 0,
             nand,
-        }
+        })
     }
 
     /// Capacity of namespace `ns` in bytes.

@@ -14,7 +14,7 @@
 //! 0` for a zoned one): it gets the regular flash the others leave. Without `[[namespaces]]`
 //! the device has one conventional namespace over all regular flash (the presets of issue 2).
 
-use crate::config::{DeviceConfig, NamespaceKind};
+use crate::config::{stream_count, DeviceConfig, NamespaceKind};
 use crate::error::{Error, Result};
 use crate::interface::zone::ZoneConfig;
 use crate::nand::{Geometry, SLOT_BYTES};
@@ -123,8 +123,45 @@ pub fn zone_geometry(cfg: &DeviceConfig, geo: &Geometry) -> Result<(u64, u64, u6
 /// Superblocks a conventional namespace of `logical` pages needs with `op` and the GC reserve.
 fn conventional_sbs(cfg: &DeviceConfig, logical: u64, sb_slots: u64) -> u64 {
     let with_op = ((logical as f64) * (1.0 + cfg.ftl.overprovisioning) / sb_slots as f64).ceil();
-    let reserve = logical.div_ceil(sb_slots) + cfg.gc_reserve_superblocks();
+    let reserve = logical.div_ceil(sb_slots) + gc_reserve_superblocks(cfg);
     (with_op as u64).max(reserve)
+}
+
+/// Spare superblocks a page-mapped namespace needs for GC to make progress: the foreground
+/// threshold plus one open superblock per write stream of the placement plus one to copy
+/// into.
+pub fn gc_reserve_superblocks(cfg: &DeviceConfig) -> u64 {
+    let streams = stream_count(&cfg.ftl.gc);
+    cfg.ftl.gc.threshold_free_superblocks as u64 + streams as u64 + 1
+}
+
+/// Enough spare superblocks must exist for GC to make progress ([`gc_reserve_superblocks`]).
+fn check_spare_superblocks(cfg: &DeviceConfig, geo: &Geometry) -> Result<()> {
+    let user_sbs = geo.superblocks as u64;
+    let logical = geo.logical_pages(cfg.ftl.overprovisioning);
+    let needed = logical.div_ceil(geo.slots_per_superblock() as u64);
+    let spare = user_sbs.saturating_sub(needed);
+    let streams = stream_count(&cfg.ftl.gc);
+    let want = gc_reserve_superblocks(cfg);
+    if spare < want {
+        return Err(Error::config(
+            "ftl.overprovisioning",
+            format!(
+                "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (threshold {} + {streams} open streams of placement {} + 1); raise the OP or nand.blocks_per_plane",
+                cfg.ftl.gc.threshold_free_superblocks,
+                cfg.ftl.gc.placement.name(),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The rules of a device config that need its namespace plan: the layout of the namespaces on
+/// the array and the GC spare-superblock reserve. Run after [`DeviceConfig::validate`] (which
+/// [`DeviceConfig::load`] runs); `zonesim::load_device` runs both, and [`super::Device::new`]
+/// fails with the same error.
+pub fn validate(cfg: &DeviceConfig) -> Result<()> {
+    plan(cfg).map(|_| ())
 }
 
 /// Lay the namespaces out on the array, or say which key makes it impossible.
@@ -147,11 +184,13 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             count: regular_total,
         };
         let view = geo.region(rows.first, rows.count, geo.cell);
-        return Ok(vec![NsPlan::Conventional {
+        let plans = vec![NsPlan::Conventional {
             rows,
             slc: false,
             logical_pages: view.logical_pages(cfg.ftl.overprovisioning),
-        }]);
+        }];
+        check_spare_superblocks(cfg, &geo)?;
+        return Ok(plans);
     }
     let slc_geo = geo.region(0, 1, crate::config::CellType::Slc);
     let slc_sb_slots = slc_geo.slots_per_superblock() as u64;

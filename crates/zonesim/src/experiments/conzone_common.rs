@@ -12,7 +12,7 @@ use crate::stats::Report;
 pub const ZONED_NS: usize = 1;
 
 pub fn device(sets: &[String]) -> Result<DeviceConfig> {
-    DeviceConfig::load("conzone-paper", sets)
+    crate::load_device("conzone-paper", sets)
 }
 
 pub fn jobs(text: &str, name: &str) -> Result<Workload> {

@@ -22,7 +22,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let mut res = Vec::new();
     for search in ["multiple", "bitmap"] {
         let cfg = device(&[format!("ftl.l2p_search={search}")])?;
-        let mut dev = Device::new(&cfg, o.seed);
+        let mut dev = Device::new(&cfg, o.seed)?;
         // One job per zone, one after the other: 11 chunks and one 384 KiB buffer into each zone.
         let mut fill = String::from("[global]\nrw=write\nbs=128k\nzonemode=zbd\nsize=1z\nio_size=45440k\niodepth=8\nstonewall\n");
         for z in 0..zones {

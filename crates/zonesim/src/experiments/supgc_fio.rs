@@ -59,7 +59,7 @@ fn device(quick: bool, placement: &str) -> Result<DeviceConfig> {
         "ftl.cost.host_cmd_ns=10000".into(),
         format!("ftl.gc.placement={placement}"),
     ];
-    DeviceConfig::load("ufs-conventional", &sets)
+    crate::load_device("ufs-conventional", &sets)
 }
 
 /// Trim the last 10% (near full), then ten 4 KiB randrw jobs.
@@ -111,7 +111,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         let mut pts = Vec::new();
         for (label, placement) in POLICIES {
             let cfg = device(o.quick, placement)?;
-            let cap = crate::device::Device::new(&cfg, o.seed).capacity_bytes(0);
+            let cap = crate::device::Device::new(&cfg, o.seed)?.capacity_bytes(0);
             let opts = RunOptions {
                 seed: o.seed,
                 precondition: Precondition::Seq,

@@ -2,7 +2,6 @@
 //! namespaces) zone rules.
 
 mod command;
-pub mod layout;
 mod link;
 pub mod zone;
 

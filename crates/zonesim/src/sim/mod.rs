@@ -266,7 +266,7 @@ pub fn run(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
-    let mut dev = Device::new(cfg, opts.seed);
+    let mut dev = Device::new(cfg, opts.seed)?;
     run_device(&mut dev, workload, opts, progress)
 }
 

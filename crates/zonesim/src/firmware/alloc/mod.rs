@@ -22,8 +22,8 @@ pub use zone_space::{ZoneSpace, NO_UNIT};
 
 use crate::engine::SimTime;
 
-/// Maximum number of write streams of one FTL.
-pub const MAX_STREAMS: usize = 8;
+/// Maximum number of write streams of one FTL (a config rule, defined in `config`).
+pub use crate::config::MAX_STREAMS;
 
 /// Sentinel for "no superblock".
 pub const NO_SB: u32 = u32::MAX;

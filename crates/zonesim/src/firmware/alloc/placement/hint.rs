@@ -6,8 +6,8 @@
 use super::Place;
 use crate::firmware::mapping::Lpa;
 
-/// none, short, medium, long, extreme.
-pub const HINT_STREAMS: usize = 5;
+/// none, short, medium, long, extreme (defined in `config`, which counts streams with it).
+pub use crate::config::HINT_STREAMS;
 
 pub struct Hint;
 

@@ -39,15 +39,8 @@ pub trait Place {
     fn gc(&mut self, lpa: Lpa, from: usize) -> usize;
 }
 
-/// Streams a configuration needs (for validation, before any FTL exists).
-pub fn stream_count(gc: &GcConfig) -> usize {
-    match gc.placement {
-        PlacementPolicy::Single => 1,
-        PlacementPolicy::Sup | PlacementPolicy::Bloom => 2,
-        PlacementPolicy::AgeK => gc.streams as usize,
-        PlacementPolicy::Hint => HINT_STREAMS,
-    }
-}
+/// Streams a configuration needs (defined in `config`, which validates with it).
+pub use crate::config::stream_count;
 
 /// The placement policy of one FTL.
 pub enum Placement {

@@ -1,12 +1,12 @@
 //! Each policy on small hand-made sequences: the stream every host page and GC survivor gets.
 
 use super::*;
-use crate::config::{BloomConfig, DeviceConfig};
+use crate::config::BloomConfig;
 
 fn gc_cfg(p: &str, extra: &[&str]) -> GcConfig {
     let mut sets = vec![format!("ftl.gc.placement={p}")];
     sets.extend(extra.iter().map(|s| s.to_string()));
-    DeviceConfig::load("ufs-conventional", &sets)
+    crate::load_device("ufs-conventional", &sets)
         .expect("valid")
         .ftl
         .gc
@@ -91,7 +91,7 @@ fn placement_report_names_policy_and_bloom_resources() {
 /// Loading the default device with `sets` fails with a message naming `key`.
 fn rejects(sets: &[&str], key: &str) {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let e = DeviceConfig::load("ufs-conventional", &sets)
+    let e = crate::load_device("ufs-conventional", &sets)
         .unwrap_err()
         .to_string();
     assert!(e.contains(key), "{e}");

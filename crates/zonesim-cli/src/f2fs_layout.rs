@@ -55,7 +55,7 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use zonesim::error::{Error, Result};
 
 /// F2FS block size.
 pub const F2FS_BLOCK_BYTES: u64 = 4096;
