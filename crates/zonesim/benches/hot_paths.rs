@@ -90,7 +90,11 @@ fn device_submit(c: &mut Criterion) {
     let mut now = SimTime::ZERO;
     for p in (0..pages).step_by(32) {
         now = dev
-            .submit(now, 0, Command::widen(Op::Write { hint: 0 }, p * 4096, 32 * 4096))
+            .submit(
+                now,
+                0,
+                Command::widen(Op::Write { hint: 0 }, p * 4096, 32 * 4096),
+            )
             .done;
     }
     let mut rng = rng_for(1, 3);
@@ -105,7 +109,11 @@ fn device_submit(c: &mut Criterion) {
         b.iter(|| {
             now += 10_000; // 100 K requests/s: below saturation
             let p = rng.gen_range(0..pages);
-            black_box(dev.submit(now, 0, Command::widen(Op::Write { hint: 0 }, p * 4096, 4096)))
+            black_box(dev.submit(
+                now,
+                0,
+                Command::widen(Op::Write { hint: 0 }, p * 4096, 4096),
+            ))
         })
     });
 }

@@ -217,9 +217,19 @@ fn flush_and_trim_semantics() {
 fn out_of_range_requests_are_rejected_and_counted() {
     let mut dev = Device::new(&tiny(), 1).unwrap();
     let cap = dev.capacity_bytes(0);
-    let t = dev.submit(SimTime(5), 0, sim::command(&HostIo::new(IoKind::Write, cap - 4096, 8192))).done;
+    let t = dev
+        .submit(
+            SimTime(5),
+            0,
+            sim::command(&HostIo::new(IoKind::Write, cap - 4096, 8192)),
+        )
+        .done;
     assert_eq!(t, SimTime(5));
-    dev.submit(SimTime(6), 0, sim::command(&HostIo::new(IoKind::Read, cap, 4096)));
+    dev.submit(
+        SimTime(6),
+        0,
+        sim::command(&HostIo::new(IoKind::Read, cap, 4096)),
+    );
     assert_eq!(dev.report_json()["out_of_range"], 2);
     dev.check_invariants().unwrap();
 }

@@ -30,7 +30,11 @@ fn small_zoned(sets: &[&str]) -> DeviceConfig {
 fn conventional() -> Kind {
     let cfg = common::device(
         "ufs-conventional",
-        &["nand.blocks_per_plane=64", "nand.channels=2", "buffer.bytes=131072"],
+        &[
+            "nand.blocks_per_plane=64",
+            "nand.channels=2",
+            "buffer.bytes=131072",
+        ],
     );
     Kind {
         cfg,
@@ -144,7 +148,10 @@ fn trim(k: Kind) {
     let unwritten = dev.namespaces[k.ns].io_counters().unwritten_reads;
     // Zoned namespaces free space by reset: trim is ignored, the data stays.
     let expect = if k.zoned { 0 } else { 8 };
-    assert_eq!(unwritten, expect, "trimmed pages (conventional) read as unwritten");
+    assert_eq!(
+        unwritten, expect,
+        "trimmed pages (conventional) read as unwritten"
+    );
     dev.check_invariants().unwrap();
 }
 

@@ -55,9 +55,15 @@ fn io(kind: IoKind, lpa: u32, hint: u8) -> Command {
 /// Write `lpas` one page at a time (hint `hint`), then flush; returns the time after.
 fn write_all(dev: &mut Device, t: &mut u64, lpas: impl Iterator<Item = u32>, hint: u8) {
     for l in lpas {
-        *t = dev.submit(SimTime(*t), 0, io(IoKind::Write, l, hint)).done.ns();
+        *t = dev
+            .submit(SimTime(*t), 0, io(IoKind::Write, l, hint))
+            .done
+            .ns();
     }
-    *t = dev.submit(SimTime(*t), 0, io(IoKind::Flush, 0, 0)).done.ns();
+    *t = dev
+        .submit(SimTime(*t), 0, io(IoKind::Flush, 0, 0))
+        .done
+        .ns();
 }
 
 /// Let background GC run (the dies go idle between steps) until it has nothing to do.

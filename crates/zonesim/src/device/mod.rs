@@ -141,6 +141,17 @@ impl Device {
         Ok(())
     }
 
+    /// The shared resources, lent to the namespaces, and the namespaces.
+    #[inline]
+    fn lend(&mut self) -> (Lent<'_>, &mut [Namespace]) {
+        let lent = Lent {
+            nand: &mut self.nand,
+            link: &mut self.link,
+            sram: &mut self.sram,
+        };
+        (lent, &mut self.namespaces)
+    }
+
     /// Execute one command on namespace `ns` arriving at `now`; returns its completion.
     /// A command reaching past the namespace's capacity is rejected at once and counted.
     pub fn submit(&mut self, now: SimTime, ns: usize, cmd: Command) -> Completion {
@@ -153,14 +164,7 @@ impl Device {
             self.out_of_range += 1;
             return Completion::at(now);
         }
-        let Device {
-            nand,
-            link,
-            sram,
-            namespaces,
-            ..
-        } = self;
-        let mut lent = Lent { nand, link, sram };
+        let (mut lent, namespaces) = self.lend();
         namespaces[ns].submit(&mut lent, now, cmd)
     }
 
@@ -177,14 +181,7 @@ impl Device {
 
     /// One background step on any namespace that wants it (the host is idle).
     pub fn background_gc(&mut self, now: SimTime) -> bool {
-        let Device {
-            nand,
-            link,
-            sram,
-            namespaces,
-            ..
-        } = self;
-        let mut lent = Lent { nand, link, sram };
+        let (mut lent, namespaces) = self.lend();
         let mut did = false;
         for ns in namespaces.iter_mut() {
             did |= ns.background(&mut lent, now);
@@ -203,7 +200,9 @@ impl Device {
 
 impl Device {
     fn ftls(&self) -> impl Iterator<Item = &PageFtl> {
-        self.namespaces.iter().filter_map(Namespace::as_conventional)
+        self.namespaces
+            .iter()
+            .filter_map(Namespace::as_conventional)
     }
 
     fn zftls(&self) -> impl Iterator<Item = &ZonedFtl> {

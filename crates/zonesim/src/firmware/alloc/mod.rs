@@ -21,6 +21,7 @@ pub use superblock::{SbInfo, SbState, Superblocks};
 pub use zone_space::{ZoneSpace, NO_UNIT};
 
 use crate::engine::SimTime;
+use crate::firmware::mapping::Ppa;
 
 /// Maximum number of write streams of one FTL (a config rule, defined in `config`).
 pub use crate::config::MAX_STREAMS;
@@ -53,6 +54,33 @@ impl Default for Stream {
 }
 
 impl Stream {
+    /// Assign the next slot of this frontier (stream `id` of its FTL) to data ready at `ready`,
+    /// opening a superblock from the free pool of `sbs` when the frontier is closed, and count
+    /// the slot valid. The caller keeps enough free superblocks in reserve (GC).
+    #[inline]
+    pub fn assign(
+        &mut self,
+        sbs: &mut Superblocks,
+        id: u8,
+        slots_per_sb: u32,
+        ready: SimTime,
+    ) -> Ppa {
+        if self.sb == NO_SB {
+            let sb = sbs
+                .take_free(id)
+                .expect("no free superblock: GC reserve exhausted (validated OP too small?)");
+            *self = Stream {
+                sb,
+                ..Stream::default()
+            };
+        }
+        let ppa = Ppa(self.sb * slots_per_sb + self.next);
+        self.next += 1;
+        self.pending_ready = self.pending_ready.max(ready);
+        sbs.info[self.sb as usize].valid += 1;
+        ppa
+    }
+
     /// Is `(sb, off)` assigned but not yet programmed?
     #[inline]
     pub fn is_pending(&self, sb: u32, off: u32) -> bool {

@@ -166,24 +166,9 @@ impl SlcPool {
         ready: SimTime,
         class: OpClass,
     ) -> Option<SimTime> {
-        if self.fronts[f].sb == NO_SB {
-            let sb = self
-                .sbs
-                .take_free(f as u8)
-                .expect("SLC pool exhausted: GC reserve violated");
-            self.fronts[f] = Stream {
-                sb,
-                ..Stream::default()
-            };
-        }
-        let fr = &mut self.fronts[f];
-        let ppa = Ppa(fr.sb * self.sb_slots + fr.next);
-        fr.next += 1;
-        fr.pending_ready = fr.pending_ready.max(ready);
-        let sb = fr.sb;
         self.invalidate(lpa);
+        let ppa = self.fronts[f].assign(&mut self.sbs, f as u8, self.sb_slots, ready);
         self.map.map(lpa, ppa);
-        self.sbs.info[sb as usize].valid += 1;
         if self.fronts[f].next.is_multiple_of(self.unit) {
             Some(self.commit(nand, f, class))
         } else {

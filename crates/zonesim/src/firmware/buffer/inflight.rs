@@ -72,7 +72,10 @@ impl<Q: ReleaseOrder> InflightSpace<Q> {
     pub fn wait_for_slot(&mut self, held: u32, capacity: u32, t: SimTime) -> SimTime {
         let mut t2 = t;
         while held + self.slots >= capacity {
-            let (done, n) = self.queue.pop().expect("buffer full with nothing in flight");
+            let (done, n) = self
+                .queue
+                .pop()
+                .expect("buffer full with nothing in flight");
             self.slots -= n;
             t2 = t2.max(done);
         }

@@ -170,7 +170,14 @@ impl PageFtl {
     /// Rewrite a GC survivor through `stream` (the placement's choice). Its map update is
     /// batched per map page (DFTL's batch update): recorded here, applied when the victim is
     /// done.
-    pub(super) fn place_gc(&mut self, lent: &mut Lent, stream: usize, lpa: Lpa, ready: SimTime, now: SimTime) {
+    pub(super) fn place_gc(
+        &mut self,
+        lent: &mut Lent,
+        stream: usize,
+        lpa: Lpa,
+        ready: SimTime,
+        now: SimTime,
+    ) {
         self.gc_map_pages.push(self.map_page_of(lpa));
         self.place_raw(lent, stream, lpa, ready, now, OpClass::Background);
     }

@@ -485,23 +485,9 @@ impl PageFtl {
         now: SimTime,
         class: OpClass,
     ) -> Option<SimTime> {
-        if self.streams[stream].sb == NO_SB {
-            let sb = self
-                .sbs
-                .take_free(stream as u8)
-                .expect("no free superblock: GC reserve exhausted (validated OP too small?)");
-            self.streams[stream] = Stream {
-                sb,
-                ..Stream::default()
-            };
-        }
-        let s = &mut self.streams[stream];
-        let ppa = Ppa(s.sb * self.slots_per_sb + s.next);
-        s.next += 1;
-        s.pending_ready = s.pending_ready.max(ready);
-        let sb = s.sb;
+        let ppa =
+            self.streams[stream].assign(&mut self.sbs, stream as u8, self.slots_per_sb, ready);
         self.map.map(lpa, ppa);
-        self.sbs.info[sb as usize].valid += 1;
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
             Some(self.program_pending(lent, stream, now, class))
         } else {

@@ -37,10 +37,11 @@ pub struct HybridCounters {
     pub lookups_page: u64,
 }
 
-/// What the map needs to know of a zone: offsets `[0, mapped)` are in regular flash, `written`
-/// were written, and whether the zone is FULL.
+/// What the map needs to know of zone `id`: offsets `[0, mapped)` are in regular flash,
+/// `written` were written, and whether the zone is FULL.
 #[derive(Debug, Clone, Copy)]
 pub struct ZoneExtent {
+    pub id: u32,
     pub mapped: u32,
     pub written: u32,
     pub full: bool,
@@ -130,25 +131,32 @@ impl HybridMap {
 
     /// Cache entry `k` in the shared L2P SRAM; a conventional namespace's dirty map page evicted
     /// to make room is written back at `now`.
-    fn cache_insert(&self, lent: &mut Lent, c: &mut HybridCounters, now: SimTime, k: u64, pin: bool) {
+    fn cache_insert(
+        &self,
+        lent: &mut Lent,
+        c: &mut HybridCounters,
+        now: SimTime,
+        k: u64,
+        pin: bool,
+    ) {
         if let Some(mp) = lent.sram.insert(k, pin) {
             c.map_writebacks += 1;
             program_map_page(lent.nand, mp, now);
         }
     }
 
-    /// Find the mapping of zone offset `off` through the L2P cache; returns when the entry is in
+    /// Find the mapping of offset `off` of the zone through the L2P cache; returns when the entry is in
     /// SRAM.
     pub fn lookup(
         &self,
         lent: &mut Lent,
         t: SimTime,
-        z: u32,
-        off: u32,
         zone: ZoneExtent,
+        off: u32,
         last_mp: &mut LastMapPage,
         c: &mut HybridCounters,
     ) -> SimTime {
+        let z = zone.id;
         let level = self.level_of(zone, off);
         match level {
             Level::Zone => c.lookups_zone += 1,
@@ -226,18 +234,18 @@ impl HybridMap {
         )
     }
 
-    /// Regular flash now maps `[0, new)` of zone `z` (was `[0, old)`): merge completed chunks
+    /// Regular flash now maps `[0, new)` of the zone (was `[0, old)`): merge completed chunks
     /// (and the whole zone when it is FULL and all of it is mapped) into coarse entries.
     pub fn on_mapped(
         &self,
         lent: &mut Lent,
         now: SimTime,
-        z: u32,
+        zone: ZoneExtent,
         old: u32,
         new: u32,
-        zone: ZoneExtent,
         c: &mut HybridCounters,
     ) {
+        let z = zone.id;
         if self.kind != MappingKind::Hybrid {
             return;
         }
@@ -265,8 +273,11 @@ impl HybridMap {
 
     fn forget_chunks(&self, lent: &mut Lent, z: u32) {
         for ch in 0..self.chunks_per_zone {
-            lent.sram
-                .remove(cache_key(self.ns, Level::Chunk, z * self.chunks_per_zone + ch));
+            lent.sram.remove(cache_key(
+                self.ns,
+                Level::Chunk,
+                z * self.chunks_per_zone + ch,
+            ));
         }
     }
 

@@ -79,9 +79,9 @@ impl ZonedFtl {
                 from_buf += rest;
             }
             if off > old_wp {
-                let ext = self.zst[z as usize].extent();
+                let ext = self.zst[z as usize].extent(z);
                 let c = &mut self.counters.map;
-                self.map.on_mapped(lent, t, z, old_wp, off, ext, c);
+                self.map.on_mapped(lent, t, ext, old_wp, off, c);
             }
         }
         if b != NO_ZONE {
@@ -131,7 +131,8 @@ impl ZonedFtl {
         self.counters.padding_slots += (self.unit - (end - off)) as u64;
         let p = self.space.locate(z, off);
         let (pages, cell) = (self.space.prog_pages(), self.space.cell());
-        lent.nand.program(ready, p.die, self.unit, pages, cell, class)
+        lent.nand
+            .program(ready, p.die, self.unit, pages, cell, class)
     }
 
     /// Read zone offsets `[lo, hi)` from SLC, one array read per flash page.
@@ -146,7 +147,10 @@ impl ZonedFtl {
     ) -> SimTime {
         let mut reads = PageReads::new(t, class);
         for o in lo..hi {
-            let ppa = self.slc.lookup(self.lpa(z, o)).expect("SLC-held page mapped");
+            let ppa = self
+                .slc
+                .lookup(self.lpa(z, o))
+                .expect("SLC-held page mapped");
             reads.add(lent.nand, self.slc.page_of(ppa), t, CellType::Slc);
         }
         reads.finish(lent.nand)

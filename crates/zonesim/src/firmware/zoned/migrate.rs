@@ -121,7 +121,9 @@ impl ZonedFtl {
         let mut moved = 0u64;
         let mut o = 0;
         while o < sb_slots {
-            let slots = (o..o + spp).filter(|&k| self.stays_in_slc(Ppa(base + k))).count();
+            let slots = (o..o + spp)
+                .filter(|&k| self.stays_in_slc(Ppa(base + k)))
+                .count();
             if slots > 0 {
                 let p = self.slc.page_at(v, o);
                 let t = lent.nand.read(
@@ -231,10 +233,10 @@ impl ZonedFtl {
         let zs = &mut self.zst[j.zone as usize];
         zs.reg_wp = j.hi;
         zs.jobs -= 1;
-        let ext = zs.extent();
+        let ext = zs.extent(j.zone);
         let c = &mut self.counters.map;
         self.map
-            .on_mapped(lent, now.max(j.done), j.zone, j.lo, j.hi, ext, c);
+            .on_mapped(lent, now.max(j.done), ext, j.lo, j.hi, c);
         self.reap_victims(lent, now.max(j.done));
     }
 

@@ -107,10 +107,11 @@ impl Default for ZState {
 }
 
 impl ZState {
-    /// What the hybrid map needs to know of the zone.
+    /// What the hybrid map needs to know of the zone (zone `id`).
     #[inline]
-    fn extent(&self) -> ZoneExtent {
+    fn extent(&self, id: u32) -> ZoneExtent {
         ZoneExtent {
+            id,
             mapped: self.reg_wp,
             written: self.written,
             full: self.full,
@@ -354,13 +355,17 @@ impl ZonedFtl {
                 self.counters.buffer_read_hits += 1;
                 continue;
             }
-            let ext = st.extent();
             let c = &mut self.counters.map;
-            let map_ready = self.map.lookup(lent, now, z, off, ext, &mut last_mp, c);
+            let map_ready = self
+                .map
+                .lookup(lent, now, st.extent(z), off, &mut last_mp, c);
             let (p, cell) = if off < st.reg_wp {
                 (self.space.locate(z, off), self.space.cell())
             } else {
-                let ppa = self.slc.lookup(self.lpa(z, off)).expect("SLC-held page mapped");
+                let ppa = self
+                    .slc
+                    .lookup(self.lpa(z, off))
+                    .expect("SLC-held page mapped");
                 (self.slc.page_of(ppa), CellType::Slc)
             };
             reads.add(lent.nand, p, map_ready, cell);
@@ -385,7 +390,13 @@ impl ZonedFtl {
     }
 
     /// Zone management command on the zone holding `lba`.
-    fn zone_mgmt(&mut self, lent: &mut Lent, now: SimTime, lba: Lba, action: ZoneAction) -> SimTime {
+    fn zone_mgmt(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        lba: Lba,
+        action: ZoneAction,
+    ) -> SimTime {
         let z = self.zones.zone_of(lba);
         let (res, op) = match action {
             ZoneAction::Open => (self.zones.open(z), ZoneOp::Open(z)),
@@ -499,7 +510,13 @@ impl PageReads {
     }
 
     #[inline]
-    fn add(&mut self, nand: &mut NandArray, p: crate::nand::FlashPage, ready: SimTime, cell: CellType) {
+    fn add(
+        &mut self,
+        nand: &mut NandArray,
+        p: crate::nand::FlashPage,
+        ready: SimTime,
+        cell: CellType,
+    ) {
         let id = ((p.block as u64) << 40)
             | ((p.page as u64) << 20)
             | ((p.die as u64) << 4)
