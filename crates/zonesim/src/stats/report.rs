@@ -1,4 +1,6 @@
+use super::device::DeviceReport;
 use super::{IoStats, OpStats};
+use crate::host::trace::TraceFormat;
 use serde::Serialize;
 
 /// Latency summary in microseconds.
@@ -90,11 +92,11 @@ pub struct Report {
     pub zonesim_version: &'static str,
     pub host: HostReport,
     pub jobs: Vec<JobReport>,
-    pub device: serde_json::Value,
+    pub device: DeviceReport,
     pub precondition: PreconditionReport,
     pub sim: SimReport,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<serde_json::Value>,
+    pub trace: Option<TraceReport>,
 }
 
 /// Fields of `sim` that measure the host's wall clock rather than the simulation.
@@ -151,4 +153,34 @@ pub struct SimReport {
     /// Host requests completed per wall-clock second of the measured phase (the simulator's
     /// speed).
     pub requests_per_wall_s: f64,
+}
+
+/// `trace`: what a trace replay read and replayed (trace replay only).
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceReport {
+    pub file: String,
+    pub format: TraceFormat,
+    /// Requests replayed.
+    pub requests: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub trims: u64,
+    pub flushes: u64,
+    /// Requests beyond capacity folded modulo the capacity.
+    pub folded: u64,
+    /// Requests beyond capacity dropped (`--no-fold`).
+    pub rejected: u64,
+    /// Well-formed lines that are not requests.
+    pub skipped: u64,
+    pub lines: u64,
+    pub fold: bool,
+    pub mode: TraceMode,
+}
+
+/// `trace.mode`: `{"timed": {"time_scale": ..}}` or `{"as_fast_as_possible": {"qd": ..}}`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceMode {
+    Timed { time_scale: f64 },
+    AsFastAsPossible { qd: u32 },
 }
