@@ -42,11 +42,7 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         cfg.nand.dies_per_chip,
         cfg.nand.planes_per_die
     );
-    let _ = writeln!(
-        out,
-        "namespace {ns} ({})",
-        nsr.map_or("?", |n| n.kind())
-    );
+    let _ = writeln!(out, "namespace {ns} ({})", nsr.map_or("?", |n| n.kind()));
     let _ = writeln!(out, "workload  {workload}");
     let _ = writeln!(
         out,
@@ -70,10 +66,7 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     let _ = writeln!(
         out,
         "WAF {:.3}   flash: {} page reads, {} page programs, {} block erases",
-        d.waf,
-        f.page_reads,
-        f.page_programs,
-        f.block_erases
+        d.waf, f.page_reads, f.page_programs, f.block_erases
     );
     let _ = writeln!(
         out,
@@ -102,7 +95,7 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
             b.flushes_to_slc,
             d.l2p.zoned.miss_rate * 100.0
         );
-        let total = d.zones.error_total();
+        let total = d.zones.errors.total();
         // As compact JSON with sorted keys, the form the summary has always printed.
         let e = serde_json::to_value(&d.zones.errors).unwrap_or_default();
         let _ = writeln!(out, "zone errors: {total} {e}");
@@ -111,13 +104,7 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         let _ = writeln!(
             out,
             "trace: {} format, {} requests ({} reads, {} writes, {} trims), {} folded, {} skipped",
-            t.format,
-            t.requests,
-            t.reads,
-            t.writes,
-            t.trims,
-            t.folded,
-            t.skipped
+            t.format, t.requests, t.reads, t.writes, t.trims, t.folded, t.skipped
         );
     }
     let s = &r.sim;

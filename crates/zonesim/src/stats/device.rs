@@ -193,13 +193,6 @@ pub struct ZonesReport {
     pub finishes: u64,
 }
 
-impl ZonesReport {
-    /// Zone errors of every kind.
-    pub fn error_total(&self) -> u64 {
-        self.errors.counts.iter().sum()
-    }
-}
-
 /// `device.wear`: erase counts over all blocks, and per conventional namespace region.
 #[derive(Debug, Clone, Serialize)]
 pub struct WearReport {
