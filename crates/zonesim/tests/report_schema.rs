@@ -77,7 +77,10 @@ fn zoned_trace(mode: ReplayMode) -> Value {
         check_invariants: true,
     };
     let r = sim::run(&cfg, &Workload::Trace(t), &opts, &mut |_, _| {}).unwrap();
-    assert!(r.device.zones.errors.total() > 0, "first_errors is not empty");
+    assert!(
+        r.device.zones.errors.total() > 0,
+        "first_errors is not empty"
+    );
     serde_json::to_value(&r).unwrap()
 }
 

@@ -3,9 +3,8 @@
 //! counters; only serialization turns them into JSON, so readers (CLI, experiments, tests)
 //! read fields and a renamed key is a compile error.
 //!
-//! Field names are the JSON keys. The deterministic report sorts keys
-//! ([`super::Report::deterministic_json`]), so the declaration order here only affects the
-//! order of keys in `--json` output.
+//! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
+//! the declaration order here does not show in the output.
 
 use crate::firmware::zoned::ZonedCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};

@@ -1,7 +1,7 @@
 use super::device::DeviceReport;
 use super::{IoStats, OpStats};
 use crate::host::trace::TraceFormat;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 /// Latency summary in microseconds.
 #[derive(Debug, Clone, Serialize, Default)]
@@ -92,11 +92,24 @@ pub struct Report {
     pub zonesim_version: &'static str,
     pub host: HostReport,
     pub jobs: Vec<JobReport>,
+    #[serde(serialize_with = "sorted_keys")]
     pub device: DeviceReport,
     pub precondition: PreconditionReport,
     pub sim: SimReport,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "sorted_keys"
+    )]
     pub trace: Option<TraceReport>,
+}
+
+/// `device` and `trace` with their keys sorted at every level, as they were written when they
+/// were JSON maps before they were typed: `--json` output stays byte-identical, whatever the
+/// declaration order of the structs and of the counters they embed.
+fn sorted_keys<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(v)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
 }
 
 /// Fields of `sim` that measure the host's wall clock rather than the simulation.
