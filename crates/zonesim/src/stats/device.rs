@@ -244,7 +244,9 @@ impl EraseSummary {
     }
 }
 
-/// `device.namespaces[i]`, tagged by `kind`.
+/// `device.namespaces[i]`, tagged by `kind`. Built once per report for a few namespaces, so
+/// the zoned variant is not boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum NamespaceReport {
