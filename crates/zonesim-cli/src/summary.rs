@@ -29,8 +29,8 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     let mut out = String::new();
     let d = &r.device;
     let ns = r.jobs.first().map_or(0, |j| j.namespace);
-    let gib =
-        d["namespaces"][ns]["capacity_bytes"].as_u64().unwrap_or(0) as f64 / (1u64 << 30) as f64;
+    let nsr = d.namespaces.get(ns);
+    let gib = nsr.map_or(0, |n| n.capacity_bytes()) as f64 / (1u64 << 30) as f64;
     let _ = writeln!(
         out,
         "device    {} ({:.2} GiB logical, {} {} ch x {} chips x {} dies x {} planes)",
@@ -42,11 +42,7 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         cfg.nand.dies_per_chip,
         cfg.nand.planes_per_die
     );
-    let _ = writeln!(
-        out,
-        "namespace {ns} ({})",
-        d["namespaces"][ns]["kind"].as_str().unwrap_or("?")
-    );
+    let _ = writeln!(out, "namespace {ns} ({})", nsr.map_or("?", |n| n.kind()));
     let _ = writeln!(out, "workload  {workload}");
     let _ = writeln!(
         out,
@@ -66,62 +62,49 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     }
     host_lines(&mut out, "total", &r.host);
     let _ = writeln!(out);
-    let f = &d["flash"];
+    let f = &d.flash;
     let _ = writeln!(
         out,
         "WAF {:.3}   flash: {} page reads, {} page programs, {} block erases",
-        d["waf"].as_f64().unwrap_or(0.0),
-        f["page_reads"],
-        f["page_programs"],
-        f["block_erases"]
+        d.waf, f.page_reads, f.page_programs, f.block_erases
     );
     let _ = writeln!(
         out,
         "GC: {} victims, {} pages moved   L2P: {} hits, {} misses, {} write-backs   unwritten reads: {}",
-        d["gc"]["victims"],
-        d["gc"]["pages_moved"],
-        d["l2p"]["hits"],
-        d["l2p"]["misses"],
-        d["l2p"]["writebacks"],
-        d["unwritten_reads"]
+        d.gc.victims,
+        d.gc.pages_moved,
+        d.l2p.hits,
+        d.l2p.misses,
+        d.l2p.writebacks,
+        d.unwritten_reads
     );
-    let b = &d["buffer"];
+    let b = &d.buffer;
     let _ = writeln!(
         out,
         "buffer: {} full flushes, {} premature, {} host flushes",
-        b["full_flushes"], b["premature_flushes"], b["host_flushes"]
+        b.full_flushes, b.premature_flushes, b.host_flushes
     );
-    if d["namespaces"]
-        .as_array()
-        .is_some_and(|a| a.iter().any(|n| n["kind"] == "zoned"))
-    {
-        let s = &d["slc"];
+    if d.namespaces.iter().any(|n| n.zoned().is_some()) {
+        let s = &d.slc;
         let _ = writeln!(
             out,
             "zoned: {} SLC pages written, {} migrated, {} SLC GC moves; buffer flushes to SLC {}; L2P zoned miss rate {:.1}%",
-            s["pages_written"],
-            s["pages_migrated"],
-            s["gc_pages_moved"],
-            b["flushes_to_slc"],
-            d["l2p"]["zoned"]["miss_rate"].as_f64().unwrap_or(0.0) * 100.0
+            s.pages_written,
+            s.pages_migrated,
+            s.gc_pages_moved,
+            b.flushes_to_slc,
+            d.l2p.zoned.miss_rate * 100.0
         );
-        let e = &d["zones"]["errors"];
-        let total: u64 = e
-            .as_object()
-            .map_or(0, |m| m.values().filter_map(|v| v.as_u64()).sum());
+        let total = d.zones.errors.total();
+        // As compact JSON with sorted keys, the form the summary has always printed.
+        let e = serde_json::to_value(&d.zones.errors).unwrap_or_default();
         let _ = writeln!(out, "zone errors: {total} {e}");
     }
     if let Some(t) = &r.trace {
         let _ = writeln!(
             out,
             "trace: {} format, {} requests ({} reads, {} writes, {} trims), {} folded, {} skipped",
-            t["format"].as_str().unwrap_or("?"),
-            t["requests"],
-            t["reads"],
-            t["writes"],
-            t["trims"],
-            t["folded"],
-            t["skipped"]
+            t.format, t.requests, t.reads, t.writes, t.trims, t.folded, t.skipped
         );
     }
     let s = &r.sim;

@@ -85,9 +85,9 @@ fn long_gc_heavy_runs_finish() {
             cap
         ));
         let r = run(&cfg, &wl, Precondition::Seq, 5);
-        assert!(r.device["gc"]["victims"].as_u64().unwrap() > 50, "{victim}");
+        assert!(r.device.gc.victims > 50, "{victim}");
         assert_eq!(r.host.write.ios, 4 * cap / 4096, "{victim}");
-        assert!(r.device["waf"].as_f64().unwrap() > 1.0);
+        assert!(r.device.waf > 1.0);
     }
 }
 
@@ -104,10 +104,10 @@ fn background_gc_runs_when_idle() {
         2 * cap
     ));
     let r = run(&cfg, &wl, Precondition::Seq, 5);
-    assert!(r.device["gc"]["background_victims"].as_u64().unwrap() > 0);
+    assert!(r.device.gc.background_victims > 0);
     cfg.ftl.gc.background = false;
     let r = run(&cfg, &wl, Precondition::Seq, 5);
-    assert_eq!(r.device["gc"]["background_victims"].as_u64().unwrap(), 0);
+    assert_eq!(r.device.gc.background_victims, 0);
 }
 
 fn trace(name: &str) -> std::path::PathBuf {
@@ -134,15 +134,12 @@ fn real_traces_replay_completely() {
             let wl = Workload::Trace(TraceReplay::new(trace(file), mode));
             let r = run(&cfg, &wl, Precondition::None, 1);
             let t = r.trace.as_ref().unwrap();
-            assert_eq!(t["reads"].as_u64().unwrap(), reads, "{file}");
-            assert_eq!(t["writes"].as_u64().unwrap(), writes, "{file}");
+            assert_eq!(t.reads, reads, "{file}");
+            assert_eq!(t.writes, writes, "{file}");
             assert_eq!(r.host.read.ios, reads);
             assert_eq!(r.host.write.ios, writes);
-            assert!(
-                t["folded"].as_u64().unwrap() > 0,
-                "{file}: addresses exceed 4 GiB"
-            );
-            assert_eq!(t["format"], "disksim");
+            assert!(t.folded > 0, "{file}: addresses exceed 4 GiB");
+            assert_eq!(t.format.name(), "disksim");
         }
     }
 }
@@ -194,8 +191,8 @@ fn unwritten_reads_touch_no_flash() {
     let cfg = tiny();
     let wl = jobs("[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=1000\n");
     let r = run(&cfg, &wl, Precondition::None, 1);
-    assert_eq!(r.device["unwritten_reads"].as_u64().unwrap(), 1000);
-    assert_eq!(r.device["flash"]["page_reads"].as_u64().unwrap(), 0);
+    assert_eq!(r.device.unwritten_reads, 1000);
+    assert_eq!(r.device.flash.page_reads, 0);
 }
 
 /// fsync drains the buffer: partial units are padded (premature flushes) and host flushes are
@@ -205,11 +202,11 @@ fn flush_and_trim_semantics() {
     let cfg = tiny();
     let wl = jobs("[w]\nrw=write\nbs=4k\niodepth=1\nsize=400k\nfsync=5\n[t]\nstonewall\nrw=trim\nbs=80k\nsize=400k\n[r]\nstonewall\nrw=read\nbs=4k\nsize=400k\n");
     let r = run(&cfg, &wl, Precondition::None, 1);
-    let b = &r.device["buffer"];
-    assert_eq!(b["host_flushes"].as_u64().unwrap(), 20);
-    assert!(b["premature_flushes"].as_u64().unwrap() > 0);
-    assert!(b["padding_slots"].as_u64().unwrap() > 0);
-    assert_eq!(r.device["unwritten_reads"].as_u64().unwrap(), 100);
+    let b = &r.device.buffer;
+    assert_eq!(b.host_flushes, 20);
+    assert!(b.premature_flushes > 0);
+    assert!(b.padding_slots > 0);
+    assert_eq!(r.device.unwritten_reads, 100);
 }
 
 /// A request beyond the namespace is rejected and counted, never a panic.
@@ -230,7 +227,7 @@ fn out_of_range_requests_are_rejected_and_counted() {
         0,
         sim::command(&HostIo::new(IoKind::Read, cap, 4096)),
     );
-    assert_eq!(dev.report_json()["out_of_range"], 2);
+    assert_eq!(dev.report().out_of_range, 2);
     dev.check_invariants().unwrap();
 }
 
@@ -266,7 +263,7 @@ fn incremental_gc_spreads_stalls_blocking_gc_concentrates_them() {
     };
     let inc = run_with(true);
     let blk = run_with(false);
-    let moves = |r: &zonesim::stats::Report| r.device["gc"]["pages_moved"].as_f64().unwrap();
+    let moves = |r: &zonesim::stats::Report| r.device.gc.pages_moved as f64;
     eprintln!(
         "write p99/max latency: incremental {:.0}/{:.0} us, blocking {:.0}/{:.0} us; moves {} / {}",
         inc.host.write.latency_us.p99,

@@ -115,12 +115,12 @@ fn each_policy_places_host_pages_and_survivors_as_documented() {
             assert_ne!(sb, a, "{policy}: survivor {l} left the victim");
             assert_eq!(st as usize, survivor, "{policy}: survivor {l} stream");
         }
-        let rep = dev.report_json();
-        assert_eq!(rep["gc"]["background_victims"], 1, "{policy}");
-        assert_eq!(rep["gc"]["pages_moved_per_victim"]["max"], 8, "{policy}");
-        let ps = &rep["gc"]["per_stream"][host];
-        assert_eq!(ps["victims"], 1, "{policy}");
-        assert!((ps["valid_ratio_at_victim_mean"].as_f64().unwrap() - 8.0 / 128.0).abs() < 1e-9);
+        let rep = dev.report();
+        assert_eq!(rep.gc.background_victims, 1, "{policy}");
+        assert_eq!(rep.gc.pages_moved_per_victim.max, 8, "{policy}");
+        let ps = &rep.gc.per_stream[host];
+        assert_eq!(ps.victims, 1, "{policy}");
+        assert!((ps.valid_ratio_at_victim_mean - 8.0 / 128.0).abs() < 1e-9);
         dev.check_invariants().unwrap();
     }
 }
@@ -252,27 +252,25 @@ fn background_gc_runs_in_idle_gaps_above_its_threshold() {
     let mut j = zipf_job(&tiny(&[]), RwMode::RandWrite, 1, 1);
     j.thinktime_ns = 2_000_000;
     let fg = run(&tiny(&[]), j.clone(), 2);
-    assert_eq!(fg.device["gc"]["background_victims"], 0);
+    assert_eq!(fg.device.gc.background_victims, 0);
     let bg_cfg = tiny(&[
         "ftl.gc.background=true",
         "ftl.gc.background_threshold_free_superblocks=6",
         "ftl.gc.idle_us=100",
     ]);
     let bg = run(&bg_cfg, j, 2);
-    let g = &bg.device["gc"];
+    let g = &bg.device.gc;
     eprintln!(
         "background: fg-only victims {} / with bg: fg {} bg {}",
-        fg.device["gc"]["victims"], g["foreground_victims"], g["background_victims"]
+        fg.device.gc.victims, g.foreground_victims, g.background_victims
     );
-    assert!(g["background_victims"].as_u64().unwrap() > 0);
-    assert!(
-        g["foreground_victims"].as_u64().unwrap()
-            < fg.device["gc"]["foreground_victims"].as_u64().unwrap() / 2
-    );
+    assert!(g.background_victims > 0);
+    assert!(g.foreground_victims < fg.device.gc.foreground_victims / 2);
     // Background GC stops at its threshold: the pool never grows far beyond it.
-    let free = bg.device["namespaces"][0]["free_superblocks"]
-        .as_u64()
-        .unwrap();
+    let free = bg.device.namespaces[0]
+        .conventional()
+        .unwrap()
+        .free_superblocks;
     assert!(free <= 7, "free superblocks {free}");
 }
 
@@ -309,12 +307,12 @@ fn preemptible_gc_lets_reads_overtake() {
         "read p99: plain {:.1} us, preemptible {:.1} us; bg victims {}",
         p99(&plain),
         p99(&pre),
-        pre.device["gc"]["background_victims"]
+        pre.device.gc.background_victims
     );
-    assert!(pre.device["gc"]["suspensions"].as_u64().unwrap() > 0);
-    assert_eq!(plain.device["gc"]["suspensions"], 0);
+    assert!(pre.device.gc.suspensions > 0);
+    assert_eq!(plain.device.gc.suspensions, 0);
     assert!(p99(&pre) < p99(&plain) * 0.5);
-    let share = pre.device["gc"]["time_share"].as_f64().unwrap();
+    let share = pre.device.gc.time_share;
     assert!(share > 0.0 && share < 1.0, "time share {share}");
 }
 
@@ -337,16 +335,16 @@ fn classification_cost_shows_in_iops() {
     j.rwmixread = 50;
     let a = run(&free, j.clone(), 6);
     let b = run(&costly, j, 6);
-    let busy = b.device["gc"]["cpu_busy_ns"].as_u64().unwrap();
-    let writes = b.device["host_pages_written"].as_u64().unwrap();
-    let moved = b.device["gc"]["pages_moved"].as_u64().unwrap();
+    let busy = b.device.gc.cpu_busy_ns;
+    let writes = b.device.host_pages_written;
+    let moved = b.device.gc.pages_moved;
     let cmds = b.host.read.ios + b.host.write.ios;
     assert_eq!(busy, cmds * 5000 + writes * 20_000 + moved * 500);
     let iops = |r: &zonesim::stats::Report| r.host.read.iops + r.host.write.iops;
     eprintln!("iops: free {:.0}, 20 us/write {:.0}", iops(&a), iops(&b));
     assert!(iops(&b) < iops(&a) * 0.97);
     // Same classification, same flash traffic: the cost is time only.
-    assert_eq!(a.device["gc"]["pages_moved"], b.device["gc"]["pages_moved"]);
+    assert_eq!(a.device.gc.pages_moved, b.device.gc.pages_moved);
 }
 
 /// GC pages moved by a 4 KiB random-write run of `writes_x` times the logical capacity after a
@@ -368,7 +366,7 @@ fn pages_moved(policy: &str, dist: Distribution, writes_x: u64, seed: u64) -> u6
         ..RunOptions::default()
     };
     let r = sim::run(&cfg, &Workload::Jobs(vec![j]), &opts, &mut |_, _| {}).unwrap();
-    r.device["gc"]["pages_moved"].as_u64().unwrap()
+    r.device.gc.pages_moved
 }
 
 #[test]

@@ -25,9 +25,9 @@ fn measured_waf(op: f64, victim: &str) -> f64 {
         2 * cap
     ));
     let r = run(&cfg, &wl, Precondition::Steady, 3);
-    assert!(r.device["gc"]["victims"].as_u64().unwrap() > 100);
-    assert_eq!(r.device["l2p"]["map_programs"].as_u64().unwrap(), 0);
-    r.device["waf"].as_f64().unwrap()
+    assert!(r.device.gc.victims > 100);
+    assert_eq!(r.device.l2p.map_programs, 0);
+    r.device.waf
 }
 
 #[test]

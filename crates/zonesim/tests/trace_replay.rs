@@ -49,12 +49,12 @@ fn every_format_replays_with_consistent_counts_and_deterministically() {
             let wl = Workload::Trace(TraceReplay::new(&path, mode));
             let a = run(&cfg, &wl, Precondition::None, 1);
             let t = a.trace.clone().unwrap();
-            assert_eq!(t["format"], format, "{file}");
-            assert_eq!(t["reads"].as_u64().unwrap(), stats.reads.count, "{file}");
-            assert_eq!(t["writes"].as_u64().unwrap(), stats.writes.count, "{file}");
-            assert_eq!(t["trims"].as_u64().unwrap(), stats.trims.count, "{file}");
-            assert_eq!(t["flushes"].as_u64().unwrap(), stats.flushes, "{file}");
-            assert_eq!(t["skipped"].as_u64().unwrap(), stats.skipped, "{file}");
+            assert_eq!(t.format.name(), format, "{file}");
+            assert_eq!(t.reads, stats.reads.count, "{file}");
+            assert_eq!(t.writes, stats.writes.count, "{file}");
+            assert_eq!(t.trims, stats.trims.count, "{file}");
+            assert_eq!(t.flushes, stats.flushes, "{file}");
+            assert_eq!(t.skipped, stats.skipped, "{file}");
             assert_eq!(a.host.read.ios, stats.reads.count, "{file}");
             assert_eq!(a.host.write.ios, stats.writes.count, "{file}");
             assert_eq!(a.host.trim.ios, stats.trims.count, "{file}");
@@ -78,15 +78,9 @@ fn the_blkparse_sample_carries_trims_and_flushes_to_the_device() {
     ));
     let r = run(&cfg, &wl, Precondition::None, 1);
     let t = r.trace.unwrap();
-    assert!(t["trims"].as_u64().unwrap() > 0 && t["flushes"].as_u64().unwrap() > 0);
-    assert_eq!(
-        r.device["buffer"]["host_flushes"].as_u64().unwrap(),
-        t["flushes"].as_u64().unwrap()
-    );
-    assert!(
-        t["skipped"].as_u64().unwrap() > 0,
-        "Q/G/I/C events are skipped"
-    );
+    assert!(t.trims > 0 && t.flushes > 0);
+    assert_eq!(r.device.buffer.host_flushes, t.flushes);
+    assert!(t.skipped > 0, "Q/G/I/C events are skipped");
 }
 
 #[test]
@@ -97,10 +91,10 @@ fn no_fold_rejects_requests_beyond_capacity() {
     t.fold = false;
     let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
     let tr = r.trace.unwrap();
-    let rejected = tr["rejected"].as_u64().unwrap();
+    let rejected = tr.rejected;
     assert!(rejected > 0);
-    assert_eq!(tr["folded"].as_u64().unwrap(), 0);
-    assert_eq!(tr["requests"].as_u64().unwrap() + rejected, 6999);
+    assert_eq!(tr.folded, 0);
+    assert_eq!(tr.requests + rejected, 6999);
 }
 
 #[test]
@@ -111,11 +105,11 @@ fn replay_window_options_select_requests() {
     t.skip = 100;
     t.max_requests = Some(500);
     let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
-    assert_eq!(r.trace.unwrap()["requests"].as_u64().unwrap(), 500);
+    assert_eq!(r.trace.unwrap().requests, 500);
     let mut t = TraceReplay::new(&path, ReplayMode::Timed { time_scale: 1.0 });
     t.stop_ns = Some(10_000_000);
     let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
-    let n = r.trace.unwrap()["requests"].as_u64().unwrap();
+    let n = r.trace.unwrap().requests;
     assert!(n > 0 && n < 6999);
     assert!(r.sim.simulated_ns < 12_000_000);
 }

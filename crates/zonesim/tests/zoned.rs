@@ -7,7 +7,7 @@ use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::host::fio::parse_job_file;
 use zonesim::host::{HostIo, IoKind};
-use zonesim::interface::zone::{Lba, ZoneId};
+use zonesim::interface::zone::{Lba, ZoneErrorKind, ZoneId};
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 
 const NS: usize = 1;
@@ -36,23 +36,6 @@ fn jobs(text: &str) -> Workload {
     Workload::Jobs(parse_job_file(text, "test").unwrap())
 }
 
-fn u(r: &zonesim::stats::Report, path: &[&str]) -> u64 {
-    let mut v = &r.device;
-    for p in path {
-        v = &v[*p];
-    }
-    v.as_u64().unwrap_or_else(|| panic!("{path:?} = {v}"))
-}
-
-fn error_total(r: &zonesim::stats::Report) -> u64 {
-    let e = &r.device["zones"]["errors"];
-    e.as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum()
-}
-
 fn w(dev: &mut Device, t: u64, kind: IoKind, off_kib: u64, len_kib: u64) -> SimTime {
     let io = HostIo::new(kind, off_kib * 1024, len_kib * 1024);
     dev.submit(SimTime(t), NS, sim::command(&io)).done
@@ -69,14 +52,14 @@ fn out_of_order_trace_counts_unaligned_writes_only() {
     let r = sim::run(&cfg, &Workload::Trace(t), &opts(), &mut |_, _| {}).unwrap();
     assert_eq!(r.sim.requests_issued, 10);
     assert_eq!(r.sim.requests_completed, 10);
-    let e = &r.device["zones"]["errors"];
-    assert_eq!(e["unaligned_write"], 3, "{e}");
-    assert_eq!(error_total(&r), 3, "only unaligned writes: {e}");
-    let first = r.device["zones"]["first_errors"].as_array().unwrap();
+    let e = &r.device.zones.errors;
+    assert_eq!(e.count(ZoneErrorKind::UnalignedWrite), 3, "{e:?}");
+    assert_eq!(e.total(), 3, "only unaligned writes: {e:?}");
+    let first = &r.device.zones.first_errors;
     assert_eq!(first.len(), 3);
-    assert_eq!(first[0]["op"], "write");
+    assert_eq!(first[0].op, "write");
     // 5 accepted writes of 8 KiB = 10 pages; 2 reads served.
-    assert_eq!(u(&r, &["host_pages_written"]), 10);
+    assert_eq!(r.device.host_pages_written, 10);
     assert_eq!(r.host.read.ios, 2);
 }
 
@@ -107,9 +90,9 @@ fn premature_flush_goes_to_slc_and_is_migrated_with_the_next_unit() {
     let done = w(&mut dev, 3000, IoKind::Flush, 0, 0);
     assert!(done >= SimTime(3000));
     dev.check_invariants().unwrap();
-    let r = dev.report_json();
-    assert_eq!(r["slc"]["pages_written"], 24);
-    assert_eq!(r["slc"]["pages_migrated"], 12);
+    let r = dev.report();
+    assert_eq!(r.slc.pages_written, 24);
+    assert_eq!(r.slc.pages_migrated, 12);
 }
 
 #[test]
@@ -166,7 +149,7 @@ fn zone_reset_erases_and_returns_blocks() {
     assert_eq!(z.regular_free_units(), total - 2);
     assert_eq!(z.zones.condition(ZoneId(3)).as_str(), "FULL");
     let erases0 = dev.nand.counters.block_erases;
-    let slc_valid_before = dev.report_json()["slc"]["pages_written"].as_u64().unwrap();
+    let slc_valid_before = dev.report().slc.pages_written;
     assert_eq!(slc_valid_before, 4);
     w(&mut dev, t + 20, IoKind::ZoneReset, 3 * 8192, 0);
     w(&mut dev, t + 30, IoKind::ZoneReset, 4 * 8192, 0);
@@ -218,7 +201,12 @@ fn churn(sets: &[&str]) -> zonesim::stats::Report {
                 [r]\nrw=randread\nbs=4k\nzonemode=zbd\niodepth=4\nnumber_ios=2000\nio_size=8m\n";
     let r = sim::run(&cfg, &jobs(text), &opts(), &mut |_, _| {}).unwrap();
     assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
-    assert_eq!(error_total(&r), 0, "{}", r.device["zones"]["errors"]);
+    assert_eq!(
+        r.device.zones.errors.total(),
+        0,
+        "{:?}",
+        r.device.zones.errors
+    );
     r
 }
 
@@ -226,12 +214,12 @@ fn churn(sets: &[&str]) -> zonesim::stats::Report {
 fn invariants_hold_with_slc_gc_in_place() {
     let r = churn(&[]);
     assert!(
-        u(&r, &["slc", "gc_victims"]) > 0,
-        "SLC GC ran: {}",
-        r.device["slc"]
+        r.device.slc.gc_victims > 0,
+        "SLC GC ran: {:?}",
+        r.device.slc
     );
-    assert!(u(&r, &["slc", "pages_migrated"]) > 0);
-    assert!(u(&r, &["zones", "resets"]) > 0);
+    assert!(r.device.slc.pages_migrated > 0);
+    assert!(r.device.zones.resets > 0);
 }
 
 #[test]
@@ -241,10 +229,10 @@ fn invariants_hold_with_slc_all_and_migrating_gc() {
         "slc.gc=migrate",
         "sched.preempt_migration=true",
     ]);
-    assert!(u(&r, &["slc", "gc_victims"]) > 0, "{}", r.device["slc"]);
-    assert!(u(&r, &["slc", "pages_migrated"]) > 0, "{}", r.device["slc"]);
+    assert!(r.device.slc.gc_victims > 0, "{:?}", r.device.slc);
+    assert!(r.device.slc.pages_migrated > 0, "{:?}", r.device.slc);
     // Everything the host wrote went through SLC first.
-    assert!(u(&r, &["slc", "pages_written"]) >= u(&r, &["host_pages_written"]));
+    assert!(r.device.slc.pages_written >= r.device.host_pages_written);
 }
 
 #[test]
@@ -254,10 +242,7 @@ fn hybrid_mapping_misses_less_than_page_mapping() {
         let text = "[fill]\nrw=write\nbs=128k\nzonemode=zbd\niodepth=8\n\
                     [r]\nstonewall\nrw=randread\nbs=4k\nzonemode=zbd\niodepth=1\nnumber_ios=3000\nio_size=12m\nnorandommap=1\n";
         let r = sim::run(&cfg, &jobs(text), &opts(), &mut |_, _| {}).unwrap();
-        (
-            r.device["l2p"]["zoned"]["miss_rate"].as_f64().unwrap(),
-            r.jobs[1].host.read.iops,
-        )
+        (r.device.l2p.zoned.miss_rate, r.jobs[1].host.read.iops)
     };
     let (pm, pi) = run("page");
     let (hm, hi) = run("hybrid");
@@ -281,7 +266,10 @@ fn seq_precondition_fills_every_zone_in_order() {
         &mut |_, _| {},
     )
     .unwrap();
-    assert_eq!(r.device["namespaces"][1]["zone_conditions"]["FULL"], 16);
+    assert_eq!(
+        r.device.namespaces[1].zoned().unwrap().zone_conditions["FULL"],
+        16
+    );
     assert_eq!(r.precondition.host_pages_written, 16 * 6 * 256);
     assert_eq!(r.host.read.bytes, 2 * 6 * 1024 * 1024);
 }
@@ -315,16 +303,8 @@ fn namespaces_share_one_l2p_sram() {
     let cfg = small(&["ftl.mapping=page", "ftl.l2p_cache_bytes=32768"]);
     let budget = cfg.ftl.l2p_cache_bytes;
     let mut dev = Device::new(&cfg, 1).unwrap();
-    let entries = |dev: &Device| {
-        dev.report_json()["l2p"]["zoned"]["entries"]
-            .as_u64()
-            .unwrap()
-    };
-    let pages = |dev: &Device| {
-        dev.report_json()["l2p"]["cached_map_pages"]
-            .as_u64()
-            .unwrap()
-    };
+    let entries = |dev: &Device| dev.report().l2p.zoned.entries as u64;
+    let pages = |dev: &Device| dev.report().l2p.cached_map_pages as u64;
     // Conventional namespace 0: dirty its map pages.
     let mut o = opts();
     o.namespace = 0;
@@ -351,7 +331,7 @@ fn namespaces_share_one_l2p_sram() {
         "{e1} entries"
     );
     assert!(
-        u(&r, &["l2p", "writebacks"]) > 0,
+        r.device.l2p.writebacks > 0,
         "dirty map pages were written back"
     );
     // The conventional namespace becomes busy again and takes SRAM back.
@@ -383,7 +363,7 @@ fn jobs_on_two_namespaces_run_concurrently_and_share_the_dies() {
     assert_eq!(r.jobs[1].namespace, 1);
     assert_eq!(r.jobs[0].host.write.ios, 2000);
     assert!(r.jobs[1].host.write.ios > 0);
-    assert_eq!(error_total(&r), 0);
+    assert_eq!(r.device.zones.errors.total(), 0);
     let solo = sim::run(&cfg, &jobs(alone), &o, &mut |_, _| {}).unwrap();
     assert!(
         r.jobs[1].host.write.bandwidth_mib_s < solo.jobs[0].host.write.bandwidth_mib_s,

@@ -5,6 +5,7 @@
 
 mod namespace;
 mod plan;
+mod report;
 
 pub use namespace::Namespace;
 pub use plan::{gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows};
@@ -16,7 +17,7 @@ use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::L2pSram;
 use crate::firmware::zoned::ZonedFtl;
 use crate::firmware::Lent;
-use crate::interface::zone::{ZoneErrorLog, ZoneId};
+use crate::interface::zone::ZoneId;
 use crate::interface::{Command, Completion, Link, Op};
 use crate::nand::{NandArray, SLOT_BYTES};
 
@@ -199,35 +200,6 @@ impl Device {
 }
 
 impl Device {
-    fn ftls(&self) -> impl Iterator<Item = &PageFtl> {
-        self.namespaces
-            .iter()
-            .filter_map(Namespace::as_conventional)
-    }
-
-    fn zftls(&self) -> impl Iterator<Item = &ZonedFtl> {
-        self.namespaces.iter().filter_map(Namespace::as_zoned)
-    }
-
-    /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
-    pub fn write_volume(&self) -> (u64, u64) {
-        let host = self
-            .namespaces
-            .iter()
-            .map(|ns| ns.io_counters().host_write_pages)
-            .sum::<u64>();
-        (self.nand.counters.programmed_slots, host)
-    }
-
-    /// Zone errors of every zoned namespace, merged.
-    pub fn zone_errors(&self) -> ZoneErrorLog {
-        let mut log = ZoneErrorLog::new();
-        for z in self.zftls() {
-            log.merge(&z.errors);
-        }
-        log
-    }
-
     /// Power cycle of the controller's SRAM as the zoned namespaces see it: every zone / chunk /
     /// page entry is dropped (pinned ones too). Map pages of conventional namespaces stay (a
     /// real power cycle writes dirty ones back first). Flash state stays.
@@ -245,153 +217,4 @@ impl Device {
             ns.reset_counters();
         }
     }
-
-    /// The `device` section of the report (schema: docs/report.md, docs/zoned.md).
-    pub fn report_json(&self) -> serde_json::Value {
-        use serde_json::json;
-        let (programmed, host) = self.write_volume();
-        let waf = if host == 0 {
-            0.0
-        } else {
-            programmed as f64 / host as f64
-        };
-        let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
-        let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
-        let buf = |f: fn(&crate::firmware::buffer::BufferCounters) -> u64| -> u64 {
-            self.ftls().map(|x| f(&x.buffer().counters)).sum()
-        };
-        let fc = &self.nand.counters;
-        let namespaces: Vec<serde_json::Value> = self
-            .namespaces
-            .iter()
-            .enumerate()
-            .map(|(i, ns)| match ns {
-                Namespace::Conventional(f) => json!({
-                    "id": i,
-                    "kind": "conventional",
-                    "capacity_bytes": f.logical_pages() * SLOT_BYTES,
-                    "slc_only": self.slc_ns[i],
-                    "free_superblocks": f.free_superblocks(),
-                }),
-                Namespace::Zoned(z) => {
-                    let zc = z.zone_config();
-                    let mut conds = serde_json::Map::new();
-                    for id in 0..zc.zones {
-                        let c = z.zones.condition(ZoneId(id)).as_str();
-                        let e = conds.entry(c).or_insert(json!(0));
-                        *e = json!(e.as_u64().unwrap_or(0) + 1);
-                    }
-                    json!({
-                        "id": i,
-                        "kind": "zoned",
-                        "capacity_bytes": zc.zones as u64 * zc.zone_capacity * SLOT_BYTES,
-                        "zone_size_bytes": zc.zone_size * SLOT_BYTES,
-                        "zone_capacity_bytes": zc.zone_capacity * SLOT_BYTES,
-                        "zones": zc.zones,
-                        "max_open": zc.max_open,
-                        "max_active": zc.max_active,
-                        "zone_conditions": conds,
-                        "regular_free_units": z.regular_free_units(),
-                        "regular_units": z.regular_total_units(),
-                        "slc_free_superblocks": z.slc_free_superblocks(),
-                        "counters": z.counters,
-                    })
-                }
-            })
-            .collect();
-        let errors = self.zone_errors();
-        let zl2p_hits = zsum(|z| z.counters.map.l2p_hits);
-        let zl2p_misses = zsum(|z| z.counters.map.l2p_misses);
-        let mut wear_all = wear(self.nand.erase_counts());
-        let regions: serde_json::Map<String, serde_json::Value> = self
-            .ftls()
-            .enumerate()
-            .map(|(i, f)| (format!("ns{i}"), f.wear_json(&self.nand)))
-            .collect();
-        wear_all["regions"] = regions.into();
-        json!({
-            "name": self.cfg.name,
-            "capacity_bytes": self.capacity_bytes(0),
-            "waf": waf,
-            "host_pages_written": host,
-            "flash": {
-                "page_reads": fc.page_reads,
-                "page_programs": fc.page_programs,
-                "block_erases": fc.block_erases,
-                "programmed_slots": fc.programmed_slots,
-                "die_busy_ns": fc.die_busy_ns,
-                "suspensions": fc.suspensions,
-            },
-            "gc": crate::firmware::conventional::gc_report(&self.ftls().collect::<Vec<_>>(), fc),
-            "l2p": {
-                "hits": self.sram.pages.counters.hits + zl2p_hits,
-                "misses": self.sram.pages.counters.misses + zl2p_misses,
-                "writebacks": self.sram.pages.counters.writebacks,
-                "map_reads": sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map.map_reads),
-                "map_programs": sum(|f| f.counters.map_programs) + zsum(|z| z.counters.map.map_writebacks),
-                "sram_bytes": self.sram.capacity_bytes(),
-                "sram_used_bytes": self.sram.used_bytes(),
-                "cached_map_pages": self.sram.pages.len(),
-                "zoned": {
-                    "hits": zl2p_hits,
-                    "misses": zl2p_misses,
-                    "miss_rate": if zl2p_hits + zl2p_misses == 0 { 0.0 } else { zl2p_misses as f64 / (zl2p_hits + zl2p_misses) as f64 },
-                    "map_reads": zsum(|z| z.counters.map.map_reads),
-                    "entries": self.sram.entries.len(),
-                    "pinned": self.sram.entries.pinned(),
-                    "evictions": self.sram.entries.counters.evictions,
-                    "lookups_zone": zsum(|z| z.counters.map.lookups_zone),
-                    "lookups_chunk": zsum(|z| z.counters.map.lookups_chunk),
-                    "lookups_page": zsum(|z| z.counters.map.lookups_page),
-                    "bitmap_sram_bytes": zsum(|z| z.bitmap_sram_bytes()),
-                },
-            },
-            "buffer": {
-                "full_flushes": buf(|c| c.full_flushes) + zsum(|z| z.counters.full_flushes),
-                "premature_flushes": buf(|c| c.premature_flushes) + zsum(|z| z.counters.premature_flushes),
-                "host_flushes": buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flush_commands),
-                "host_forced_flushes": zsum(|z| z.counters.host_forced_flushes),
-                "flushes_to_slc": zsum(|z| z.counters.flushes_to_slc),
-                "slc_buffered_pages": zsum(|z| z.counters.slc_buffered_pages),
-                "migrated_pages": zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
-                "write_hits": buf(|c| c.write_hits),
-                "read_hits": buf(|c| c.read_hits) + zsum(|z| z.counters.buffer_read_hits),
-                "stall_ns": buf(|c| c.stall_ns) + zsum(|z| z.counters.stall_ns),
-                "padding_slots": sum(|f| f.counters.padding_slots) + zsum(|z| z.counters.padding_slots),
-            },
-            "slc": {
-                "pages_written": zsum(|z| z.counters.slc_buffered_pages + z.counters.slc_gc_pages_moved),
-                "pages_migrated": zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
-                "gc_pages_moved": zsum(|z| z.counters.slc_gc_pages_moved),
-                "gc_victims": zsum(|z| z.counters.slc_gc_victims),
-            },
-            "zones": {
-                "errors": errors,
-                "first_errors": errors.first_errors(),
-                "resets": zsum(|z| z.counters.zone_resets),
-                "finishes": zsum(|z| z.counters.zone_finishes),
-            },
-            "unwritten_reads": sum(|f| f.counters.unwritten_reads) + zsum(|z| z.counters.unwritten_reads),
-            "out_of_range": self.out_of_range,
-            "wear": wear_all,
-            "namespaces": namespaces,
-        })
-    }
-}
-
-/// Erase-count distribution over blocks.
-fn wear(counts: &[u32]) -> serde_json::Value {
-    let n = counts.len().max(1) as f64;
-    let mean = counts.iter().map(|&c| c as f64).sum::<f64>() / n;
-    let var = counts
-        .iter()
-        .map(|&c| (c as f64 - mean).powi(2))
-        .sum::<f64>()
-        / n;
-    serde_json::json!({
-        "erase_min": counts.iter().copied().min().unwrap_or(0),
-        "erase_max": counts.iter().copied().max().unwrap_or(0),
-        "erase_mean": mean,
-        "erase_stddev": var.sqrt(),
-    })
 }

@@ -7,7 +7,7 @@
 //! which goes to SLC below a program unit and is read back when the next write completes a unit
 //! (Fig. 4). Zones of different parity (0 and 1) never conflict.
 
-use super::conzone_common::{device, f, run, ZONED_NS};
+use super::conzone_common::{device, run, ZONED_NS};
 use super::{pct_change, row_abs, row_info, ExpOptions, Outcome};
 use crate::error::Result;
 use crate::sim::Precondition;
@@ -23,9 +23,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         let r = run(&cfg, &text, Precondition::None, ZONED_NS, o.seed)?;
         Ok((
             r.host.write.bandwidth_mib_s,
-            f(&r, &["waf"]),
-            f(&r, &["buffer", "premature_flushes"]),
-            f(&r, &["slc", "pages_written"]),
+            r.device.waf,
+            r.device.buffer.premature_flushes as f64,
+            r.device.slc.pages_written as f64,
         ))
     };
     let (bw_c, waf_c, pre_c, slc_c) = case(2)?;

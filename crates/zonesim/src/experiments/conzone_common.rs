@@ -54,15 +54,7 @@ pub fn run_on(dev: &mut Device, text: &str, ns: usize, seed: u64) -> Result<Repo
     )
 }
 
-pub fn f(r: &Report, path: &[&str]) -> f64 {
-    let mut v = &r.device;
-    for p in path {
-        v = &v[*p];
-    }
-    v.as_f64().unwrap_or(0.0)
-}
-
 /// Miss rate of the zoned namespaces' L2P lookups, percent.
 pub fn zoned_miss_pct(r: &Report) -> f64 {
-    f(r, &["l2p", "zoned", "miss_rate"]) * 100.0
+    r.device.l2p.zoned.miss_rate * 100.0
 }

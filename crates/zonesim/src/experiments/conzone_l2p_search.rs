@@ -39,9 +39,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             r.host.read.iops / 1000.0,
             r.host.read.latency_us.p99,
             zoned_miss_pct(&r),
-            r.device["l2p"]["zoned"]["bitmap_sram_bytes"]
-                .as_f64()
-                .unwrap_or(0.0),
+            r.device.l2p.zoned.bitmap_sram_bytes as f64,
         ));
     }
     let (m, b) = (res[0], res[1]);

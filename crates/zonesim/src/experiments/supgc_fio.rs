@@ -97,8 +97,8 @@ fn point(r: &Report) -> Point {
     let d = &r.device;
     Point {
         iops: h.read.iops + h.write.iops,
-        erases: d["flash"]["block_erases"].as_f64().unwrap_or(0.0),
-        moves: d["gc"]["pages_moved"].as_f64().unwrap_or(0.0),
+        erases: d.flash.block_erases as f64,
+        moves: d.gc.pages_moved as f64,
         // The worse direction's p99 (the report keeps directions apart).
         p99_us: h.read.latency_us.p99.max(h.write.latency_us.p99),
     }

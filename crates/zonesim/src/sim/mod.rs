@@ -317,7 +317,7 @@ pub fn run_device(
         zonesim_version: env!("CARGO_PKG_VERSION"),
         host: HostReport::from_stats(&total),
         jobs,
-        device: dev.report_json(),
+        device: dev.report(),
         precondition: pre,
         sim: SimReport {
             seed: opts.seed,

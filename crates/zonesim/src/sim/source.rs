@@ -7,8 +7,8 @@ use crate::host::fio::{JobGen, JobSpec, Target, ZoneGeom};
 use crate::host::trace::{TraceOptions, TraceReader, TraceRecord};
 use crate::host::{HostIo, IoKind};
 use crate::nand::SLOT_BYTES;
+use crate::stats::report::{TraceMode, TraceReport};
 use crate::stats::IoStats;
-use serde_json::json;
 use std::path::PathBuf;
 
 use super::Workload;
@@ -256,29 +256,29 @@ impl Source {
     }
 
     /// The `trace` section of the report, for a trace source.
-    pub fn trace_report(&self) -> Option<serde_json::Value> {
+    pub fn trace_report(&self) -> Option<TraceReport> {
         let Kind::Trace(t) = &self.kind else {
             return None;
         };
         let c = &t.counts;
-        Some(json!({
-            "file": t.replay.path.display().to_string(),
-            "format": t.reader.format(),
-            "requests": c.requests,
-            "reads": c.reads,
-            "writes": c.writes,
-            "trims": c.trims,
-            "flushes": c.flushes,
-            "folded": c.folded,
-            "rejected": c.rejected,
-            "skipped": t.reader.skipped(),
-            "lines": t.reader.lines(),
-            "fold": t.replay.fold,
-            "mode": match t.replay.mode {
-                ReplayMode::Timed { time_scale } => json!({"timed": {"time_scale": time_scale}}),
-                ReplayMode::AsFastAsPossible { qd } => json!({"as_fast_as_possible": {"qd": qd}}),
+        Some(TraceReport {
+            file: t.replay.path.display().to_string(),
+            format: t.reader.format(),
+            requests: c.requests,
+            reads: c.reads,
+            writes: c.writes,
+            trims: c.trims,
+            flushes: c.flushes,
+            folded: c.folded,
+            rejected: c.rejected,
+            skipped: t.reader.skipped(),
+            lines: t.reader.lines(),
+            fold: t.replay.fold,
+            mode: match t.replay.mode {
+                ReplayMode::Timed { time_scale } => TraceMode::Timed { time_scale },
+                ReplayMode::AsFastAsPossible { qd } => TraceMode::AsFastAsPossible { qd },
             },
-        }))
+        })
     }
 }
 

@@ -1,9 +1,11 @@
 //! Statistics: latency histograms per job and direction (HDR histograms), counters, and the
 //! JSON report (schema in docs/report.md).
 
+pub mod device;
 pub mod report;
 
-pub use report::{LatencyReport, OpReport, Report};
+pub use device::DeviceReport;
+pub use report::{LatencyReport, OpReport, Report, TraceReport};
 
 use crate::engine::SimTime;
 use crate::host::IoKind;

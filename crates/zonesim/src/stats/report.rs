@@ -1,5 +1,7 @@
+use super::device::DeviceReport;
 use super::{IoStats, OpStats};
-use serde::Serialize;
+use crate::host::trace::TraceFormat;
+use serde::{Serialize, Serializer};
 
 /// Latency summary in microseconds.
 #[derive(Debug, Clone, Serialize, Default)]
@@ -90,11 +92,24 @@ pub struct Report {
     pub zonesim_version: &'static str,
     pub host: HostReport,
     pub jobs: Vec<JobReport>,
-    pub device: serde_json::Value,
+    #[serde(serialize_with = "sorted_keys")]
+    pub device: DeviceReport,
     pub precondition: PreconditionReport,
     pub sim: SimReport,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<serde_json::Value>,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "sorted_keys"
+    )]
+    pub trace: Option<TraceReport>,
+}
+
+/// `device` and `trace` with their keys sorted at every level, as they were written when they
+/// were JSON maps before they were typed: `--json` output stays byte-identical, whatever the
+/// declaration order of the structs and of the counters they embed.
+fn sorted_keys<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(v)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
 }
 
 /// Fields of `sim` that measure the host's wall clock rather than the simulation.
@@ -151,4 +166,34 @@ pub struct SimReport {
     /// Host requests completed per wall-clock second of the measured phase (the simulator's
     /// speed).
     pub requests_per_wall_s: f64,
+}
+
+/// `trace`: what a trace replay read and replayed (trace replay only).
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceReport {
+    pub file: String,
+    pub format: TraceFormat,
+    /// Requests replayed.
+    pub requests: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub trims: u64,
+    pub flushes: u64,
+    /// Requests beyond capacity folded modulo the capacity.
+    pub folded: u64,
+    /// Requests beyond capacity dropped (`--no-fold`).
+    pub rejected: u64,
+    /// Well-formed lines that are not requests.
+    pub skipped: u64,
+    pub lines: u64,
+    pub fold: bool,
+    pub mode: TraceMode,
+}
+
+/// `trace.mode`: `{"timed": {"time_scale": ..}}` or `{"as_fast_as_possible": {"qd": ..}}`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceMode {
+    Timed { time_scale: f64 },
+    AsFastAsPossible { qd: u32 },
 }

@@ -28,11 +28,11 @@ use crate::firmware::alloc::placement::Placement;
 use crate::firmware::alloc::{Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
-use crate::firmware::gc::{wear_json, GcStats, VictimParams};
+use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
-use crate::nand::{FlashCounters, Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
+use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
 use serde::Serialize;
 
@@ -66,42 +66,6 @@ pub fn gc_preemption(cfg: &DeviceConfig) -> Preemption {
         writes: false,
         suspend_ns: SimTime::from_us(cfg.ftl.gc.suspend_us).ns(),
     }
-}
-
-/// The `device.gc` section of the report over the FTLs of a device (schema: docs/placement.md).
-pub fn gc_report(ftls: &[&PageFtl], flash: &FlashCounters) -> serde_json::Value {
-    let sum = |f: fn(&FtlCounters) -> u64| -> u64 { ftls.iter().map(|x| f(&x.counters)).sum() };
-    let mut stats = GcStats::default();
-    let mut streams = 0;
-    for f in ftls {
-        stats.merge(&f.gc_stats);
-        streams = streams.max(f.streams());
-    }
-    let placement: Vec<serde_json::Value> =
-        ftls.iter().map(|f| f.placement.report_json()).collect();
-    let cpu_busy: u64 = ftls.iter().map(|f| f.cpu.busy_ns).sum();
-    let cpu_wait: u64 = ftls.iter().map(|f| f.cpu.wait_ns).sum();
-    serde_json::json!({
-        "pages_moved": sum(|c| c.gc_pages_moved),
-        "victims": sum(|c| c.gc_victims),
-        "foreground_victims": sum(|c| c.gc_foreground_victims),
-        "background_victims": sum(|c| c.gc_background_victims),
-        "time_share": if flash.die_busy_ns == 0 {
-            0.0
-        } else {
-            flash.background_busy_ns as f64 / flash.die_busy_ns as f64
-        },
-        "suspensions": flash.suspensions,
-        "pages_moved_per_victim": stats.moved_json(),
-        "per_stream": stats.per_stream_json(streams),
-        "placement": if placement.len() == 1 {
-            placement[0].clone()
-        } else {
-            placement.into()
-        },
-        "cpu_busy_ns": cpu_busy,
-        "cpu_wait_ns": cpu_wait,
-    })
 }
 
 pub struct PageFtl {
@@ -206,21 +170,6 @@ impl PageFtl {
     /// The superblock view this FTL manages (its region of the array).
     pub fn geometry(&self) -> &Geometry {
         &self.geo
-    }
-
-    /// Erase-count summary of this FTL's blocks (`device.wear.regions.*`).
-    pub fn wear_json(&self, nand: &NandArray) -> serde_json::Value {
-        let counts = nand.erase_counts();
-        let g = &self.geo;
-        let blocks = g.first_block..g.first_block + g.superblocks;
-        let (dies, planes) = (g.dies, g.planes);
-        let it = (0..dies)
-            .flat_map(move |d| (0..planes).map(move |p| (d, p)))
-            .flat_map(move |(d, p)| blocks.clone().map(move |b| g.block_index(d, p, b)))
-            .map(|i| counts[i]);
-        let mut v = wear_json(it);
-        v["cell"] = self.cell.name().into();
-        v
     }
 
     /// What the map says about `lpa` (never written / buffered / on flash).

@@ -12,10 +12,10 @@
 //! - windowed_greedy: the fewest valid among the `window` oldest closed.
 //!
 //! [`GcStats`] keeps the GC statistics of `device.gc.*` (pages moved per victim, per-stream
-//! valid ratio at victim selection) and [`wear_json`] the erase-count summary of `device.wear`.
+//! valid ratio at victim selection); `device/report.rs` summarises them for the report.
 
 mod stats;
 mod victim;
 
-pub use stats::{wear_json, GcStats};
+pub use stats::GcStats;
 pub use victim::{select_victim, VictimParams};

@@ -136,17 +136,19 @@ impl MultiBloom {
         self.sram_bytes
     }
 
-    pub fn report_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "filters": self.filters.len(),
-            "hash_functions": self.k,
-            "window_pages": self.window,
-            "sram_bytes": self.sram_bytes,
-            "hash_ops": self.hash_ops,
-            "decays": self.decays,
-            "hot_writes": self.hot_writes,
-            "cold_writes": self.cold_writes,
-        })
+    /// Number of filters (V).
+    pub fn filters(&self) -> usize {
+        self.filters.len()
+    }
+
+    /// Hash functions per filter (k).
+    pub fn hash_functions(&self) -> u64 {
+        self.k
+    }
+
+    /// Host page writes per window (between decays).
+    pub fn window_pages(&self) -> u64 {
+        self.window
     }
 }
 

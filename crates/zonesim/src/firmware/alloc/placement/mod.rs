@@ -113,18 +113,6 @@ impl Placement {
             b.reset_counters();
         }
     }
-
-    /// The classifier's own resources for the report (`device.gc.placement`).
-    pub fn report_json(&self) -> serde_json::Value {
-        let mut v = serde_json::json!({
-            "policy": self.policy().name(),
-            "streams": self.streams(),
-        });
-        if let Placement::Bloom(b) = self {
-            v["bloom"] = b.report_json();
-        }
-        v
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,320 @@
+//! The `device` section of the report (schema: docs/report.md, docs/zoned.md, docs/placement.md)
+//! as typed structs. [`crate::device::Device::report`] fills them from the firmware's typed
+//! counters; only serialization turns them into JSON, so readers (CLI, experiments, tests)
+//! read fields and a renamed key is a compile error.
+//!
+//! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
+//! the declaration order here does not show in the output.
+
+use crate::firmware::zoned::ZonedCounters;
+use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// `device`: the whole device after the measured run.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceReport {
+    pub name: String,
+    /// Logical capacity of namespace 0.
+    pub capacity_bytes: u64,
+    /// 4 KiB slots programmed on flash / 4 KiB pages written by the host (0 if none).
+    pub waf: f64,
+    pub host_pages_written: u64,
+    pub flash: FlashReport,
+    pub gc: GcReport,
+    pub l2p: L2pReport,
+    pub buffer: BufferReport,
+    pub slc: SlcReport,
+    pub zones: ZonesReport,
+    pub unwritten_reads: u64,
+    pub out_of_range: u64,
+    pub wear: WearReport,
+    pub namespaces: Vec<NamespaceReport>,
+}
+
+/// `device.flash`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlashReport {
+    pub page_reads: u64,
+    pub page_programs: u64,
+    pub block_erases: u64,
+    pub programmed_slots: u64,
+    pub die_busy_ns: u64,
+    pub suspensions: u64,
+}
+
+/// `device.gc`: garbage collection of the conventional namespaces (docs/placement.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct GcReport {
+    pub pages_moved: u64,
+    pub victims: u64,
+    pub foreground_victims: u64,
+    pub background_victims: u64,
+    /// Background die busy time / die busy time.
+    pub time_share: f64,
+    pub suspensions: u64,
+    pub pages_moved_per_victim: MovedPerVictim,
+    pub per_stream: Vec<StreamGcReport>,
+    pub placement: PlacementSection,
+    pub cpu_busy_ns: u64,
+    pub cpu_wait_ns: u64,
+}
+
+/// `device.gc.pages_moved_per_victim`.
+#[derive(Debug, Clone, Serialize)]
+pub struct MovedPerVictim {
+    pub min: u64,
+    pub mean: f64,
+    pub p50: u64,
+    pub max: u64,
+    pub victims: u64,
+}
+
+/// `device.gc.per_stream[i]`.
+#[derive(Debug, Clone, Serialize)]
+pub struct StreamGcReport {
+    pub stream: usize,
+    pub victims: u64,
+    pub valid_ratio_at_victim_mean: f64,
+}
+
+/// `device.gc.placement`: one object for a device with one conventional namespace, else an
+/// array with one entry per conventional namespace.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum PlacementSection {
+    One(PlacementReport),
+    Many(Vec<PlacementReport>),
+}
+
+impl PlacementSection {
+    pub fn new(mut all: Vec<PlacementReport>) -> PlacementSection {
+        if all.len() == 1 {
+            PlacementSection::One(all.pop().expect("one entry"))
+        } else {
+            PlacementSection::Many(all)
+        }
+    }
+
+    /// One entry per conventional namespace.
+    pub fn all(&self) -> &[PlacementReport] {
+        match self {
+            PlacementSection::One(p) => std::slice::from_ref(p),
+            PlacementSection::Many(v) => v,
+        }
+    }
+}
+
+/// The placement classifier of one conventional namespace.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlacementReport {
+    pub policy: &'static str,
+    pub streams: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bloom: Option<BloomReport>,
+}
+
+/// Resources of the `bloom` classifier.
+#[derive(Debug, Clone, Serialize)]
+pub struct BloomReport {
+    pub filters: usize,
+    pub hash_functions: u64,
+    pub window_pages: u64,
+    pub sram_bytes: u64,
+    pub hash_ops: u64,
+    pub decays: u64,
+    pub hot_writes: u64,
+    pub cold_writes: u64,
+}
+
+/// `device.l2p`: the shared L2P SRAM.
+#[derive(Debug, Clone, Serialize)]
+pub struct L2pReport {
+    pub hits: u64,
+    pub misses: u64,
+    pub writebacks: u64,
+    pub map_reads: u64,
+    pub map_programs: u64,
+    pub sram_bytes: u64,
+    pub sram_used_bytes: u64,
+    pub cached_map_pages: u32,
+    pub zoned: ZonedL2pReport,
+}
+
+/// `device.l2p.zoned`: the zoned namespaces' entry cache.
+#[derive(Debug, Clone, Serialize)]
+pub struct ZonedL2pReport {
+    pub hits: u64,
+    pub misses: u64,
+    pub miss_rate: f64,
+    pub map_reads: u64,
+    pub entries: u32,
+    pub pinned: u32,
+    pub evictions: u64,
+    pub lookups_zone: u64,
+    pub lookups_chunk: u64,
+    pub lookups_page: u64,
+    pub bitmap_sram_bytes: u64,
+}
+
+/// `device.buffer`: write buffers of every namespace.
+#[derive(Debug, Clone, Serialize)]
+pub struct BufferReport {
+    pub full_flushes: u64,
+    pub premature_flushes: u64,
+    pub host_flushes: u64,
+    pub host_forced_flushes: u64,
+    pub flushes_to_slc: u64,
+    pub slc_buffered_pages: u64,
+    pub migrated_pages: u64,
+    pub write_hits: u64,
+    pub read_hits: u64,
+    pub stall_ns: u64,
+    pub padding_slots: u64,
+}
+
+/// `device.slc`: the SLC region of the zoned namespaces.
+#[derive(Debug, Clone, Serialize)]
+pub struct SlcReport {
+    pub pages_written: u64,
+    pub pages_migrated: u64,
+    pub gc_pages_moved: u64,
+    pub gc_victims: u64,
+}
+
+/// `device.zones`: zone errors and zone management of the zoned namespaces.
+#[derive(Debug, Clone, Serialize)]
+pub struct ZonesReport {
+    /// Counts by kind (the log serializes as `{kind: count}`).
+    pub errors: ZoneErrorLog,
+    pub first_errors: Vec<ZoneErrorRecord>,
+    pub resets: u64,
+    pub finishes: u64,
+}
+
+/// `device.wear`: erase counts over all blocks, and per conventional namespace region.
+#[derive(Debug, Clone, Serialize)]
+pub struct WearReport {
+    pub erase_min: u32,
+    pub erase_max: u32,
+    pub erase_mean: f64,
+    pub erase_stddev: f64,
+    /// `ns{i}` for the i-th conventional namespace.
+    pub regions: BTreeMap<String, RegionWear>,
+}
+
+/// `device.wear.regions.*`: erase counts over the blocks of one conventional namespace.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegionWear {
+    pub erase_min: u32,
+    pub erase_max: u32,
+    pub erase_mean: f64,
+    pub erase_stddev: f64,
+    pub blocks: usize,
+    pub cell: &'static str,
+}
+
+/// `{min, max, mean, stddev}` of a set of erase counts (0s for an empty set).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EraseSummary {
+    pub min: u32,
+    pub max: u32,
+    pub mean: f64,
+    pub stddev: f64,
+    pub blocks: usize,
+}
+
+impl EraseSummary {
+    pub fn of(counts: impl Iterator<Item = u32> + Clone) -> EraseSummary {
+        let blocks = counts.clone().count();
+        let n = blocks.max(1) as f64;
+        let mean = counts.clone().map(|c| c as f64).sum::<f64>() / n;
+        let var = counts
+            .clone()
+            .map(|c| (c as f64 - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        EraseSummary {
+            min: counts.clone().min().unwrap_or(0),
+            max: counts.max().unwrap_or(0),
+            mean,
+            stddev: var.sqrt(),
+            blocks,
+        }
+    }
+}
+
+/// `device.namespaces[i]`, tagged by `kind`. Built once per report for a few namespaces, so
+/// the zoned variant is not boxed.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum NamespaceReport {
+    Conventional(ConventionalNsReport),
+    Zoned(ZonedNsReport),
+}
+
+impl NamespaceReport {
+    pub fn id(&self) -> usize {
+        match self {
+            NamespaceReport::Conventional(n) => n.id,
+            NamespaceReport::Zoned(n) => n.id,
+        }
+    }
+
+    /// The `kind` key: `conventional` or `zoned`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NamespaceReport::Conventional(_) => "conventional",
+            NamespaceReport::Zoned(_) => "zoned",
+        }
+    }
+
+    pub fn capacity_bytes(&self) -> u64 {
+        match self {
+            NamespaceReport::Conventional(n) => n.capacity_bytes,
+            NamespaceReport::Zoned(n) => n.capacity_bytes,
+        }
+    }
+
+    pub fn conventional(&self) -> Option<&ConventionalNsReport> {
+        match self {
+            NamespaceReport::Conventional(n) => Some(n),
+            NamespaceReport::Zoned(_) => None,
+        }
+    }
+
+    pub fn zoned(&self) -> Option<&ZonedNsReport> {
+        match self {
+            NamespaceReport::Zoned(n) => Some(n),
+            NamespaceReport::Conventional(_) => None,
+        }
+    }
+}
+
+/// A conventional namespace.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConventionalNsReport {
+    pub id: usize,
+    pub capacity_bytes: u64,
+    pub slc_only: bool,
+    pub free_superblocks: u32,
+}
+
+/// A zoned namespace (docs/zoned.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct ZonedNsReport {
+    pub id: usize,
+    pub capacity_bytes: u64,
+    pub zone_size_bytes: u64,
+    pub zone_capacity_bytes: u64,
+    pub zones: u32,
+    pub max_open: u32,
+    pub max_active: u32,
+    /// Zones by condition name; conditions no zone is in are absent.
+    pub zone_conditions: BTreeMap<&'static str, u64>,
+    pub regular_free_units: u32,
+    pub regular_units: u32,
+    pub slc_free_superblocks: u32,
+    pub counters: ZonedCounters,
+}

@@ -1,0 +1,128 @@
+//! The JSON schema of the report is what docs/report.md documents: the key paths of a
+//! conventional run (fio jobs, Bloom placement) and of zoned runs (trace replay, timed and as
+//! fast as possible, with zone errors) together equal the list under "All key paths" in
+//! docs/report.md. A key renamed, added or removed without the docs fails here.
+
+mod common;
+
+use common::{device, jobs, run};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use zonesim::config::DeviceConfig;
+use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+
+/// Objects whose keys are data (region names, zone conditions), not schema: listed as `*`.
+const DYNAMIC_KEYS: [&str; 2] = ["device.wear.regions", "device.namespaces[].zone_conditions"];
+
+/// Every key path of `v` under `prefix`: objects add `.key`, arrays add `[]` and list the
+/// paths of their elements.
+fn paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let k = if DYNAMIC_KEYS.contains(&prefix) {
+                    "*"
+                } else {
+                    k
+                };
+                let p = if prefix.is_empty() {
+                    k.to_string()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                out.insert(p.clone());
+                paths(x, &p, out);
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                paths(x, &format!("{prefix}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The fenced block after the "All key paths" heading of docs/report.md.
+fn documented() -> BTreeSet<String> {
+    let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/report.md");
+    let text = std::fs::read_to_string(&doc).expect("docs/report.md");
+    let section = text
+        .split("\n## All key paths")
+        .nth(1)
+        .expect("docs/report.md has an \"All key paths\" section");
+    let block = section
+        .split("```")
+        .nth(1)
+        .expect("a fenced block of key paths");
+    block
+        .lines()
+        .skip(1) // the fence's info string
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+fn zoned_trace(mode: ReplayMode) -> Value {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let cfg = DeviceConfig::load(data.join("small-zoned.toml").to_str().unwrap(), &[]).unwrap();
+    let mut t = TraceReplay::new(data.join("zoned-out-of-order.disksim"), mode);
+    t.fold = false;
+    let opts = RunOptions {
+        seed: 3,
+        precondition: Precondition::None,
+        namespace: 1,
+        check_invariants: true,
+    };
+    let r = sim::run(&cfg, &Workload::Trace(t), &opts, &mut |_, _| {}).unwrap();
+    assert!(
+        r.device.zones.errors.total() > 0,
+        "first_errors is not empty"
+    );
+    serde_json::to_value(&r).unwrap()
+}
+
+fn conventional() -> Value {
+    let cfg = device(
+        "ufs-conventional",
+        &[
+            "nand.blocks_per_plane=256",
+            "nand.channels=2",
+            "ftl.gc.placement=bloom",
+        ],
+    );
+    let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=2000\n[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=500\n");
+    serde_json::to_value(run(&cfg, &wl, Precondition::None, 1)).unwrap()
+}
+
+#[test]
+fn report_key_paths_are_the_documented_ones() {
+    let mut emitted = BTreeSet::new();
+    for r in [
+        conventional(),
+        zoned_trace(ReplayMode::AsFastAsPossible { qd: 1 }),
+        zoned_trace(ReplayMode::Timed { time_scale: 1.0 }),
+    ] {
+        paths(&r, "", &mut emitted);
+    }
+    let documented = documented();
+    let undocumented: Vec<_> = emitted.difference(&documented).collect();
+    let missing: Vec<_> = documented.difference(&emitted).collect();
+    assert!(
+        undocumented.is_empty() && missing.is_empty(),
+        "docs/report.md \"All key paths\" is out of date.\nemitted but not documented:\n{}\n\
+         documented but not emitted:\n{}",
+        undocumented
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        missing
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+}
