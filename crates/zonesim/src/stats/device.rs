@@ -1,5 +1,5 @@
 //! The `device` section of the report (schema: docs/report.md, docs/zoned.md, docs/placement.md)
-//! as typed structs. [`crate::device::Device::report`] fills them from the firmware's typed
+//! as typed structs. `Device::report` (device/report.rs) fills them from the firmware's typed
 //! counters; only serialization turns them into JSON, so readers (CLI, experiments, tests)
 //! read fields and a renamed key is a compile error.
 //!
