@@ -47,8 +47,8 @@ pub struct RunArgs {
     /// Replay the trace as fast as possible at --qd instead of at its arrival times.
     #[arg(long)]
     pub as_fast_as_possible: bool,
-    /// Queue depth of an as-fast-as-possible replay.
-    #[arg(long, default_value_t = 32)]
+    /// Queue depth of an as-fast-as-possible replay, 1..=65536 (the fio `iodepth` bound).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=zonesim::host::fio::MAX_IODEPTH as i64))]
     pub qd: u32,
     /// Multiply trace inter-arrival times (timed replay).
     #[arg(long, default_value_t = 1.0)]
@@ -125,8 +125,28 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
     Ok((Workload::Jobs(jobs), format!("fio {name}")))
 }
 
+/// Loads the device; a name that is neither a preset nor a file lists the presets.
+pub fn load_device(spec: &str, sets: &[String]) -> Result<DeviceConfig, Error> {
+    DeviceConfig::load(spec, sets).map_err(|e| match e {
+        Error::Io { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound
+                && !spec.contains(['/', '.']) =>
+        {
+            let names: Vec<&str> = zonesim::config::PRESETS.iter().map(|p| p.0).collect();
+            Error::Usage(format!(
+                "--device {spec}: no such preset or file (presets: {})",
+                names.join(", ")
+            ))
+        }
+        e => e,
+    })
+}
+
 pub fn run(a: RunArgs) -> Result<()> {
-    let cfg = DeviceConfig::load(&a.device, &a.sets)?;
+    let cfg = load_device(&a.device, &a.sets)?;
+    if let Some(w) = cfg.effective_spare_warning() {
+        eprintln!("zonesim: warning: {w}");
+    }
     let (wl, wl_name) = workload(&a, &cfg)?;
     let opts = RunOptions {
         seed: a.seed,

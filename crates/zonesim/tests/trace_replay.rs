@@ -22,9 +22,9 @@ fn small_device() -> zonesim::config::DeviceConfig {
     )
 }
 
-/// The TPC-C trace of ../shared/traces.
+/// The TPC-C trace of tests/fixtures/traces (repository root).
 fn tpcc() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces/tpcc-small.trace")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/traces/tpcc-small.trace")
 }
 
 #[test]

@@ -37,6 +37,19 @@ fn in_range(key: &str, v: f64, min: f64, max: f64) -> Result<()> {
 /// flag bit): at most 2^31 - 1 slots, 8 TiB.
 const MAX_SLOTS: u64 = (1 << 31) - 1;
 
+/// The longest time key, in µs (10 s, as the NAND timings): keeps simulated time far from
+/// the 64-bit ns limit whatever the run.
+const MAX_US: f64 = 1e7;
+
+/// Most candidates d-choice samples per victim (each victim costs `d` draws).
+const MAX_GC_D: u32 = 1024;
+
+/// Most bytes the Bloom filters of the `bloom` placement may take (1 GiB).
+const MAX_BLOOM_BYTES: f64 = (1u64 << 30) as f64;
+
+/// Largest windowed-greedy window; no device has more superblocks (2^20 blocks per plane).
+const MAX_GC_WINDOW: u32 = 1 << 20;
+
 impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
         let n = &self.nand;
@@ -55,14 +68,20 @@ impl DeviceConfig {
                 ),
             ));
         }
-        let slots = n.channels as u64
-            * n.chips_per_channel as u64
-            * n.dies_per_chip as u64
-            * n.planes_per_die as u64
-            * n.blocks_per_plane as u64
-            * n.pages_per_block as u64
-            * (n.page_bytes as u64 / 4096);
-        if slots > MAX_SLOTS {
+        // In u128: the product of the factors' maxima (2^86) cannot overflow it.
+        let slots128 = [
+            n.channels,
+            n.chips_per_channel,
+            n.dies_per_chip,
+            n.planes_per_die,
+            n.blocks_per_plane,
+            n.pages_per_block,
+            n.page_bytes / 4096,
+        ]
+        .iter()
+        .fold(1u128, |p, &f| p * f as u128);
+        if slots128 > MAX_SLOTS as u128 {
+            let slots = slots128;
             return Err(Error::config(
                 "nand.blocks_per_plane",
                 format!(
@@ -70,6 +89,7 @@ impl DeviceConfig {
                 ),
             ));
         }
+        let slots = slots128 as u64;
         let pu = n.cell.program_unit_pages();
         if !n.pages_per_block.is_multiple_of(pu) {
             return Err(Error::config(
@@ -143,8 +163,8 @@ impl DeviceConfig {
             ));
         }
         in_range("ftl.gc.idle_us", g.idle_us, 0.001, 1e9)?;
-        positive("ftl.gc.d", g.d.into())?;
-        positive("ftl.gc.window", g.window.into())?;
+        count("ftl.gc.d", g.d, MAX_GC_D)?;
+        count("ftl.gc.window", g.window, MAX_GC_WINDOW)?;
         self.validate_placement()?;
         let geo = Geometry::new(n);
         let unit = geo.die_unit_bytes();
@@ -160,15 +180,7 @@ impl DeviceConfig {
                 ),
             ));
         }
-        if !(self.host.overhead_us.is_finite() && self.host.overhead_us >= 0.0) {
-            return Err(Error::config(
-                "host.overhead_us",
-                format!(
-                    "must be a non-negative number (got {})",
-                    self.host.overhead_us
-                ),
-            ));
-        }
+        in_range("host.overhead_us", self.host.overhead_us, 0.0, MAX_US)?;
         self.validate_zoned(&geo)?;
         if self.namespaces.is_empty() {
             self.check_spare_superblocks(&geo)?;
@@ -253,6 +265,40 @@ impl DeviceConfig {
         }
         Ok(())
     }
+
+    /// Effective overprovisioning (issue 11, item 8): the spare space GC can actually use once
+    /// the superblocks of [`DeviceConfig::gc_reserve_superblocks`] (bar the one GC copies into)
+    /// are held free or open. A warning when it is less than half the configured OP, e.g.
+    /// `age_k` with many streams at 3% OP leaves about 0.4% and GC moves almost only valid
+    /// pages. `None` for devices with explicit namespaces (their spare is planned per
+    /// namespace) and for healthy configurations. Kept beside the reserve rule so the two
+    /// move together.
+    pub fn effective_spare_warning(&self) -> Option<String> {
+        if !self.namespaces.is_empty() {
+            return None;
+        }
+        let geo = Geometry::new(&self.nand);
+        let op = self.ftl.overprovisioning;
+        let logical = geo.logical_pages(op);
+        let per_sb = geo.slots_per_superblock() as u64;
+        let user = geo.superblocks as u64 * per_sb;
+        let held = (self.gc_reserve_superblocks() - 1) * per_sb;
+        let effective = user.saturating_sub(logical).saturating_sub(held);
+        let eff_op = effective as f64 / logical.max(1) as f64;
+        if eff_op >= op / 2.0 {
+            return None;
+        }
+        let streams = crate::firmware::alloc::placement::stream_count(&self.ftl.gc);
+        Some(format!(
+            "ftl.overprovisioning: effective spare {:.2}% of the logical space, not {:.2}%: GC keeps {} of {} superblocks free or open (threshold {} + {streams} open streams of placement {}), so victims are mostly valid and WAF will be very high; raise the OP or nand.blocks_per_plane, or use fewer streams",
+            eff_op * 100.0,
+            op * 100.0,
+            self.gc_reserve_superblocks() - 1,
+            geo.superblocks,
+            self.ftl.gc.threshold_free_superblocks,
+            self.ftl.gc.placement.name(),
+        ))
+    }
 }
 
 impl DeviceConfig {
@@ -266,13 +312,31 @@ impl DeviceConfig {
                 format!("must be in 2..={MAX_STREAMS} (got {})", g.streams),
             ));
         }
-        if !(g.suspend_us.is_finite() && g.suspend_us >= 0.0) {
-            return Err(Error::config(
-                "ftl.gc.suspend_us",
-                format!("must be a non-negative number (got {})", g.suspend_us),
-            ));
-        }
+        in_range("ftl.gc.suspend_us", g.suspend_us, 0.0, MAX_US)?;
         let b = &g.bloom;
+        if g.placement == super::PlacementPolicy::Bloom && b.fp_rate > 0.0 && b.fp_rate < 1.0 {
+            // The filters' size: n pages at false-positive rate p take -n ln p / ln² 2 bits.
+            let logical = Geometry::new(&self.nand).logical_pages(self.ftl.overprovisioning);
+            let window = if b.window_pages == 0 {
+                (logical / 8).max(1)
+            } else {
+                b.window_pages
+            };
+            let ln2 = std::f64::consts::LN_2;
+            let bytes = window as f64 * -b.fp_rate.ln() / (ln2 * ln2) / 8.0 * b.filters as f64;
+            if bytes > MAX_BLOOM_BYTES {
+                return Err(Error::config(
+                    "ftl.gc.bloom.window_pages",
+                    format!(
+                        "{} filters of {window} pages at fp_rate {} would take {:.0} MiB; at most {} MiB (lower window_pages or raise fp_rate)",
+                        b.filters,
+                        b.fp_rate,
+                        bytes / 1048576.0,
+                        MAX_BLOOM_BYTES / 1048576.0
+                    ),
+                ));
+            }
+        }
         if !(1..=16).contains(&b.filters) {
             return Err(Error::config(
                 "ftl.gc.bloom.filters",
@@ -295,10 +359,10 @@ impl DeviceConfig {
             ));
         }
         for (key, v) in self.ftl.cost.keys() {
-            if !(v.is_finite() && v >= 0.0) {
+            if !(v.is_finite() && (0.0..=MAX_US * 1e3).contains(&v)) {
                 return Err(Error::config(
                     format!("ftl.cost.{key}"),
-                    format!("must be a non-negative number of ns (got {v})"),
+                    format!("must be a number of ns in [0.0, 1e10] (got {v:?})"),
                 ));
             }
         }

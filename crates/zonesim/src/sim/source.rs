@@ -332,8 +332,11 @@ pub(super) fn build(
             let reader = TraceReader::open(&t.path, &t.opts)?;
             let depth = match t.mode {
                 ReplayMode::AsFastAsPossible { qd } => {
-                    if qd == 0 {
-                        return Err(Error::Usage("--qd must be at least 1".into()));
+                    let max = crate::host::fio::MAX_IODEPTH;
+                    if qd == 0 || qd > max {
+                        return Err(Error::Usage(format!(
+                            "--qd must be in 1..={max} (got {qd})"
+                        )));
                     }
                     qd
                 }

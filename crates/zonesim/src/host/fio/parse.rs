@@ -6,6 +6,10 @@ use crate::error::{Error, Result};
 const NS_PER_US: u64 = 1_000;
 const NS_PER_S: u64 = 1_000_000_000;
 
+/// The deepest queue a job may keep (`iodepth`) and a trace replay may use (`--qd`): 65536,
+/// the default Linux AIO limit (`fs.aio-max-nr`); fio itself sets no maximum.
+pub const MAX_IODEPTH: u32 = 65536;
+
 /// Parses a fio job file. `file` names it in error messages (`file:line: reason`).
 ///
 /// Returns the jobs in file order, each with the `[global]` defaults in force at its header and
@@ -17,8 +21,12 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
         global_sync: false,
         in_global: false,
         cur: None,
+        global_time_based_line: 0,
+        time_based_line: 0,
         jobs: Vec::new(),
     };
+    // A UTF-8 byte-order mark is not part of the first line (as for TOML files).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i as u64 + 1;
@@ -39,7 +47,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
             if name.is_empty() {
                 return Err(Error::parse(file, line, "empty section name '[]'"));
             }
-            p.finish_job();
+            p.finish_job()?;
             if name == "global" {
                 p.cur = None;
                 p.in_global = true;
@@ -48,6 +56,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
                 spec.name = name.to_string();
                 spec.line = line;
                 p.cur = Some((spec, p.global_sync));
+                p.time_based_line = p.global_time_based_line;
                 p.in_global = false;
             }
             continue;
@@ -65,7 +74,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
         }
         p.option(line, key, value)?;
     }
-    p.finish_job();
+    p.finish_job()?;
     if p.jobs.is_empty() {
         return Err(Error::parse(
             file,
@@ -84,17 +93,32 @@ struct Parser<'a> {
     in_global: bool,
     /// The job being read and whether its ioengine is synchronous.
     cur: Option<(JobSpec, bool)>,
+    /// Lines of the last `time_based` of `[global]` and of the current job (0: none).
+    global_time_based_line: u64,
+    time_based_line: u64,
     jobs: Vec<JobSpec>,
 }
 
 impl Parser<'_> {
-    fn finish_job(&mut self) {
+    fn finish_job(&mut self) -> Result<()> {
         if let Some((mut spec, sync)) = self.cur.take() {
+            if spec.time_based && spec.runtime_ns.is_none() {
+                // fio would run such a job until it is interrupted; a simulation never ends.
+                return Err(Error::parse(
+                    self.file,
+                    self.time_based_line,
+                    format!(
+                        "job '{}': time_based needs a runtime (a time_based job without runtime never ends)",
+                        spec.name
+                    ),
+                ));
+            }
             if sync {
                 spec.iodepth = 1;
             }
             self.jobs.push(spec);
         }
+        Ok(())
     }
 
     fn option(&mut self, line: u64, key: &str, value: Option<&str>) -> Result<()> {
@@ -110,7 +134,15 @@ impl Parser<'_> {
                 ))
             }
         };
-        apply(spec, sync, key, value).map_err(|reason| Error::parse(file, line, reason))
+        apply(spec, sync, key, value).map_err(|reason| Error::parse(file, line, reason))?;
+        if key == "time_based" {
+            if self.cur.is_some() {
+                self.time_based_line = line;
+            } else {
+                self.global_time_based_line = line;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -176,7 +208,7 @@ fn apply(
         }
         "number_ios" => spec.number_ios = Some(parse_int(key, v()?, 1, u64::MAX)?),
         "loops" => spec.loops = parse_int(key, v()?, 1, u64::MAX)?,
-        "iodepth" => spec.iodepth = parse_int(key, v()?, 1, u32::MAX as u64)? as u32,
+        "iodepth" => spec.iodepth = parse_int(key, v()?, 1, MAX_IODEPTH as u64)? as u32,
         // Each clone is a simulated job with its own generator and statistics.
         "numjobs" => spec.numjobs = parse_int(key, v()?, 1, 1024)? as u32,
         "rwmixread" => spec.rwmixread = parse_int(key, v()?, 0, 100)? as u32,
@@ -615,9 +647,9 @@ mod tests {
 
     #[test]
     fn flags() {
-        let j = one("[j]\nstonewall\ntime_based\nnorandommap");
+        let j = one("[j]\nstonewall\ntime_based\nruntime=1\nnorandommap");
         assert!(j.stonewall && j.time_based && j.norandommap);
-        let j = one("[j]\nstonewall=0\ntime_based=1\nwait_for_previous=0");
+        let j = one("[j]\nstonewall=0\ntime_based=1\nruntime=1\nwait_for_previous=0");
         assert!(!j.stonewall && j.time_based);
         assert!(err("[j]\ntime_based=yes").contains("time_based must be 0 or 1"));
     }
@@ -722,5 +754,37 @@ iodepth=8
         assert!(err("[j\n").starts_with("t.fio:1: malformed section header"));
         assert!(err("[ ]\n").contains("empty section name"));
         assert!(err("[j]\n=4k\n").contains("missing option name"));
+    }
+
+    /// Audit H1: time_based without runtime would never end: an error at the time_based line.
+    #[test]
+    fn time_based_needs_runtime() {
+        assert_eq!(
+            err("[job]\nrw=randread\nsize=4m\ntime_based\n"),
+            "t.fio:4: job 'job': time_based needs a runtime (a time_based job without runtime never ends)"
+        );
+        // Inherited from [global]: the global line is named.
+        assert!(err("[global]\ntime_based\n[a]\nrw=read\n").starts_with("t.fio:2: job 'a':"));
+        // runtime=0 is no runtime, as in fio.
+        assert!(err("[j]\ntime_based\nruntime=0\n").starts_with("t.fio:2:"));
+        // With a runtime (here, from [global]) or switched off, fine.
+        one("[global]\nruntime=1s\n[j]\ntime_based\n");
+        one("[global]\ntime_based\n[j]\ntime_based=0\n");
+    }
+
+    /// Audit C2: iodepth is bounded (65536, the Linux AIO default limit).
+    #[test]
+    fn iodepth_is_bounded() {
+        assert_eq!(one("[j]\niodepth=65536").iodepth, 65536);
+        assert_eq!(
+            err("[j]\nrw=randread\nsize=4m\niodepth=4294967295\ntime_based\nruntime=1s\n"),
+            "t.fio:4: iodepth must be an integer in 1..=65536, got '4294967295'"
+        );
+    }
+
+    /// A UTF-8 byte-order mark is not an option name.
+    #[test]
+    fn byte_order_mark_is_ignored() {
+        assert_eq!(one("\u{feff}[w]\nrw=randwrite\n").name, "w");
     }
 }
