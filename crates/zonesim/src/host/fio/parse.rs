@@ -419,7 +419,10 @@ pub fn parse_size(s: &str) -> Option<u64> {
     let unit = match suffix.as_str() {
         "" => 0,
         _ => {
-            let (p, rest) = suffix.split_at(1);
+            // The first character, which may be any (multi-byte) character.
+            let mut chars = suffix.chars();
+            let p = chars.next().map_or("", |c| &suffix[..c.len_utf8()]);
+            let rest = chars.as_str();
             if !matches!(rest, "" | "b" | "ib") {
                 return None;
             }
@@ -780,6 +783,14 @@ iodepth=8
             err("[j]\nrw=randread\nsize=4m\niodepth=4294967295\ntime_based\nruntime=1s\n"),
             "t.fio:4: iodepth must be an integer in 1..=65536, got '4294967295'"
         );
+    }
+
+    /// A non-ASCII character after the digits of a size is a located error (fuzz finding).
+    #[test]
+    fn non_ascii_size_suffix_is_an_error() {
+        assert!(err("[j]\nbs=1\u{fffd}28k").starts_with("t.fio:2: bs must be"));
+        assert!(err("[j]\nsize=4é").starts_with("t.fio:2: size must be"));
+        assert_eq!(parse_size("4é"), None);
     }
 
     /// A UTF-8 byte-order mark is not an option name.

@@ -864,6 +864,43 @@ fn page_set_spans_chunks() {
     assert_eq!(p.count, 12);
 }
 
+/// Whole chunks are filled at once and counted exactly.
+#[test]
+fn page_set_whole_chunks() {
+    let mut p = stats::PageSet::default();
+    assert!(p.insert_range(10, 20));
+    assert!(p.insert_range(0, 3 * 4096 - 1));
+    assert!(p.insert_range(4096, 4096 + 100));
+    assert_eq!(p.count, 3 * 4096);
+}
+
+/// A read of 2^62 bytes (fuzz finding: `trace stats` looped over every page and allocated
+/// without bound) is a located error once 4 TiB of footprint is reached, and quick.
+#[test]
+fn stats_footprint_is_bounded() {
+    let text = "0 0 0 8 1\n1 0 8 9007199254740992 1\n";
+    let mut r = TraceReader::from_reader(
+        "huge",
+        Box::new(Cursor::new(text.to_string())),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    let e = trace_stats(&mut r, 3).unwrap_err().to_string();
+    assert!(
+        e.starts_with("huge:2: reads and writes touch more than 4 TiB"),
+        "{e}"
+    );
+    // Trims are not in the footprint: a whole-space discard is fine.
+    let text = "fio version 2 iolog\n/dev/x trim 0 18446744073709547520\n";
+    let mut r = TraceReader::from_reader(
+        "trim",
+        Box::new(Cursor::new(text.to_string())),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(trace_stats(&mut r, 3).unwrap().trims.count, 1);
+}
+
 // ---- synthetic -------------------------------------------------------------------------------
 
 #[test]
