@@ -102,10 +102,7 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
         return Ok((Workload::Trace(r), format!("trace {}", t.display())));
     }
     let (text, name) = match &a.workload {
-        Some(p) => (
-            std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
-            p.display().to_string(),
-        ),
+        Some(p) => (zonesim::error::read_text_file(p)?, p.display().to_string()),
         None => {
             let zoned = cfg
                 .namespaces
@@ -129,8 +126,7 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
 pub fn load_device(spec: &str, sets: &[String]) -> Result<DeviceConfig, Error> {
     DeviceConfig::load(spec, sets).map_err(|e| match e {
         Error::Io { source, .. }
-            if source.kind() == std::io::ErrorKind::NotFound
-                && !spec.contains(['/', '.']) =>
+            if source.kind() == std::io::ErrorKind::NotFound && !spec.contains(['/', '.']) =>
         {
             let names: Vec<&str> = zonesim::config::PRESETS.iter().map(|p| p.0).collect();
             Error::Usage(format!(

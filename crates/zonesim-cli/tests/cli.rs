@@ -238,7 +238,13 @@ fn audit_reproducers() {
         "128166372003071629,hm,1,Write,18446744073709547520,8192,1\n",
     );
     bad_input(
-        &["run", "--trace", msr.to_str().unwrap(), "--trace-format", "msr"],
+        &[
+            "run",
+            "--trace",
+            msr.to_str().unwrap(),
+            "--trace-format",
+            "msr",
+        ],
         &["wrap.msr:1: ", "overflows 64 bits"],
     );
     // P2: geometry product beyond 2^64.
@@ -317,6 +323,17 @@ fn audit_reproducers() {
             &["/dev/zero:1: line longer than"],
         );
     }
+    // C1: --workload and --device /dev/zero end at the file size limit.
+    if std::path::Path::new("/dev/zero").exists() {
+        bad_input(
+            &["run", "--workload", "/dev/zero"],
+            &["/dev/zero: larger than 64 MiB"],
+        );
+        bad_input(
+            &["run", "--device", "/dev/zero"],
+            &["/dev/zero: larger than 64 MiB"],
+        );
+    }
     // C2: iodepth and --qd bounded.
     let depth = tmp(
         "depth.fio",
@@ -329,7 +346,14 @@ fn audit_reproducers() {
     let t3 = tmp("t3.disksim", "0 0 0 8 1\n10 0 8 8 1\n20 0 16 8 0\n");
     let t3 = t3.to_str().unwrap();
     bad_input(
-        &["run", "--trace", t3, "--as-fast-as-possible", "--qd", "4294967295"],
+        &[
+            "run",
+            "--trace",
+            t3,
+            "--as-fast-as-possible",
+            "--qd",
+            "4294967295",
+        ],
         &["--qd", "4294967295"],
     );
     // S1: --set base= is an error.
@@ -343,7 +367,13 @@ fn audit_reproducers() {
         "  8,0 0 1 0.000000000 1 D W 0 + 8 [fio]\n  8,0 0 2 0.000100000 1 D Z 8 + 8 [fio]\n",
     );
     bad_input(
-        &["run", "--trace", z.to_str().unwrap(), "--trace-format", "blkparse"],
+        &[
+            "run",
+            "--trace",
+            z.to_str().unwrap(),
+            "--trace-format",
+            "blkparse",
+        ],
         &["z.blkparse:2: RWBS", "`Z`"],
     );
     // S6: one timing key of a cell the preset does not list runs (with its other defaults).
@@ -357,9 +387,17 @@ fn audit_reproducers() {
         "nand.timing.mlc.erase_us=4000",
     ]);
     // V1: as fast as possible at QD > 1, the first malformed line is reported.
-    let t = tmp("t.disksim", "0 0 0 8 0\n1 0 8 8 7\n2 0 16 x 0\n3 0 24 8 0\n");
+    let t = tmp(
+        "t.disksim",
+        "0 0 0 8 0\n1 0 8 8 7\n2 0 16 x 0\n3 0 24 8 0\n",
+    );
     bad_input(
-        &["run", "--trace", t.to_str().unwrap(), "--as-fast-as-possible"],
+        &[
+            "run",
+            "--trace",
+            t.to_str().unwrap(),
+            "--as-fast-as-possible",
+        ],
         &["t.disksim:2: type: must be 1 (read) or 0 (write)"],
     );
     // V2: a missing required argument is named.
@@ -374,6 +412,17 @@ fn audit_reproducers() {
     ] {
         bad_input(args, &[flag, "-1"]);
     }
+    // V5: layout sizes beyond 64-bit arithmetic name the flag.
+    bad_input(
+        &[
+            "layout",
+            "--data-bytes",
+            "18446744073642442752",
+            "--zone-bytes",
+            "64m",
+        ],
+        &["--data-bytes", "at most 1 EiB"],
+    );
     // V4: bench --ios 0 names --ios.
     bad_input(&["bench", "--ios", "0"], &["--ios", "0"]);
     // The OS error text once; a preset typo lists the presets.
@@ -388,7 +437,10 @@ fn audit_reproducers() {
     // A bad --set value is blamed on the --set.
     let out = zonesim(&["run", "--set", "nand.channels=two"]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--set nand.channels=two") && !err.contains("preset"), "{err}");
+    assert!(
+        err.contains("--set nand.channels=two") && !err.contains("preset"),
+        "{err}"
+    );
 }
 
 /// Audit C.3 (issue item 8): low effective OP runs, with a warning naming the effective spare.

@@ -16,8 +16,20 @@ use zonesim::host::trace::{
 };
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 
+/// `cases` cases; a failure prints its minimal input (integration tests have no source file
+/// beside which proptest could persist it).
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 fn root(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 
 fn read(rel: &str) -> Vec<u8> {
@@ -86,7 +98,10 @@ fn mutate(base: &[u8], muts: &[Mutation]) -> Vec<u8> {
                 v.splice(pos..pos, t.iter().copied());
             }
             4 => {
-                let start = v[..pos].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+                let start = v[..pos]
+                    .iter()
+                    .rposition(|b| *b == b'\n')
+                    .map_or(0, |i| i + 1);
                 let end = v[pos..]
                     .iter()
                     .position(|b| *b == b'\n')
@@ -142,7 +157,7 @@ fn fio_never_panics(bytes: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(config(96))]
 
     #[test]
     fn fio_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
@@ -211,7 +226,7 @@ const KEYS: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(config(64))]
 
     #[test]
     fn toml_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
@@ -292,7 +307,7 @@ fn trace_never_panics(bytes: &[u8], format: Option<TraceFormat>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(config(64))]
 
     #[test]
     fn trace_random_bytes(
@@ -310,7 +325,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(config(24))]
 
     /// Mutated traces replayed through a small device, timed and as fast as possible, with and
     /// without folding: a report or a located error.

@@ -618,7 +618,7 @@ impl DeviceConfig {
             Some(text) => (format!("preset {spec}"), parse_toml(text, spec)?),
             None => {
                 let path = Path::new(spec);
-                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+                let text = crate::error::read_text_file(path)?;
                 let mut t = parse_toml(&text, spec)?;
                 if let Some(base) = t.get("base").cloned() {
                     let name = base

@@ -29,7 +29,10 @@ fn geometry_product_overflow_is_rejected() {
         "buffer.bytes=8388608",
     ]);
     assert!(e.contains("impossible geometry"), "{e}");
-    assert!(e.contains("166020696665070952320 physical 4 KiB slots"), "{e}");
+    assert!(
+        e.contains("166020696665070952320 physical 4 KiB slots"),
+        "{e}"
+    );
     let e = err(&[
         "nand.channels=1024",
         "nand.chips_per_channel=256",
@@ -52,7 +55,10 @@ fn times_and_costs_are_bounded() {
         ("host.overhead_us=1e8", "host.overhead_us"),
         ("ftl.gc.suspend_us=1e300", "ftl.gc.suspend_us"),
         ("ftl.cost.host_cmd_ns=1e300", "ftl.cost.host_cmd_ns"),
-        ("ftl.cost.bloom_gc_page_ns=2e10", "ftl.cost.bloom_gc_page_ns"),
+        (
+            "ftl.cost.bloom_gc_page_ns=2e10",
+            "ftl.cost.bloom_gc_page_ns",
+        ),
         ("ftl.cost.sup_write_ns=-1", "ftl.cost.sup_write_ns"),
     ] {
         let e = err(&[set]);
@@ -72,12 +78,14 @@ fn times_and_costs_are_bounded() {
 fn gc_d_and_window_are_bounded() {
     let e = err(&["ftl.gc.d=4294967295"]);
     assert_eq!(
-        e,
-        "config: ftl.gc.d: must be in 1..=1024 (got 4294967295)",
+        e, "config: ftl.gc.d: must be in 1..=1024 (got 4294967295)",
         "{e}"
     );
     let e = err(&["ftl.gc.window=4294967295"]);
-    assert!(e.starts_with("config: ftl.gc.window: must be in 1..=1048576"), "{e}");
+    assert!(
+        e.starts_with("config: ftl.gc.window: must be in 1..=1048576"),
+        "{e}"
+    );
     assert!(err(&["ftl.gc.d=0"]).starts_with("config: ftl.gc.d: must be in 1..="));
     load(&["ftl.gc.d=1024", "ftl.gc.window=1048576"]).unwrap();
 }
@@ -122,12 +130,18 @@ fn one_timing_key_keeps_the_other_defaults() {
     assert_eq!(c.nand.timing.mlc.read_us, d.mlc.read_us);
     // Unknown timing keys and cells are still errors, named in full.
     let e = err(&["nand.timing.qlc.reed_us=1"]);
-    assert!(e.starts_with("config: nand.timing.qlc.reed_us: unknown key"), "{e}");
+    assert!(
+        e.starts_with("config: nand.timing.qlc.reed_us: unknown key"),
+        "{e}"
+    );
     let e = err(&["nand.timing.plc.read_us=1"]);
     assert!(e.starts_with("config: nand.timing.plc: unknown key"), "{e}");
     // And the bounds still apply to a key set alone.
     let e = err(&["nand.timing.qlc.read_us=1e300"]);
-    assert!(e.starts_with("config: nand.timing.qlc.read_us: must be in"), "{e}");
+    assert!(
+        e.starts_with("config: nand.timing.qlc.read_us: must be in"),
+        "{e}"
+    );
 }
 
 /// Audit "message quality": a bad --set value is blamed on the --set, not on the preset.

@@ -613,7 +613,9 @@ mod tests {
         j.name = "job".into();
         j.size = Some(SizeSpec::Bytes(4 * MIB));
         j.loops = u64::MAX;
-        let e = JobGen::new(&j, &conv(128 * MIB), 1, 0).unwrap_err().to_string();
+        let e = JobGen::new(&j, &conv(128 * MIB), 1, 0)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("job 'job': io_size or size x loops asks for 4503599627370495 requests of 4096 bytes, more than the 4294967296"),
             "{e}"

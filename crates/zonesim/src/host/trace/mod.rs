@@ -13,7 +13,9 @@
 //! - Blank lines and lines starting with `#` are ignored (they count in [`TraceReader::lines`]
 //!   but are not "skipped" records). A CSV header line (column names) as the first data line of
 //!   an MSR, Alibaba or Tencent trace is ignored likewise.
-//! - A malformed line is an error `file:line: reason`; nothing is silently defaulted.
+//! - A malformed line is an error `file:line: reason`; nothing is silently defaulted. So is a
+//!   line longer than 1 MiB (a file without line breaks, such as `/dev/zero`, ends there instead
+//!   of filling memory) and a record whose offset + length overflows 64 bits.
 //! - Lines that are well formed but produce no request are *skipped* and counted
 //!   ([`TraceReader::skipped`]): other blkparse actions, iolog file actions (`add`, `open`,
 //!   `close`) and `wait`s, records removed by the filter, and zero-length reads, writes and
@@ -307,16 +309,18 @@ impl TraceReader {
                 continue;
             }
             let found = detect::detect_line(t);
-            return found.ok_or_else(|| {
-                Error::parse(
-                    &self.name,
-                    self.line + 1,
-                    "cannot detect trace format; use --trace-format",
-                )
-            }).map(|f| {
-                self.pending = Some(line);
-                f
-            });
+            return found
+                .ok_or_else(|| {
+                    Error::parse(
+                        &self.name,
+                        self.line + 1,
+                        "cannot detect trace format; use --trace-format",
+                    )
+                })
+                .map(|f| {
+                    self.pending = Some(line);
+                    f
+                });
         }
     }
 

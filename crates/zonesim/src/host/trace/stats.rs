@@ -7,6 +7,8 @@
 //! - footprint: distinct 4 KiB pages touched by reads and writes (trims are left out: a single
 //!   whole-device discard would otherwise make the footprint the device size). Kept in a sparse
 //!   bitmap of 16 MiB chunks, so memory grows with the footprint, not with the trace length.
+//!   At most 4 TiB of footprint, 2^22 distinct regions and 2^20 streams are counted; a trace
+//!   beyond that is an error at the line that crossed the limit (memory stays bounded).
 //! - sequentiality: the fraction of reads, writes and trims that start exactly where the
 //!   previous request *of the same kind* ended (the first of each kind counts as not
 //!   sequential).

@@ -1010,7 +1010,12 @@ fn endless_line_is_a_located_error_with_bounded_memory() {
     text.extend(b"0 0 0 8 0\n");
     let mut buf = Vec::new();
     Cursor::new(&text).read_to_end(&mut buf).unwrap();
-    assert_eq!(read_str(std::str::from_utf8(&buf).unwrap(), &opts(None)).unwrap().len(), 1);
+    assert_eq!(
+        read_str(std::str::from_utf8(&buf).unwrap(), &opts(None))
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 /// Audit C1: blank and comment lines before the first data line are counted, not buffered.
@@ -1035,10 +1040,18 @@ fn detection_keeps_line_numbers_without_buffering() {
 fn blkparse_unknown_rwbs_letter_is_rejected() {
     let text = "  8,0 0 1 0.000000000 1 D W 0 + 8 [fio]\n  8,0 0 2 0.000100000 1 D Z 8 + 8 [fio]\n";
     let e = first_error(text, Some(TraceFormat::Blkparse));
-    assert!(e.starts_with("mem:2: RWBS: unexpected character `Z` in `Z`"), "{e}");
+    assert!(
+        e.starts_with("mem:2: RWBS: unexpected character `Z` in `Z`"),
+        "{e}"
+    );
     // Every documented letter is accepted.
     let ok = "  8,0 0 1 0.0 1 D RSMA 0 + 8 [x]\n  8,0 0 2 0.0 1 D FWFS 0 + 8 [x]\n  8,0 0 3 0.0 1 D N [x]\n  8,0 0 4 0.0 1 D DE 0 + 8 [x]\n";
-    assert_eq!(read_str(ok, &opts(Some(TraceFormat::Blkparse))).unwrap().len(), 3);
+    assert_eq!(
+        read_str(ok, &opts(Some(TraceFormat::Blkparse)))
+            .unwrap()
+            .len(),
+        3
+    );
 }
 
 /// Many distinct iolog file names are a hash lookup, and an absurd name is rejected.
@@ -1049,7 +1062,10 @@ fn iolog_file_names_are_bounded() {
         &format!("fio version 2 iolog\n{long} write 0 4096\n"),
         Some(TraceFormat::Iolog),
     );
-    assert!(e.starts_with("mem:2: file name longer than 4096 bytes"), "{e}");
+    assert!(
+        e.starts_with("mem:2: file name longer than 4096 bytes"),
+        "{e}"
+    );
     let mut text = String::from("fio version 2 iolog\n");
     for i in 0..20_000 {
         text += &format!("/dev/f{i} write 0 4096\n");
