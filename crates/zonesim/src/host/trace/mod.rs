@@ -308,19 +308,15 @@ impl TraceReader {
                 self.line += 1;
                 continue;
             }
-            let found = detect::detect_line(t);
-            return found
-                .ok_or_else(|| {
-                    Error::parse(
-                        &self.name,
-                        self.line + 1,
-                        "cannot detect trace format; use --trace-format",
-                    )
-                })
-                .map(|f| {
-                    self.pending = Some(line);
-                    f
-                });
+            let Some(found) = detect::detect_line(t) else {
+                return Err(Error::parse(
+                    &self.name,
+                    self.line + 1,
+                    "cannot detect trace format; use --trace-format",
+                ));
+            };
+            self.pending = Some(line);
+            return Ok(found);
         }
     }
 
