@@ -400,6 +400,21 @@ fn audit_reproducers() {
         ],
         &["t.disksim:2: type: must be 1 (read) or 0 (write)"],
     );
+    let v1 = tmp(
+        "v1.iolog",
+        "fio version 1 iolog\n/dev/sdb write 0 4096\n/dev/sdb write 4096 4096\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--trace",
+            v1.to_str().unwrap(),
+            "--trace-format",
+            "iolog",
+            "--as-fast-as-possible",
+        ],
+        &["v1.iolog:1: ", "fio version 1 iolog"],
+    );
     // V2: a missing required argument is named.
     bad_input(&["experiment", "run"], &["required", "<NAME>"]);
     bad_input(&["trace", "convert", t3], &["required", "--to"]);

@@ -34,7 +34,7 @@
 //! | `number_ios` | integer ≥ 1 | none | stop after this many I/Os (never extends the job) |
 //! | `loops` | integer ≥ 1 | `1` | passes over the region |
 //! | `iodepth` | integer in 1..=65536 (the Linux AIO default limit) | `1` | outstanding I/Os (the caller enforces it) |
-//! | `numjobs` | 1..=1024 | `1` | clones of the job, same region, own random stream |
+//! | `numjobs` | 1..=1024 | `1` | clones of the job, same region, own random stream; at most 4096 jobs in all, clones included (fio's limit) |
 //! | `rwmixread` | 0..=100 | `50` | percentage of reads in `rw`/`randrw` |
 //! | `rwmixwrite` | 0..=100 | `50` | sets `rwmixread` = 100 − value (last one wins) |
 //! | `fsync` | integer ≥ 0 | `0` | a `Flush` after every N writes (0: never) |

@@ -10,6 +10,9 @@ const NS_PER_S: u64 = 1_000_000_000;
 /// the default Linux AIO limit (`fs.aio-max-nr`); fio itself sets no maximum.
 pub const MAX_IODEPTH: u32 = 65536;
 
+/// The most jobs a file may define, `numjobs` clones included: fio's `REAL_MAX_JOBS`.
+const MAX_JOBS: u64 = 4096;
+
 /// Parses a fio job file. `file` names it in error messages (`file:line: reason`).
 ///
 /// Returns the jobs in file order, each with the `[global]` defaults in force at its header and
@@ -115,6 +118,18 @@ impl Parser<'_> {
             }
             if sync {
                 spec.iodepth = 1;
+            }
+            let total: u64 = self.jobs.iter().map(|j| u64::from(j.numjobs)).sum::<u64>()
+                + u64::from(spec.numjobs);
+            if total > MAX_JOBS {
+                return Err(Error::parse(
+                    self.file,
+                    spec.line,
+                    format!(
+                        "job '{}': more than {MAX_JOBS} jobs (numjobs clones included), fio's own maximum",
+                        spec.name
+                    ),
+                ));
             }
             self.jobs.push(spec);
         }
@@ -791,6 +806,18 @@ iodepth=8
         assert!(err("[j]\nbs=1\u{fffd}28k").starts_with("t.fio:2: bs must be"));
         assert!(err("[j]\nsize=4é").starts_with("t.fio:2: size must be"));
         assert_eq!(parse_size("4é"), None);
+    }
+
+    /// At most 4096 jobs, clones included, as fio (memory stays bounded).
+    #[test]
+    fn job_count_is_bounded() {
+        let four = "[a]\nnumjobs=1024\n".repeat(4);
+        assert_eq!(parse_job_file(&four, "t.fio").unwrap().len(), 4);
+        let e = err(&format!("{four}[b]\n"));
+        assert_eq!(
+            e,
+            "t.fio:9: job 'b': more than 4096 jobs (numjobs clones included), fio's own maximum"
+        );
     }
 
     /// A UTF-8 byte-order mark is not an option name.
