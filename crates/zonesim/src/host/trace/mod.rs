@@ -324,34 +324,22 @@ impl TraceReader {
     /// of input. A line longer than [`MAX_LINE_BYTES`] is an error at its line number: memory
     /// stays bounded whatever the input (a file without line breaks, `/dev/zero`).
     fn read_line(&mut self, buf: &mut Vec<u8>) -> Result<bool> {
-        loop {
-            let avail = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(Error::io(&self.name, e)),
-            };
-            if avail.is_empty() {
-                return Ok(!buf.is_empty());
-            }
-            let (used, done) = match avail.iter().position(|b| *b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (avail.len(), false),
-            };
-            if buf.len() + used > MAX_LINE_BYTES {
-                return Err(Error::parse(
-                    &self.name,
-                    self.line + 1,
-                    format!(
-                        "line longer than {MAX_LINE_BYTES} bytes (not a text trace, or no line breaks)"
-                    ),
-                ));
-            }
-            buf.extend_from_slice(&avail[..used]);
-            self.input.consume(used);
-            if done {
-                return Ok(true);
-            }
+        use std::io::Read;
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        let n = (&mut self.input)
+            .take(limit)
+            .read_until(b'\n', buf)
+            .map_err(|e| Error::io(&self.name, e))?;
+        if n > MAX_LINE_BYTES {
+            return Err(Error::parse(
+                &self.name,
+                self.line + 1,
+                format!(
+                    "line longer than {MAX_LINE_BYTES} bytes (not a text trace, or no line breaks)"
+                ),
+            ));
         }
+        Ok(n > 0)
     }
 
     /// The format being read (detected or forced).
