@@ -16,9 +16,13 @@ use zonesim::host::trace::{
 };
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 
-/// `cases` cases; a failure prints its minimal input (integration tests have no source file
-/// beside which proptest could persist it).
+/// `cases` cases (or `ZONESIM_FUZZ_CASES` for a longer hunt); a failure prints its minimal
+/// input (integration tests have no source file beside which proptest could persist it).
 fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("ZONESIM_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         failure_persistence: None,
