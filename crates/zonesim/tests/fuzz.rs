@@ -174,6 +174,62 @@ proptest! {
     }
 }
 
+/// The unmutated inputs are valid: the mutations start from files that parse, load and read.
+#[test]
+fn base_inputs_are_valid() {
+    for f in FIO {
+        let jobs = parse_job_file(&String::from_utf8_lossy(&read(f)), f).unwrap();
+        assert!(!jobs.is_empty(), "{f}");
+    }
+    for f in TOML {
+        DeviceConfig::load(root(f).to_str().unwrap(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (i, (name, format)) in TRACES.iter().enumerate() {
+        let mut r = reader(&sample(i), None).unwrap();
+        assert_eq!(r.format(), *format, "{name}");
+        while r.next_record().unwrap().is_some() {}
+        assert!(r.records() > 0, "{name}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    /// Mutated job files run on a 4 GiB conventional device, or (zbd jobs) on the zoned
+    /// namespace of a small zoned device, each job cut to 2000 I/Os: a report or an error.
+    #[test]
+    fn fio_mutated_runs(
+        i in 0..FIO.len(),
+        muts in proptest::collection::vec((any::<u16>(), 0u8..6, any::<u8>()), 1..3),
+    ) {
+        let text = String::from_utf8_lossy(&mutate(&read(FIO[i]), &muts)).into_owned();
+        let zoned = text.contains("zbd");
+        let Ok(mut jobs) = parse_job_file(&text, "f.fio") else {
+            return Ok(());
+        };
+        for j in &mut jobs {
+            j.number_ios = Some(j.number_ios.unwrap_or(2000).min(2000));
+            j.numjobs = j.numjobs.min(4);
+        }
+        let (cfg, ns) = if zoned {
+            let p = root("crates/zonesim/tests/data/small-zoned.toml");
+            (DeviceConfig::load(p.to_str().unwrap(), &[]).unwrap(), 1)
+        } else {
+            let sets = ["nand.blocks_per_plane=64", "ftl.overprovisioning=0.28"];
+            (common::device("ufs-conventional", &sets), 0)
+        };
+        let opts = RunOptions {
+            seed: 1,
+            precondition: Precondition::None,
+            namespace: ns,
+            check_invariants: true,
+        };
+        if let Ok(r) = sim::run(&cfg, &Workload::Jobs(jobs), &opts, &mut |_, _| {}) {
+            prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
+        }
+    }
+}
+
 // ---- device TOML -----------------------------------------------------------------------------
 
 const TOML: &[&str] = &[
