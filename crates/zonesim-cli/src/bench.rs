@@ -9,8 +9,9 @@ use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Work
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Requests per case (the trace case uses 5x this many lines: 10 M by default).
-    #[arg(long, default_value_t = 2_000_000)]
+    /// Requests per case, 1..=100000000 (the trace case uses 5x this many lines: 10 M by
+    /// default).
+    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub ios: u64,
     /// Run only the cases whose name contains this.
     #[arg(long)]

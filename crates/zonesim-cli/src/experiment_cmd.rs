@@ -10,6 +10,7 @@ pub enum ExperimentCmd {
     /// List the reproductions.
     List,
     /// Run one reproduction and print ours beside the reference.
+    #[command(allow_negative_numbers = true)]
     Run {
         name: String,
         /// Also write the outcome as JSON to this file.

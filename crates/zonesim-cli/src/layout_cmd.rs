@@ -10,23 +10,42 @@ fn bytes(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("'{s}': expected bytes, optionally with k/m/g/t (powers of 1024)"))
 }
 
+/// A byte count of at most `max` bytes (keeps the layout arithmetic within 64 bits).
+fn bytes_at_most(s: &str, max: u64, what: &str) -> Result<u64, String> {
+    let v = bytes(s)?;
+    if v > max {
+        return Err(format!("'{s}': at most {what}"));
+    }
+    Ok(v)
+}
+
+/// Data capacity: at most 1 EiB.
+fn data_bytes(s: &str) -> Result<u64, String> {
+    bytes_at_most(s, 1 << 60, "1 EiB (2^60 bytes)")
+}
+
+/// Zone and superblock sizes, SLC capacity: at most 1 TiB.
+fn unit_bytes(s: &str) -> Result<u64, String> {
+    bytes_at_most(s, 1 << 40, "1 TiB (2^40 bytes)")
+}
+
 #[derive(clap::Args)]
 pub struct LayoutArgs {
     /// Capacity of the zoned data namespace, bytes, e.g. 4g (a multiple of the zone size).
-    #[arg(long, value_parser = bytes)]
+    #[arg(long, value_parser = data_bytes)]
     pub data_bytes: u64,
     /// Zone size, bytes (a multiple of the 2 MiB F2FS segment).
-    #[arg(long, value_parser = bytes)]
+    #[arg(long, value_parser = unit_bytes)]
     pub zone_bytes: u64,
     /// Superblock size of the metadata namespace's blocks (SLC mode if it lives in SLC);
     /// its physical size is rounded up to it. 0 = no rounding.
-    #[arg(long, default_value = "0", value_parser = bytes)]
+    #[arg(long, default_value = "0", value_parser = unit_bytes)]
     pub meta_superblock_bytes: u64,
-    /// Over-provisioning of the metadata namespace, percent.
-    #[arg(long, default_value_t = 0)]
+    /// Over-provisioning of the metadata namespace, percent (0..=1000).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub meta_op_percent: u32,
     /// SLC secondary-buffer capacity serving the zoned namespace, bytes.
-    #[arg(long, default_value = "0", value_parser = bytes)]
+    #[arg(long, default_value = "0", value_parser = data_bytes)]
     pub data_slc_bytes: u64,
     /// Print JSON instead of the table.
     #[arg(long)]

@@ -26,15 +26,18 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a simulation (no arguments: the default device and workload).
+    #[command(allow_negative_numbers = true)]
     Run(Box<run_cmd::RunArgs>),
     /// List the device presets.
     Presets,
     /// Run the standard speed cases and print simulated requests per wall second.
+    #[command(allow_negative_numbers = true)]
     Bench(bench::BenchArgs),
     /// Reproductions of published experiments: list, run NAME.
     #[command(subcommand)]
     Experiment(experiment_cmd::ExperimentCmd),
     /// Size the namespaces of an F2FS metadata + zoned data device (ConZone+ §4.1).
+    #[command(allow_negative_numbers = true)]
     Layout(layout_cmd::LayoutArgs),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
@@ -61,18 +64,20 @@ fn main() -> ExitCode {
             ) {
                 e.exit();
             }
-            // Usage errors: one line (clap's first), exit code 2.
-            let text = e.to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            eprintln!("zonesim: {}", line.trim_start_matches("error: "));
+            // Usage errors: one line, exit code 2.
+            eprintln!("zonesim: {}", clap_one_line(&e.to_string()));
             return ExitCode::from(2);
         }
     };
     let res = match cli.cmd {
         Cmd::Run(a) => run_cmd::run(*a),
         Cmd::Presets => {
-            for (name, desc, _) in zonesim::config::PRESETS {
-                println!("{name:<20} {desc}");
+            // The description is the preset file's own `description`.
+            for (name, _, _) in zonesim::config::PRESETS {
+                match zonesim::config::DeviceConfig::load(name, &[]) {
+                    Ok(c) => println!("{name:<20} {}", c.description),
+                    Err(e) => println!("{name:<20} (invalid: {e})"),
+                }
             }
             Ok(())
         }
@@ -85,13 +90,65 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // One line, always: a message from a library may carry newlines.
-            let msg = format!("{e:#}");
-            eprintln!("zonesim: {}", msg.trim().replace('\n', "; "));
+            eprintln!("zonesim: {}", error_line(&e));
             if e.downcast_ref::<zonesim::Error>().is_some() {
                 ExitCode::from(2)
             } else {
                 ExitCode::from(1)
             }
         }
+    }
+}
+
+/// clap's message as one line: its first paragraph (the error and, for a missing argument, the
+/// arguments it lists), without the `error: ` prefix, the usage and the help hint.
+fn clap_one_line(text: &str) -> String {
+    let para: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    para.join(" ").trim_start_matches("error: ").to_string()
+}
+
+/// An error and its causes on one line, each cause once (a cause whose text the message
+/// already carries, as an I/O error's OS text, is not repeated).
+fn error_line(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if !msg.contains(c.trim()) {
+            if !msg.is_empty() {
+                msg.push_str(": ");
+            }
+            msg.push_str(c.trim());
+        }
+    }
+    msg.replace('\n', "; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_messages_keep_the_argument_they_name() {
+        let text = "error: the following required arguments were not provided:\n  <NAME>\n\nUsage: zonesim experiment run <NAME>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            clap_one_line(text),
+            "the following required arguments were not provided: <NAME>"
+        );
+        let text = "error: unexpected argument '--x' found\n\n  tip: to pass '--x' as a value, use '-- --x'\n\nUsage: zonesim run\n";
+        assert_eq!(clap_one_line(text), "unexpected argument '--x' found");
+    }
+
+    #[test]
+    fn os_error_text_is_not_repeated() {
+        let io = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let e = anyhow::Error::from(zonesim::Error::io("nope.fio", io));
+        let line = error_line(&e);
+        assert_eq!(line.matches("not found").count(), 1, "{line}");
+        assert!(line.starts_with("nope.fio: "), "{line}");
     }
 }

@@ -47,8 +47,8 @@ pub struct RunArgs {
     /// Replay the trace as fast as possible at --qd instead of at its arrival times.
     #[arg(long)]
     pub as_fast_as_possible: bool,
-    /// Queue depth of an as-fast-as-possible replay.
-    #[arg(long, default_value_t = 32)]
+    /// Queue depth of an as-fast-as-possible replay, 1..=65536 (the fio `iodepth` bound).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=zonesim::host::fio::MAX_IODEPTH as i64))]
     pub qd: u32,
     /// Multiply trace inter-arrival times (timed replay).
     #[arg(long, default_value_t = 1.0)]
@@ -102,10 +102,7 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
         return Ok((Workload::Trace(r), format!("trace {}", t.display())));
     }
     let (text, name) = match &a.workload {
-        Some(p) => (
-            std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?,
-            p.display().to_string(),
-        ),
+        Some(p) => (zonesim::error::read_text_file(p)?, p.display().to_string()),
         None => {
             let zoned = cfg
                 .namespaces
@@ -125,8 +122,27 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
     Ok((Workload::Jobs(jobs), format!("fio {name}")))
 }
 
+/// Loads the device; a name that is neither a preset nor a file lists the presets.
+pub fn load_device(spec: &str, sets: &[String]) -> Result<DeviceConfig, Error> {
+    zonesim::load_device(spec, sets).map_err(|e| match e {
+        Error::Io { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound && !spec.contains(['/', '.']) =>
+        {
+            let names: Vec<&str> = zonesim::config::PRESETS.iter().map(|p| p.0).collect();
+            Error::Usage(format!(
+                "--device {spec}: no such preset or file (presets: {})",
+                names.join(", ")
+            ))
+        }
+        e => e,
+    })
+}
+
 pub fn run(a: RunArgs) -> Result<()> {
-    let cfg = zonesim::load_device(&a.device, &a.sets)?;
+    let cfg = load_device(&a.device, &a.sets)?;
+    if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
+        eprintln!("zonesim: warning: {w}");
+    }
     let (wl, wl_name) = workload(&a, &cfg)?;
     let opts = RunOptions {
         seed: a.seed,

@@ -66,6 +66,7 @@ fn parse_to(s: &str) -> Result<ConvertFormat, Error> {
 pub enum TraceCmd {
     /// Characterise a trace: request mix, sizes, footprint, sequentiality, inter-arrival
     /// times, hottest regions.
+    #[command(allow_negative_numbers = true)]
     Stats {
         #[command(flatten)]
         read: ReadArgs,
@@ -77,6 +78,7 @@ pub enum TraceCmd {
         json: Option<PathBuf>,
     },
     /// Rewrite a trace as DiskSim ASCII or fio iolog v3 (DiskSim drops trims and flushes).
+    #[command(allow_negative_numbers = true)]
     Convert {
         #[command(flatten)]
         read: ReadArgs,

@@ -111,7 +111,7 @@ fn json_report_has_the_contract_keys() {
 fn trace_run_reports_requests_and_folding() {
     let trace = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/traces/tpcc-small.trace"
+        "/../../tests/fixtures/traces/tpcc-small.trace"
     );
     let out = zonesim(&[
         "run",
@@ -206,4 +206,302 @@ fn same_seed_same_report() {
         zonesim::stats::report::without_wall_clock(serde_json::from_slice(&o.stdout).unwrap())
     };
     assert_eq!(strip(&a), strip(&b));
+}
+
+/// Exit code 0; returns stderr.
+fn good_run(args: &[&str]) -> String {
+    let out = zonesim(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    err
+}
+
+/// Every reproducer of the reliability audit (issue 11): a located one-line error with exit 2,
+/// or a correct run. Ids are the audit's.
+#[test]
+fn audit_reproducers() {
+    let small = tmp("w.fio", "[w]\nrw=randwrite\nsize=4m\n");
+    let w = small.to_str().unwrap();
+    // P1, S5: offset + length overflowing u64, in run, trace stats and trace convert.
+    let wrap = tmp("wrap.disksim", "0 0 0 8 0\n1000 0 36028797018963967 16 0\n");
+    let wrap = wrap.to_str().unwrap();
+    for args in [
+        &["run", "--trace", wrap][..],
+        &["run", "--trace", wrap, "--no-fold"],
+        &["trace", "stats", wrap],
+        &["trace", "convert", wrap, "--to", "disksim"],
+    ] {
+        bad_input(args, &["wrap.disksim:2: ", "overflows 64 bits"]);
+    }
+    let msr = tmp(
+        "wrap.msr",
+        "128166372003071629,hm,1,Write,18446744073709547520,8192,1\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--trace",
+            msr.to_str().unwrap(),
+            "--trace-format",
+            "msr",
+        ],
+        &["wrap.msr:1: ", "overflows 64 bits"],
+    );
+    // P2: geometry product beyond 2^64.
+    bad_input(
+        &[
+            "run",
+            "--workload",
+            w,
+            "--set",
+            "nand.channels=711",
+            "--set",
+            "nand.chips_per_channel=211",
+            "--set",
+            "nand.dies_per_chip=56",
+            "--set",
+            "nand.planes_per_die=9",
+            "--set",
+            "nand.blocks_per_plane=217414",
+            "--set",
+            "nand.pages_per_block=61208",
+            "--set",
+            "nand.page_bytes=675840",
+            "--set",
+            "nand.cell=slc",
+            "--set",
+            "buffer.bytes=8388608",
+        ],
+        &["nand.blocks_per_plane", "166020696665070952320 physical"],
+    );
+    // P3, S2, S3: times and costs bounded.
+    for (set, key) in [
+        ("ftl.cost.host_cmd_ns=1e300", "ftl.cost.host_cmd_ns"),
+        ("host.overhead_us=1e300", "host.overhead_us"),
+        ("ftl.gc.suspend_us=1e300", "ftl.gc.suspend_us"),
+    ] {
+        bad_input(&["run", "--workload", w, "--set", set], &[key, "must be"]);
+    }
+    // H1: time_based without runtime.
+    let tb = tmp("tb.fio", "[job]\nrw=randread\nsize=4m\ntime_based\n");
+    bad_input(
+        &["run", "--workload", tb.to_str().unwrap()],
+        &["tb.fio:4: ", "time_based needs a runtime"],
+    );
+    // H2: ftl.gc.d and ftl.gc.window.
+    bad_input(
+        &["run", "--workload", w, "--set", "ftl.gc.d=4294967295"],
+        &["ftl.gc.d", "1..=1024"],
+    );
+    bad_input(
+        &["run", "--workload", w, "--set", "ftl.gc.window=4294967295"],
+        &["ftl.gc.window", "1..=1048576"],
+    );
+    // H3, H4: practically endless byte budgets.
+    for (name, opt) in [
+        ("loops.fio", "loops=18446744073709551615"),
+        ("iosize.fio", "io_size=1p"),
+    ] {
+        let f = tmp(name, &format!("[job]\nrw=randwrite\nsize=4m\n{opt}\n"));
+        bad_input(
+            &["run", "--workload", f.to_str().unwrap()],
+            &["job 'job'", "without a runtime"],
+        );
+    }
+    // C1: no line breaks (/dev/zero) is "line too long", in run and trace stats.
+    if std::path::Path::new("/dev/zero").exists() {
+        bad_input(
+            &["run", "--trace", "/dev/zero"],
+            &["/dev/zero:1: line longer than"],
+        );
+        bad_input(
+            &["run", "--trace", "/dev/zero", "--trace-format", "disksim"],
+            &["/dev/zero:1: line longer than"],
+        );
+        bad_input(
+            &["trace", "stats", "/dev/zero"],
+            &["/dev/zero:1: line longer than"],
+        );
+    }
+    // C1: --workload and --device /dev/zero end at the file size limit.
+    if std::path::Path::new("/dev/zero").exists() {
+        bad_input(
+            &["run", "--workload", "/dev/zero"],
+            &["/dev/zero: larger than 64 MiB"],
+        );
+        bad_input(
+            &["run", "--device", "/dev/zero"],
+            &["/dev/zero: larger than 64 MiB"],
+        );
+    }
+    // C2: iodepth and --qd bounded.
+    let depth = tmp(
+        "depth.fio",
+        "[job]\nrw=randread\nsize=4m\niodepth=4294967295\ntime_based\nruntime=1s\n",
+    );
+    bad_input(
+        &["run", "--workload", depth.to_str().unwrap()],
+        &["depth.fio:4: ", "iodepth", "1..=65536"],
+    );
+    let t3 = tmp("t3.disksim", "0 0 0 8 1\n10 0 8 8 1\n20 0 16 8 0\n");
+    let t3 = t3.to_str().unwrap();
+    bad_input(
+        &[
+            "run",
+            "--trace",
+            t3,
+            "--as-fast-as-possible",
+            "--qd",
+            "4294967295",
+        ],
+        &["--qd", "4294967295"],
+    );
+    // S1: --set base= is an error.
+    bad_input(
+        &["run", "--set", "base=nvme-ssd", "--workload", w],
+        &["base", "--device nvme-ssd"],
+    );
+    // S4: an unknown blkparse RWBS letter.
+    let z = tmp(
+        "z.blkparse",
+        "  8,0 0 1 0.000000000 1 D W 0 + 8 [fio]\n  8,0 0 2 0.000100000 1 D Z 8 + 8 [fio]\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--trace",
+            z.to_str().unwrap(),
+            "--trace-format",
+            "blkparse",
+        ],
+        &["z.blkparse:2: RWBS", "`Z`"],
+    );
+    // S6: one timing key of a cell the preset does not list runs (with its other defaults).
+    good_run(&[
+        "run",
+        "--workload",
+        w,
+        "--set",
+        "nand.timing.qlc.read_us=100",
+        "--set",
+        "nand.timing.mlc.erase_us=4000",
+    ]);
+    // V1: as fast as possible at QD > 1, the first malformed line is reported.
+    let t = tmp(
+        "t.disksim",
+        "0 0 0 8 0\n1 0 8 8 7\n2 0 16 x 0\n3 0 24 8 0\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--trace",
+            t.to_str().unwrap(),
+            "--as-fast-as-possible",
+        ],
+        &["t.disksim:2: type: must be 1 (read) or 0 (write)"],
+    );
+    let v1 = tmp(
+        "v1.iolog",
+        "fio version 1 iolog\n/dev/sdb write 0 4096\n/dev/sdb write 4096 4096\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--trace",
+            v1.to_str().unwrap(),
+            "--trace-format",
+            "iolog",
+            "--as-fast-as-possible",
+        ],
+        &["v1.iolog:1: ", "fio version 1 iolog"],
+    );
+    // V2: a missing required argument is named.
+    bad_input(&["experiment", "run"], &["required", "<NAME>"]);
+    bad_input(&["trace", "convert", t3], &["required", "--to"]);
+    // V3: a negative number names its flag.
+    for (args, flag) in [
+        (&["run", "--qd", "-1"][..], "--qd"),
+        (&["run", "--seed", "-1"], "--seed"),
+        (&["run", "--namespace", "-1"], "--namespace"),
+        (&["trace", "stats", t3, "--filter", "-1"], "--filter"),
+    ] {
+        bad_input(args, &[flag, "-1"]);
+    }
+    // V5: layout sizes beyond 64-bit arithmetic name the flag.
+    bad_input(
+        &[
+            "layout",
+            "--data-bytes",
+            "18446744073642442752",
+            "--zone-bytes",
+            "64m",
+        ],
+        &["--data-bytes", "at most 1 EiB"],
+    );
+    // V4: bench --ios 0 names --ios.
+    bad_input(&["bench", "--ios", "0"], &["--ios", "0"]);
+    // The OS error text once; a preset typo lists the presets.
+    let out = zonesim(&["run", "--workload", "nope.fio"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+    bad_input(
+        &["run", "--device", "UFS-CONVENTIONAL"],
+        &["UFS-CONVENTIONAL", "presets: ufs-conventional"],
+    );
+    // A bad --set value is blamed on the --set.
+    let out = zonesim(&["run", "--set", "nand.channels=two"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--set nand.channels=two") && !err.contains("preset"),
+        "{err}"
+    );
+}
+
+/// Audit C.3 (issue item 8): low effective OP runs, with a warning naming the effective spare.
+#[test]
+fn low_effective_op_warns() {
+    let w = tmp("w8.fio", "[w]\nrw=randwrite\nsize=4m\n");
+    let err = good_run(&[
+        "run",
+        "--workload",
+        w.to_str().unwrap(),
+        "--set",
+        "nand.blocks_per_plane=256",
+        "--set",
+        "nand.pages_per_block=48",
+        "--set",
+        "ftl.overprovisioning=0.03",
+        "--set",
+        "ftl.gc.victim=windowed_greedy",
+        "--set",
+        "ftl.gc.placement=age_k",
+    ]);
+    assert!(
+        err.contains("warning: ftl.overprovisioning: effective spare 0."),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+/// Audit F2, F8: the README's examples exist and the preset listing is the files' own words.
+#[test]
+fn readme_examples_and_presets_listing() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let readme = std::fs::read_to_string(format!("{root}README.md")).unwrap();
+    for f in ["examples/my.fio", "examples/zoned.fio"] {
+        assert!(readme.contains(f), "README names {f}");
+        assert!(std::path::Path::new(&format!("{root}{f}")).exists(), "{f}");
+    }
+    let out = zonesim(&["presets"]);
+    let listing = String::from_utf8_lossy(&out.stdout);
+    for p in ["ufs-conventional", "nvme-ssd", "conzone-paper"] {
+        let text = std::fs::read_to_string(format!("{root}presets/{p}.toml")).unwrap();
+        let desc = text
+            .lines()
+            .find_map(|l| l.strip_prefix("description = \""))
+            .unwrap()
+            .trim_end_matches('"');
+        assert!(listing.contains(desc), "{p}: {listing}");
+    }
 }

@@ -54,3 +54,25 @@ impl Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// The largest device or job file read (64 MiB): far beyond any real one, and it bounds memory
+/// whatever the path names (`/dev/zero`, a disk image).
+pub const MAX_TEXT_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a text input file (device TOML, fio job file) of at most [`MAX_TEXT_FILE_BYTES`].
+pub fn read_text_file(path: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut text = String::new();
+    file.take(MAX_TEXT_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| Error::io(path, e))?;
+    if text.len() as u64 > MAX_TEXT_FILE_BYTES {
+        return Err(Error::Usage(format!(
+            "{}: larger than {} MiB; not a device or job file",
+            path.display(),
+            MAX_TEXT_FILE_BYTES >> 20
+        )));
+    }
+    Ok(text)
+}

@@ -112,7 +112,7 @@ fn background_gc_runs_when_idle() {
 
 fn trace(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/traces")
+        .join("../../tests/fixtures/traces")
         .join(name)
 }
 

@@ -22,9 +22,9 @@ fn small_device() -> zonesim::config::DeviceConfig {
     )
 }
 
-/// The TPC-C trace of ../shared/traces.
+/// The TPC-C trace of tests/fixtures/traces (repository root).
 fn tpcc() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces/tpcc-small.trace")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/traces/tpcc-small.trace")
 }
 
 #[test]
@@ -112,4 +112,51 @@ fn replay_window_options_select_requests() {
     let n = r.trace.unwrap().requests;
     assert!(n > 0 && n < 6999);
     assert!(r.sim.simulated_ns < 12_000_000);
+}
+
+/// Timed replay (issue 11): a record stamped before the previous one arrives with it, so time
+/// never goes backwards (back-and-forth stamps overflowed a stall counter); an arrival beyond
+/// 2^62 ns (a u64::MAX stamp, a huge --time-scale) is a located error.
+#[test]
+fn timed_replay_time_is_monotonic_and_bounded() {
+    let cfg = small_device();
+    let dir = std::env::temp_dir().join(format!("zonesim-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let back = dir.join("back.disksim");
+    let mut text = String::new();
+    for i in 0..200u64 {
+        // Alternately far ahead and back near the start.
+        let t = if i % 2 == 0 { i } else { (1 << 61) + i };
+        text += &format!("{t} 0 {} 8 0\n", i * 8);
+    }
+    std::fs::write(&back, text).unwrap();
+    let wl = Workload::Trace(TraceReplay::new(
+        &back,
+        ReplayMode::Timed { time_scale: 1.0 },
+    ));
+    let r = run(&cfg, &wl, Precondition::None, 1);
+    assert_eq!(r.host.write.ios, 200);
+    let huge = dir.join("huge.disksim");
+    std::fs::write(&huge, "0 0 0 8 1\n18446744073709551615 0 8 8 1\n").unwrap();
+    let wl = Workload::Trace(TraceReplay::new(
+        &huge,
+        ReplayMode::Timed { time_scale: 1.0 },
+    ));
+    let opts = zonesim::sim::RunOptions::default();
+    let e = zonesim::sim::run(&cfg, &wl, &opts, &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(&format!("{}:2: arrival", huge.display())) && e.contains("2^62"),
+        "{e}"
+    );
+    let wl = Workload::Trace(TraceReplay::new(
+        sample("sample.disksim"),
+        ReplayMode::Timed { time_scale: 1e300 },
+    ));
+    let e = zonesim::sim::run(&cfg, &wl, &opts, &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("beyond the replay horizon"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

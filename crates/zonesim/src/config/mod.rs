@@ -63,9 +63,11 @@ pub struct CellTiming {
 }
 
 /// Timing per cell type. Defaults: ConZone Table 2 for SLC/TLC/QLC (read/program), erase 3.5 ms;
-/// MLC from MQSim's default configuration (75 us read, 750 us program, 3.8 ms erase).
+/// MLC from MQSim's default configuration (75 us read, 750 us program, 3.8 ms erase). Every
+/// key has its own default: a table that gives only `read_us` keeps the cell's default program
+/// and erase times.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(from = "PartialTimingTable")]
 pub struct TimingTable {
     pub slc: CellTiming,
     pub mlc: CellTiming,
@@ -96,6 +98,46 @@ impl Default for TimingTable {
                 program_us: 6400.0,
                 erase_us: 3500.0,
             },
+        }
+    }
+}
+
+/// A `[nand.timing]` table as written: any key may be missing.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct PartialTimingTable {
+    slc: PartialCellTiming,
+    mlc: PartialCellTiming,
+    tlc: PartialCellTiming,
+    qlc: PartialCellTiming,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct PartialCellTiming {
+    read_us: Option<f64>,
+    program_us: Option<f64>,
+    erase_us: Option<f64>,
+}
+
+impl PartialCellTiming {
+    fn or(self, d: CellTiming) -> CellTiming {
+        CellTiming {
+            read_us: self.read_us.unwrap_or(d.read_us),
+            program_us: self.program_us.unwrap_or(d.program_us),
+            erase_us: self.erase_us.unwrap_or(d.erase_us),
+        }
+    }
+}
+
+impl From<PartialTimingTable> for TimingTable {
+    fn from(p: PartialTimingTable) -> TimingTable {
+        let d = TimingTable::default();
+        TimingTable {
+            slc: p.slc.or(d.slc),
+            mlc: p.mlc.or(d.mlc),
+            tlc: p.tlc.or(d.tlc),
+            qlc: p.qlc.or(d.qlc),
         }
     }
 }
@@ -597,7 +639,7 @@ impl DeviceConfig {
             Some(text) => (format!("preset {spec}"), parse_toml(text, spec)?),
             None => {
                 let path = Path::new(spec);
-                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+                let text = crate::error::read_text_file(path)?;
                 let mut t = parse_toml(&text, spec)?;
                 if let Some(base) = t.get("base").cloned() {
                     let name = base
@@ -615,7 +657,7 @@ impl DeviceConfig {
         for s in sets {
             apply_set(&mut table, s)?;
         }
-        let cfg = from_table(table, &origin)?;
+        let cfg = from_table(table, &origin, sets)?;
         cfg.validate()?;
         Ok(cfg)
     }
@@ -659,6 +701,12 @@ pub fn apply_set(table: &mut toml::Table, set: &str) -> Result<()> {
     if key.is_empty() || key.split('.').any(|p| p.is_empty()) {
         return Err(Error::Usage(format!("--set {set}: empty key part")));
     }
+    if key == "base" {
+        return Err(Error::config(
+            "base",
+            format!("--set {set}: base is only read from device files; use --device {raw} to start from that preset"),
+        ));
+    }
     let value = format!("v = {raw}")
         .parse::<toml::Table>()
         .ok()
@@ -684,10 +732,28 @@ pub fn apply_set(table: &mut toml::Table, set: &str) -> Result<()> {
     Ok(())
 }
 
-fn from_table(table: toml::Table, origin: &str) -> Result<DeviceConfig> {
+/// The last `--set` among `sets` that wrote `path` or a table above it.
+fn set_of<'a>(sets: &'a [String], path: &str) -> Option<&'a String> {
+    sets.iter().rev().find(|s| {
+        let key = s.split_once('=').map_or("", |x| x.0).trim();
+        !key.is_empty()
+            && (key == path || path.strip_prefix(key).is_some_and(|r| r.starts_with('.')))
+    })
+}
+
+fn from_table(table: toml::Table, origin: &str, sets: &[String]) -> Result<DeviceConfig> {
     let value = toml::Value::Table(table);
     serde_path_to_error::deserialize::<_, DeviceConfig>(value).map_err(|e| {
         let path = e.path().to_string();
+        // A bad value given with --set is blamed on the --set, not on the file or preset.
+        let set_origin;
+        let origin = match set_of(sets, &path) {
+            Some(s) => {
+                set_origin = format!("--set {s}");
+                set_origin.as_str()
+            }
+            None => origin,
+        };
         // toml's messages may span lines ("... in `nand`"): keep the first, one-line rule.
         let msg = e.inner().to_string();
         let msg = msg.lines().next().unwrap_or("").trim().to_string();

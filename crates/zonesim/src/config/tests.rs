@@ -1,1 +1,173 @@
+//! Config loading and validation on hostile input (issue 11).
 
+use super::*;
+
+fn load(sets: &[&str]) -> Result<DeviceConfig> {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    DeviceConfig::load("ufs-conventional", &sets)
+}
+
+fn err(sets: &[&str]) -> String {
+    match load(sets) {
+        Ok(_) => panic!("{sets:?} accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Audit P2: a geometry whose slot product exceeds 2^64 is rejected with its exact count.
+#[test]
+fn geometry_product_overflow_is_rejected() {
+    let e = err(&[
+        "nand.channels=711",
+        "nand.chips_per_channel=211",
+        "nand.dies_per_chip=56",
+        "nand.planes_per_die=9",
+        "nand.blocks_per_plane=217414",
+        "nand.pages_per_block=61208",
+        "nand.page_bytes=675840",
+        "nand.cell=slc",
+        "buffer.bytes=8388608",
+    ]);
+    assert!(e.contains("impossible geometry"), "{e}");
+    assert!(
+        e.contains("166020696665070952320 physical 4 KiB slots"),
+        "{e}"
+    );
+    let e = err(&[
+        "nand.channels=1024",
+        "nand.chips_per_channel=256",
+        "nand.dies_per_chip=64",
+        "nand.planes_per_die=16",
+        "nand.blocks_per_plane=1048576",
+        "nand.pages_per_block=65535",
+        "nand.page_bytes=1048576",
+        "nand.cell=slc",
+    ]);
+    assert!(e.contains("impossible geometry"), "{e}");
+    assert!(!e.contains("18374686479671623680"), "wrapped count: {e}");
+}
+
+/// Audit P3, S2, S3: every time and cost key is bounded like the NAND timings.
+#[test]
+fn times_and_costs_are_bounded() {
+    for (set, key) in [
+        ("host.overhead_us=1e300", "host.overhead_us"),
+        ("host.overhead_us=1e8", "host.overhead_us"),
+        ("ftl.gc.suspend_us=1e300", "ftl.gc.suspend_us"),
+        ("ftl.cost.host_cmd_ns=1e300", "ftl.cost.host_cmd_ns"),
+        (
+            "ftl.cost.bloom_gc_page_ns=2e10",
+            "ftl.cost.bloom_gc_page_ns",
+        ),
+        ("ftl.cost.sup_write_ns=-1", "ftl.cost.sup_write_ns"),
+    ] {
+        let e = err(&[set]);
+        assert!(e.starts_with(&format!("config: {key}: must be")), "{e}");
+    }
+    // The bounds themselves are accepted.
+    load(&[
+        "host.overhead_us=1e7",
+        "ftl.gc.suspend_us=1e7",
+        "ftl.cost.host_cmd_ns=1e10",
+    ])
+    .unwrap();
+}
+
+/// Audit H2: d-choice and windowed-greedy parameters are bounded.
+#[test]
+fn gc_d_and_window_are_bounded() {
+    let e = err(&["ftl.gc.d=4294967295"]);
+    assert_eq!(
+        e, "config: ftl.gc.d: must be in 1..=1024 (got 4294967295)",
+        "{e}"
+    );
+    let e = err(&["ftl.gc.window=4294967295"]);
+    assert!(
+        e.starts_with("config: ftl.gc.window: must be in 1..=1048576"),
+        "{e}"
+    );
+    assert!(err(&["ftl.gc.d=0"]).starts_with("config: ftl.gc.d: must be in 1..="));
+    load(&["ftl.gc.d=1024", "ftl.gc.window=1048576"]).unwrap();
+}
+
+/// Bloom filters sized by absurd parameters are rejected before they are allocated.
+#[test]
+fn bloom_filter_size_is_bounded() {
+    let e = err(&[
+        "ftl.gc.placement=bloom",
+        "ftl.gc.bloom.window_pages=18446744073709551615",
+    ]);
+    assert!(e.starts_with("config: ftl.gc.bloom.window_pages:"), "{e}");
+    let e = err(&[
+        "ftl.gc.placement=bloom",
+        "ftl.gc.bloom.window_pages=10000000",
+        "ftl.gc.bloom.fp_rate=1e-300",
+    ]);
+    assert!(e.contains("MiB; at most 1024 MiB"), "{e}");
+    load(&["ftl.gc.placement=bloom"]).unwrap();
+}
+
+/// Audit S1: `--set base=` is an error, not silently ignored.
+#[test]
+fn set_base_is_rejected() {
+    let e = err(&["base=nvme-ssd"]);
+    assert!(
+        e.starts_with("config: base: --set base=nvme-ssd: base is only read from device files"),
+        "{e}"
+    );
+}
+
+/// Audit S6 / F6: each timing key has its own default, so one key of a cell can be set alone.
+#[test]
+fn one_timing_key_keeps_the_other_defaults() {
+    let c = load(&["nand.timing.qlc.read_us=100"]).unwrap();
+    let d = TimingTable::default();
+    assert_eq!(c.nand.timing.qlc.read_us, 100.0);
+    assert_eq!(c.nand.timing.qlc.program_us, d.qlc.program_us);
+    assert_eq!(c.nand.timing.qlc.erase_us, d.qlc.erase_us);
+    let c = load(&["nand.timing.mlc.erase_us=4000"]).unwrap();
+    assert_eq!(c.nand.timing.mlc.erase_us, 4000.0);
+    assert_eq!(c.nand.timing.mlc.read_us, d.mlc.read_us);
+    // Unknown timing keys and cells are still errors, named in full.
+    let e = err(&["nand.timing.qlc.reed_us=1"]);
+    assert!(
+        e.starts_with("config: nand.timing.qlc.reed_us: unknown key"),
+        "{e}"
+    );
+    let e = err(&["nand.timing.plc.read_us=1"]);
+    assert!(e.starts_with("config: nand.timing.plc: unknown key"), "{e}");
+    // And the bounds still apply to a key set alone.
+    let e = err(&["nand.timing.qlc.read_us=1e300"]);
+    assert!(
+        e.starts_with("config: nand.timing.qlc.read_us: must be in"),
+        "{e}"
+    );
+}
+
+/// Audit "message quality": a bad --set value is blamed on the --set, not on the preset.
+#[test]
+fn bad_set_value_names_the_set() {
+    let e = err(&["nand.channels=two"]);
+    assert!(e.starts_with("config: nand.channels:"), "{e}");
+    assert!(e.contains("--set nand.channels=two"), "{e}");
+    assert!(!e.contains("preset"), "{e}");
+    let e = err(&["nand.chanels=2"]);
+    assert!(e.contains("unknown key in --set nand.chanels=2"), "{e}");
+}
+
+/// A TOML file with a byte-order mark or CRLF line ends loads like any other.
+#[test]
+fn toml_text_variants() {
+    let t = parse_toml("\u{feff}name = \"x\"\r\n", "f.toml").unwrap();
+    assert_eq!(t["name"].as_str(), Some("x"));
+}
+
+/// Audit F8: the preset listing and the preset files say the same thing (the file is the
+/// source; `zonesim presets` prints its `description`).
+#[test]
+fn preset_descriptions_match_their_files() {
+    for (name, desc, _) in PRESETS {
+        let c = DeviceConfig::load(name, &[]).unwrap();
+        assert_eq!(&c.description, desc, "{name}");
+    }
+}

@@ -37,6 +37,19 @@ fn in_range(key: &str, v: f64, min: f64, max: f64) -> Result<()> {
 /// flag bit): at most 2^31 - 1 slots, 8 TiB.
 const MAX_SLOTS: u64 = (1 << 31) - 1;
 
+/// The longest time key, in µs (10 s, as the NAND timings): keeps simulated time far from
+/// the 64-bit ns limit whatever the run.
+const MAX_US: f64 = 1e7;
+
+/// Most candidates d-choice samples per victim (each victim costs `d` draws).
+const MAX_GC_D: u32 = 1024;
+
+/// Most bytes the Bloom filters of the `bloom` placement may take (1 GiB).
+const MAX_BLOOM_BYTES: f64 = (1u64 << 30) as f64;
+
+/// Largest windowed-greedy window; no device has more superblocks (2^20 blocks per plane).
+const MAX_GC_WINDOW: u32 = 1 << 20;
+
 impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
         let n = &self.nand;
@@ -55,14 +68,20 @@ impl DeviceConfig {
                 ),
             ));
         }
-        let slots = n.channels as u64
-            * n.chips_per_channel as u64
-            * n.dies_per_chip as u64
-            * n.planes_per_die as u64
-            * n.blocks_per_plane as u64
-            * n.pages_per_block as u64
-            * (n.page_bytes as u64 / 4096);
-        if slots > MAX_SLOTS {
+        // In u128: the product of the factors' maxima (2^86) cannot overflow it.
+        let slots128 = [
+            n.channels,
+            n.chips_per_channel,
+            n.dies_per_chip,
+            n.planes_per_die,
+            n.blocks_per_plane,
+            n.pages_per_block,
+            n.page_bytes / 4096,
+        ]
+        .iter()
+        .fold(1u128, |p, &f| p * f as u128);
+        if slots128 > MAX_SLOTS as u128 {
+            let slots = slots128;
             return Err(Error::config(
                 "nand.blocks_per_plane",
                 format!(
@@ -70,6 +89,7 @@ impl DeviceConfig {
                 ),
             ));
         }
+        let slots = slots128 as u64;
         let pu = n.cell.program_unit_pages();
         if !n.pages_per_block.is_multiple_of(pu) {
             return Err(Error::config(
@@ -143,9 +163,9 @@ impl DeviceConfig {
             ));
         }
         in_range("ftl.gc.idle_us", g.idle_us, 0.001, 1e9)?;
-        positive("ftl.gc.d", g.d.into())?;
-        positive("ftl.gc.window", g.window.into())?;
-        self.validate_placement()?;
+        count("ftl.gc.d", g.d, MAX_GC_D)?;
+        count("ftl.gc.window", g.window, MAX_GC_WINDOW)?;
+        self.validate_placement(slots)?;
         // One die unit: the program unit of every plane of one die (`nand::Geometry`).
         let unit = pu as u64 * n.planes_per_die as u64 * n.page_bytes as u64;
         if self.buffer.bytes < unit || self.buffer.bytes > slots * 4096 {
@@ -160,15 +180,7 @@ impl DeviceConfig {
                 ),
             ));
         }
-        if !(self.host.overhead_us.is_finite() && self.host.overhead_us >= 0.0) {
-            return Err(Error::config(
-                "host.overhead_us",
-                format!(
-                    "must be a non-negative number (got {})",
-                    self.host.overhead_us
-                ),
-            ));
-        }
+        in_range("host.overhead_us", self.host.overhead_us, 0.0, MAX_US)?;
         self.validate_zoned()
     }
 
@@ -225,8 +237,9 @@ impl DeviceConfig {
 }
 
 impl DeviceConfig {
-    /// Rules of the placement, preemption and firmware-cost keys (issue 4).
-    fn validate_placement(&self) -> Result<()> {
+    /// Rules of the placement, preemption and firmware-cost keys (issue 4), on an array of
+    /// `slots` physical 4 KiB slots.
+    fn validate_placement(&self, slots: u64) -> Result<()> {
         use super::MAX_STREAMS;
         let g = &self.ftl.gc;
         if !(2..=MAX_STREAMS as u32).contains(&g.streams) {
@@ -235,13 +248,32 @@ impl DeviceConfig {
                 format!("must be in 2..={MAX_STREAMS} (got {})", g.streams),
             ));
         }
-        if !(g.suspend_us.is_finite() && g.suspend_us >= 0.0) {
-            return Err(Error::config(
-                "ftl.gc.suspend_us",
-                format!("must be a non-negative number (got {})", g.suspend_us),
-            ));
-        }
+        in_range("ftl.gc.suspend_us", g.suspend_us, 0.0, MAX_US)?;
         let b = &g.bloom;
+        if g.placement == super::PlacementPolicy::Bloom && b.fp_rate > 0.0 && b.fp_rate < 1.0 {
+            // The filters' size: n pages at false-positive rate p take -n ln p / ln² 2 bits.
+            // The logical pages of the device (as `nand::Geometry::logical_pages`).
+            let logical = (slots as f64 / (1.0 + self.ftl.overprovisioning)).floor() as u64;
+            let window = if b.window_pages == 0 {
+                (logical / 8).max(1)
+            } else {
+                b.window_pages
+            };
+            let ln2 = std::f64::consts::LN_2;
+            let bytes = window as f64 * -b.fp_rate.ln() / (ln2 * ln2) / 8.0 * b.filters as f64;
+            if bytes > MAX_BLOOM_BYTES {
+                return Err(Error::config(
+                    "ftl.gc.bloom.window_pages",
+                    format!(
+                        "{} filters of {window} pages at fp_rate {} would take {:.0} MiB; at most {} MiB (lower window_pages or raise fp_rate)",
+                        b.filters,
+                        b.fp_rate,
+                        bytes / 1048576.0,
+                        MAX_BLOOM_BYTES / 1048576.0
+                    ),
+                ));
+            }
+        }
         if !(1..=16).contains(&b.filters) {
             return Err(Error::config(
                 "ftl.gc.bloom.filters",
@@ -264,10 +296,10 @@ impl DeviceConfig {
             ));
         }
         for (key, v) in self.ftl.cost.keys() {
-            if !(v.is_finite() && v >= 0.0) {
+            if !(v.is_finite() && (0.0..=MAX_US * 1e3).contains(&v)) {
                 return Err(Error::config(
                     format!("ftl.cost.{key}"),
-                    format!("must be a non-negative number of ns (got {v})"),
+                    format!("must be a number of ns in [0.0, 1e10] (got {v:?})"),
                 ));
             }
         }

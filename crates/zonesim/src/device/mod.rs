@@ -6,7 +6,9 @@
 mod plan;
 mod report;
 
-pub use plan::{gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows};
+pub use plan::{
+    effective_spare_warning, gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows,
+};
 
 use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;

@@ -156,6 +156,40 @@ fn check_spare_superblocks(cfg: &DeviceConfig, geo: &Geometry) -> Result<()> {
     Ok(())
 }
 
+/// Effective overprovisioning (issue 11, item 8): the spare space GC can actually use once
+/// the superblocks of [`gc_reserve_superblocks`] (bar the one GC copies into)
+/// are held free or open. A warning when it is less than half the configured OP, e.g.
+/// `age_k` with many streams at 3% OP leaves about 0.4% and GC moves almost only valid
+/// pages. `None` for devices with explicit namespaces (their spare is planned per
+/// namespace) and for healthy configurations. Kept beside the reserve rule so the two
+/// move together.
+pub fn effective_spare_warning(cfg: &DeviceConfig) -> Option<String> {
+    if !cfg.namespaces.is_empty() {
+        return None;
+    }
+    let geo = Geometry::new(&cfg.nand);
+    let op = cfg.ftl.overprovisioning;
+    let logical = geo.logical_pages(op);
+    let per_sb = geo.slots_per_superblock() as u64;
+    let user = geo.superblocks as u64 * per_sb;
+    let held = (gc_reserve_superblocks(cfg) - 1) * per_sb;
+    let effective = user.saturating_sub(logical).saturating_sub(held);
+    let eff_op = effective as f64 / logical.max(1) as f64;
+    if eff_op >= op / 2.0 {
+        return None;
+    }
+    let streams = stream_count(&cfg.ftl.gc);
+    Some(format!(
+        "ftl.overprovisioning: effective spare {:.2}% of the logical space, not {:.2}%: GC keeps {} of {} superblocks free or open (threshold {} + {streams} open streams of placement {}), so victims are mostly valid and WAF will be very high; raise the OP or nand.blocks_per_plane, or use fewer streams",
+        eff_op * 100.0,
+        op * 100.0,
+        gc_reserve_superblocks(cfg) - 1,
+        geo.superblocks,
+        cfg.ftl.gc.threshold_free_superblocks,
+        cfg.ftl.gc.placement.name(),
+    ))
+}
+
 /// The rules of a device config that need its namespace plan: the layout of the namespaces on
 /// the array and the GC spare-superblock reserve. Run after [`DeviceConfig::validate`] (which
 /// [`DeviceConfig::load`] runs); `zonesim::load_device` runs both, and [`super::Device::new`]
@@ -385,4 +419,43 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::PRESETS;
+
+    fn load(sets: &[&str]) -> Result<DeviceConfig> {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        DeviceConfig::load("ufs-conventional", &sets)
+    }
+
+    /// Audit C.3 (issue item 8): age_k at 3% OP passes the reserve rule but leaves almost no
+    /// effective spare; the warning names the figure. The presets and healthy devices get none.
+    #[test]
+    fn low_effective_spare_warns_with_the_figure() {
+        let low_op = [
+            "nand.blocks_per_plane=256",
+            "nand.pages_per_block=48",
+            "ftl.overprovisioning=0.03",
+            "ftl.gc.victim=windowed_greedy",
+            "ftl.gc.placement=age_k",
+        ];
+        let c = load(&low_op).unwrap();
+        let w = effective_spare_warning(&c).expect("a warning");
+        assert!(
+            w.starts_with("ftl.overprovisioning: effective spare 0.") && w.contains("not 3.00%"),
+            "{w}"
+        );
+        assert!(w.contains("placement age_k"), "{w}");
+        let mut single = low_op;
+        single[4] = "ftl.gc.placement=single";
+        // One stream at 3% keeps more than half the spare.
+        assert_eq!(effective_spare_warning(&load(&single).unwrap()), None);
+        for (name, _, _) in PRESETS {
+            let c = DeviceConfig::load(name, &[]).unwrap();
+            assert_eq!(effective_spare_warning(&c), None, "{name}");
+        }
+    }
 }

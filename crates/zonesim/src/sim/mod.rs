@@ -159,6 +159,9 @@ impl<'d> Engine<'d> {
                 self.schedule_arrival(src);
             } else {
                 for _ in 0..self.sources[src as usize].depth {
+                    if self.error.is_some() {
+                        return;
+                    }
                     self.issue(now, src);
                 }
             }
@@ -171,17 +174,27 @@ impl<'d> Engine<'d> {
         match self.sources[src as usize].next_arrival() {
             Ok(Some(t)) => self.q.push(t, Ev::Issue { src }),
             Ok(None) => {}
-            Err(e) => self.error = Some(e),
+            Err(e) => self.fail(e),
         }
     }
 
+    /// Records the first error of the run; nothing is issued after it.
+    #[cold]
+    fn fail(&mut self, e: Error) {
+        self.error.get_or_insert(e);
+    }
+
     fn issue(&mut self, now: SimTime, src: u32) {
+        if self.error.is_some() {
+            // A source failed (a malformed trace line): the run stops at the first error.
+            return;
+        }
         let s = &mut self.sources[src as usize];
         let io = match s.next_io(now) {
             Ok(Some(io)) => io,
             Ok(None) => return,
             Err(e) => {
-                self.error = Some(e);
+                self.fail(e);
                 return;
             }
         };

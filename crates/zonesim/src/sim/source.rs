@@ -13,6 +13,10 @@ use std::path::PathBuf;
 
 use super::Workload;
 
+/// The latest arrival a timed replay schedules, relative to its first record (2^62 ns, 146
+/// years): simulated time stays far from its 64-bit limit.
+const MAX_ARRIVAL_NS: u64 = 1 << 62;
+
 /// How a trace is replayed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ReplayMode {
@@ -70,6 +74,8 @@ struct TraceFeed {
     replay: TraceReplay,
     capacity: u64,
     base: SimTime,
+    /// The latest arrival scheduled (timed replay).
+    last_arrival: SimTime,
     next: Option<TraceRecord>,
     counts: TraceCounts,
 }
@@ -200,6 +206,7 @@ impl Source {
         self.deadline = self.runtime_ns.map(|r| now + r);
         if let Kind::Trace(t) = &mut self.kind {
             t.base = now;
+            t.last_arrival = now;
         }
     }
 
@@ -246,7 +253,20 @@ impl Source {
         match t.next {
             Some(r) => {
                 let rel = r.time_ns.saturating_sub(t.replay.start_ns) as f64 * time_scale;
-                Ok(Some(t.base + rel.round() as u64))
+                if rel > MAX_ARRIVAL_NS as f64 {
+                    return Err(Error::parse(
+                        t.reader.name(),
+                        t.reader.lines(),
+                        format!(
+                            "arrival {rel:.0} ns after the first record (time x --time-scale) is beyond the replay horizon of 2^62 ns (146 years)"
+                        ),
+                    ));
+                }
+                // Arrival times never go backwards: a record stamped before the previous one
+                // arrives with it (records are never reordered).
+                let at = (t.base + rel.round() as u64).max(t.last_arrival);
+                t.last_arrival = at;
+                Ok(Some(at))
             }
             None => {
                 self.exhausted = true;
@@ -332,8 +352,11 @@ pub(super) fn build(
             let reader = TraceReader::open(&t.path, &t.opts)?;
             let depth = match t.mode {
                 ReplayMode::AsFastAsPossible { qd } => {
-                    if qd == 0 {
-                        return Err(Error::Usage("--qd must be at least 1".into()));
+                    let max = crate::host::fio::MAX_IODEPTH;
+                    if qd == 0 || qd > max {
+                        return Err(Error::Usage(format!(
+                            "--qd must be in 1..={max} (got {qd})"
+                        )));
                     }
                     qd
                 }
@@ -352,6 +375,7 @@ pub(super) fn build(
                 replay: t.clone(),
                 capacity,
                 base: SimTime::ZERO,
+                last_arrival: SimTime::ZERO,
                 next: None,
                 counts: TraceCounts::default(),
             };

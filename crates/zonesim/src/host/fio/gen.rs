@@ -23,6 +23,10 @@ pub struct ZoneGeom {
     pub capacity_bytes: u64,
 }
 
+/// The most requests a job without `runtime` may ask for (2^32, about an hour of simulation
+/// at a million requests per wall second): more is a mistake, not a workload.
+pub const MAX_JOB_IOS: u64 = 1 << 32;
+
 const READ: usize = 0;
 const WRITE: usize = 1;
 const TRIM: usize = 2;
@@ -248,6 +252,16 @@ impl JobGen {
             }
         };
 
+        if !spec.time_based && spec.runtime_ns.is_none() {
+            // A byte budget of many thousand passes (loops=2^64-1, io_size=1p on a small
+            // device) is legal fio but would run for days: bounded unless a runtime ends it.
+            let ios = (budget_bytes / bs).min(spec.number_ios.unwrap_or(u64::MAX));
+            if ios > MAX_JOB_IOS {
+                return Err(usage(format!(
+                    "io_size or size x loops asks for {ios} requests of {bs} bytes, more than the {MAX_JOB_IOS} a job may issue without a runtime; lower io_size or loops, or set number_ios or runtime"
+                )));
+            }
+        }
         let nblocks = len / bs;
         let domain = match &zbd {
             Some(z) => z.nzones,
@@ -589,6 +603,35 @@ mod tests {
             assert!(v.len() <= max, "generator did not stop");
         }
         v
+    }
+
+    /// Audit H3, H4: a practically endless byte budget is an error naming the job, unless
+    /// number_ios or a runtime ends the job.
+    #[test]
+    fn endless_budgets_are_bounded() {
+        let mut j = job(RwMode::RandWrite);
+        j.name = "job".into();
+        j.size = Some(SizeSpec::Bytes(4 * MIB));
+        j.loops = u64::MAX;
+        let e = JobGen::new(&j, &conv(128 * MIB), 1, 0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("job 'job': io_size or size x loops asks for 4503599627370495 requests of 4096 bytes, more than the 4294967296"),
+            "{e}"
+        );
+        j.loops = 1;
+        j.io_size = Some(SizeSpec::Bytes(1 << 50));
+        assert!(JobGen::new(&j, &conv(128 * MIB), 1, 0).is_err());
+        // At the bound, or ended by number_ios or a runtime: accepted.
+        j.io_size = Some(SizeSpec::Bytes(MAX_JOB_IOS * 4096));
+        JobGen::new(&j, &conv(128 * MIB), 1, 0).unwrap();
+        j.io_size = Some(SizeSpec::Bytes(1 << 50));
+        j.number_ios = Some(1000);
+        JobGen::new(&j, &conv(128 * MIB), 1, 0).unwrap();
+        j.number_ios = None;
+        j.runtime_ns = Some(1_000_000_000);
+        JobGen::new(&j, &conv(128 * MIB), 1, 0).unwrap();
     }
 
     #[test]

@@ -33,15 +33,15 @@
 //! | `io_size`, `io_limit` | size or `Nz` | `size` × `loops` | bytes to transfer |
 //! | `number_ios` | integer ≥ 1 | none | stop after this many I/Os (never extends the job) |
 //! | `loops` | integer ≥ 1 | `1` | passes over the region |
-//! | `iodepth` | integer ≥ 1 | `1` | outstanding I/Os (the caller enforces it) |
-//! | `numjobs` | 1..=1024 | `1` | clones of the job, same region, own random stream |
+//! | `iodepth` | integer in 1..=65536 (the Linux AIO default limit) | `1` | outstanding I/Os (the caller enforces it) |
+//! | `numjobs` | 1..=1024 | `1` | clones of the job, same region, own random stream; at most 4096 jobs in all, clones included (fio's limit) |
 //! | `rwmixread` | 0..=100 | `50` | percentage of reads in `rw`/`randrw` |
 //! | `rwmixwrite` | 0..=100 | `50` | sets `rwmixread` = 100 − value (last one wins) |
 //! | `fsync` | integer ≥ 0 | `0` | a `Flush` after every N writes (0: never) |
 //! | `random_distribution` | `random`, `zipf[:θ]`, `pareto[:h]`, `normal:σ` | `random` | access skew of random jobs; θ > 0, θ ≠ 1 (default 1.1); 0 < h < 1 (default 0.2); 0 < σ ≤ 100 (% of region) |
 //! | `norandommap` | bool | `0` | uniform random I/O draws independently instead of covering every block once per pass |
 //! | `runtime` | time | none (0 = none) | limit in simulated time (the caller enforces it) |
-//! | `time_based` | bool | `0` | run until `runtime` even when the byte budget is spent |
+//! | `time_based` | bool | `0` | run until `runtime` even when the byte budget is spent; needs `runtime` |
 //! | `thinktime` | time (bare = µs) | `0` | idle time between I/Os (the caller applies it) |
 //! | `stonewall`, `wait_for_previous` | bool | `0` | wait for earlier jobs to finish first |
 //! | `zonemode` | `none`, `zbd` | `none` | zoned-device mode |
@@ -63,7 +63,9 @@
 //! A job works on a region `[offset, offset + size)` of its target. Conventional mode: the region
 //! length is rounded down to a multiple of `bs`; every I/O is `bs` long and its offset is
 //! `region start + k × bs`. The byte budget is `io_size` if given, else region length × `loops`;
-//! `number_ios` stops the job earlier if reached first; `time_based` removes the byte budget.
+//! `number_ios` stops the job earlier if reached first; `time_based` removes the byte budget. A job
+//! without `runtime` may ask for at most 2^32 requests (`io_size` or `size` × `loops` over `bs`,
+//! capped by `number_ios`); more is an error naming the job.
 //! Flushes (`fsync`) and zone resets are not counted in the budget.
 //!
 //! - Sequential jobs walk the region from its start and wrap; reads, writes and trims of `rw`
@@ -109,7 +111,7 @@ mod gen;
 mod parse;
 
 pub use gen::{JobGen, Target, ZoneGeom};
-pub use parse::{parse_job_file, parse_size};
+pub use parse::{parse_job_file, parse_size, MAX_IODEPTH};
 
 /// I/O pattern (`rw=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

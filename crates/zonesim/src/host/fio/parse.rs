@@ -6,6 +6,13 @@ use crate::error::{Error, Result};
 const NS_PER_US: u64 = 1_000;
 const NS_PER_S: u64 = 1_000_000_000;
 
+/// The deepest queue a job may keep (`iodepth`) and a trace replay may use (`--qd`): 65536,
+/// the default Linux AIO limit (`fs.aio-max-nr`); fio itself sets no maximum.
+pub const MAX_IODEPTH: u32 = 65536;
+
+/// The most jobs a file may define, `numjobs` clones included: fio's `REAL_MAX_JOBS`.
+const MAX_JOBS: u64 = 4096;
+
 /// Parses a fio job file. `file` names it in error messages (`file:line: reason`).
 ///
 /// Returns the jobs in file order, each with the `[global]` defaults in force at its header and
@@ -17,8 +24,12 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
         global_sync: false,
         in_global: false,
         cur: None,
+        global_time_based_line: 0,
+        time_based_line: 0,
         jobs: Vec::new(),
     };
+    // A UTF-8 byte-order mark is not part of the first line (as for TOML files).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i as u64 + 1;
@@ -39,7 +50,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
             if name.is_empty() {
                 return Err(Error::parse(file, line, "empty section name '[]'"));
             }
-            p.finish_job();
+            p.finish_job()?;
             if name == "global" {
                 p.cur = None;
                 p.in_global = true;
@@ -48,6 +59,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
                 spec.name = name.to_string();
                 spec.line = line;
                 p.cur = Some((spec, p.global_sync));
+                p.time_based_line = p.global_time_based_line;
                 p.in_global = false;
             }
             continue;
@@ -65,7 +77,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
         }
         p.option(line, key, value)?;
     }
-    p.finish_job();
+    p.finish_job()?;
     if p.jobs.is_empty() {
         return Err(Error::parse(
             file,
@@ -84,17 +96,44 @@ struct Parser<'a> {
     in_global: bool,
     /// The job being read and whether its ioengine is synchronous.
     cur: Option<(JobSpec, bool)>,
+    /// Lines of the last `time_based` of `[global]` and of the current job (0: none).
+    global_time_based_line: u64,
+    time_based_line: u64,
     jobs: Vec<JobSpec>,
 }
 
 impl Parser<'_> {
-    fn finish_job(&mut self) {
+    fn finish_job(&mut self) -> Result<()> {
         if let Some((mut spec, sync)) = self.cur.take() {
+            if spec.time_based && spec.runtime_ns.is_none() {
+                // fio would run such a job until it is interrupted; a simulation never ends.
+                return Err(Error::parse(
+                    self.file,
+                    self.time_based_line,
+                    format!(
+                        "job '{}': time_based needs a runtime (a time_based job without runtime never ends)",
+                        spec.name
+                    ),
+                ));
+            }
             if sync {
                 spec.iodepth = 1;
             }
+            let total: u64 = self.jobs.iter().map(|j| u64::from(j.numjobs)).sum::<u64>()
+                + u64::from(spec.numjobs);
+            if total > MAX_JOBS {
+                return Err(Error::parse(
+                    self.file,
+                    spec.line,
+                    format!(
+                        "job '{}': more than {MAX_JOBS} jobs (numjobs clones included), fio's own maximum",
+                        spec.name
+                    ),
+                ));
+            }
             self.jobs.push(spec);
         }
+        Ok(())
     }
 
     fn option(&mut self, line: u64, key: &str, value: Option<&str>) -> Result<()> {
@@ -110,7 +149,15 @@ impl Parser<'_> {
                 ))
             }
         };
-        apply(spec, sync, key, value).map_err(|reason| Error::parse(file, line, reason))
+        apply(spec, sync, key, value).map_err(|reason| Error::parse(file, line, reason))?;
+        if key == "time_based" {
+            if self.cur.is_some() {
+                self.time_based_line = line;
+            } else {
+                self.global_time_based_line = line;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -176,7 +223,7 @@ fn apply(
         }
         "number_ios" => spec.number_ios = Some(parse_int(key, v()?, 1, u64::MAX)?),
         "loops" => spec.loops = parse_int(key, v()?, 1, u64::MAX)?,
-        "iodepth" => spec.iodepth = parse_int(key, v()?, 1, u32::MAX as u64)? as u32,
+        "iodepth" => spec.iodepth = parse_int(key, v()?, 1, MAX_IODEPTH as u64)? as u32,
         // Each clone is a simulated job with its own generator and statistics.
         "numjobs" => spec.numjobs = parse_int(key, v()?, 1, 1024)? as u32,
         "rwmixread" => spec.rwmixread = parse_int(key, v()?, 0, 100)? as u32,
@@ -387,7 +434,10 @@ pub fn parse_size(s: &str) -> Option<u64> {
     let unit = match suffix.as_str() {
         "" => 0,
         _ => {
-            let (p, rest) = suffix.split_at(1);
+            // The first character, which may be any (multi-byte) character.
+            let mut chars = suffix.chars();
+            let p = chars.next().map_or("", |c| &suffix[..c.len_utf8()]);
+            let rest = chars.as_str();
             if !matches!(rest, "" | "b" | "ib") {
                 return None;
             }
@@ -615,9 +665,9 @@ mod tests {
 
     #[test]
     fn flags() {
-        let j = one("[j]\nstonewall\ntime_based\nnorandommap");
+        let j = one("[j]\nstonewall\ntime_based\nruntime=1\nnorandommap");
         assert!(j.stonewall && j.time_based && j.norandommap);
-        let j = one("[j]\nstonewall=0\ntime_based=1\nwait_for_previous=0");
+        let j = one("[j]\nstonewall=0\ntime_based=1\nruntime=1\nwait_for_previous=0");
         assert!(!j.stonewall && j.time_based);
         assert!(err("[j]\ntime_based=yes").contains("time_based must be 0 or 1"));
     }
@@ -722,5 +772,57 @@ iodepth=8
         assert!(err("[j\n").starts_with("t.fio:1: malformed section header"));
         assert!(err("[ ]\n").contains("empty section name"));
         assert!(err("[j]\n=4k\n").contains("missing option name"));
+    }
+
+    /// Audit H1: time_based without runtime would never end: an error at the time_based line.
+    #[test]
+    fn time_based_needs_runtime() {
+        assert_eq!(
+            err("[job]\nrw=randread\nsize=4m\ntime_based\n"),
+            "t.fio:4: job 'job': time_based needs a runtime (a time_based job without runtime never ends)"
+        );
+        // Inherited from [global]: the global line is named.
+        assert!(err("[global]\ntime_based\n[a]\nrw=read\n").starts_with("t.fio:2: job 'a':"));
+        // runtime=0 is no runtime, as in fio.
+        assert!(err("[j]\ntime_based\nruntime=0\n").starts_with("t.fio:2:"));
+        // With a runtime (here, from [global]) or switched off, fine.
+        one("[global]\nruntime=1s\n[j]\ntime_based\n");
+        one("[global]\ntime_based\n[j]\ntime_based=0\n");
+    }
+
+    /// Audit C2: iodepth is bounded (65536, the Linux AIO default limit).
+    #[test]
+    fn iodepth_is_bounded() {
+        assert_eq!(one("[j]\niodepth=65536").iodepth, 65536);
+        assert_eq!(
+            err("[j]\nrw=randread\nsize=4m\niodepth=4294967295\ntime_based\nruntime=1s\n"),
+            "t.fio:4: iodepth must be an integer in 1..=65536, got '4294967295'"
+        );
+    }
+
+    /// A non-ASCII character after the digits of a size is a located error (fuzz finding).
+    #[test]
+    fn non_ascii_size_suffix_is_an_error() {
+        assert!(err("[j]\nbs=1\u{fffd}28k").starts_with("t.fio:2: bs must be"));
+        assert!(err("[j]\nsize=4é").starts_with("t.fio:2: size must be"));
+        assert_eq!(parse_size("4é"), None);
+    }
+
+    /// At most 4096 jobs, clones included, as fio (memory stays bounded).
+    #[test]
+    fn job_count_is_bounded() {
+        let four = "[a]\nnumjobs=1024\n".repeat(4);
+        assert_eq!(parse_job_file(&four, "t.fio").unwrap().len(), 4);
+        let e = err(&format!("{four}[b]\n"));
+        assert_eq!(
+            e,
+            "t.fio:9: job 'b': more than 4096 jobs (numjobs clones included), fio's own maximum"
+        );
+    }
+
+    /// A UTF-8 byte-order mark is not an option name.
+    #[test]
+    fn byte_order_mark_is_ignored() {
+        assert_eq!(one("\u{feff}[w]\nrw=randwrite\n").name, "w");
     }
 }

@@ -25,7 +25,8 @@
 //!   is a [`IoKind::Flush`] (`len` 0). A write with data and an `F` is produced as a plain write
 //!   and counted in [`super::TraceReader::flush_flagged_writes`] (no separate flush is emitted);
 //! - `S` (sync), `M` (meta), `A` (read-ahead) are ignored; `N` (no data, e.g. zone commands,
-//!   passthrough) is skipped.
+//!   passthrough) is skipped;
+//! - any other character is a malformed line.
 //!
 //! A read, write or trim event without `sector + nsectors` or with 0 sectors is skipped. The
 //! summary blkparse prints at the end (`CPU0 (8,0):`, `Total (8,0):`, `Throughput`, `Events`)
@@ -109,10 +110,10 @@ pub(crate) fn parse_line(
     }
     let time = parse_time(f[3])?;
     let rwbs = f[6];
-    if let Some(b) = rwbs.iter().find(|b| !b.is_ascii_uppercase()) {
+    if let Some(b) = rwbs.iter().find(|b| !b"DERWFSMAN".contains(b)) {
         return Err(format!(
-            "RWBS: unexpected character `{}` in `{}`",
-            *b as char,
+            "RWBS: unexpected character `{}` in `{}` (expected letters of D E R W F S M A N)",
+            show(&[*b]),
             show(rwbs)
         ));
     }

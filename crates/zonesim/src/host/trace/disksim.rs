@@ -1,4 +1,4 @@
-//! DiskSim ASCII traces, as distributed with MQSim (`../shared/traces/`).
+//! DiskSim ASCII traces, as distributed with MQSim (two ship in `tests/fixtures/traces/`, MIT, see `LICENSE-MQSim` there).
 //!
 //! One request a line, exactly five fields separated by spaces or tabs:
 //!

@@ -38,20 +38,31 @@ pub(crate) struct IologState {
     version: u8,
     /// v2 clock in µs (advanced by `wait`).
     clock_us: u64,
-    /// File names in order of first appearance.
-    files: Vec<Vec<u8>>,
+    /// File names and their index in order of first appearance.
+    files: std::collections::HashMap<Vec<u8>, u32>,
 }
+
+/// The longest file name accepted (Linux `PATH_MAX`); with the 65536-name limit it bounds the
+/// parser's memory.
+const MAX_NAME_BYTES: usize = 4096;
 
 impl IologState {
     fn file_index(&mut self, name: &[u8]) -> PResult<u32> {
-        if let Some(i) = self.files.iter().position(|f| f == name) {
-            return Ok(i as u32);
+        if let Some(&i) = self.files.get(name) {
+            return Ok(i);
         }
         if self.files.len() >= 1 << 16 {
             return Err("more than 65536 distinct file names".to_string());
         }
-        self.files.push(name.to_vec());
-        Ok(self.files.len() as u32 - 1)
+        if name.len() > MAX_NAME_BYTES {
+            return Err(format!(
+                "file name longer than {MAX_NAME_BYTES} bytes: `{}`",
+                show(name)
+            ));
+        }
+        let i = self.files.len() as u32;
+        self.files.insert(name.to_vec(), i);
+        Ok(i)
     }
 }
 

@@ -13,7 +13,9 @@
 //! - Blank lines and lines starting with `#` are ignored (they count in [`TraceReader::lines`]
 //!   but are not "skipped" records). A CSV header line (column names) as the first data line of
 //!   an MSR, Alibaba or Tencent trace is ignored likewise.
-//! - A malformed line is an error `file:line: reason`; nothing is silently defaulted.
+//! - A malformed line is an error `file:line: reason`; nothing is silently defaulted. So is a
+//!   line longer than 1 MiB (a file without line breaks, such as `/dev/zero`, ends there instead
+//!   of filling memory) and a record whose offset + length overflows 64 bits.
 //! - Lines that are well formed but produce no request are *skipped* and counted
 //!   ([`TraceReader::skipped`]): other blkparse actions, iolog file actions (`add`, `open`,
 //!   `close`) and `wait`s, records removed by the filter, and zero-length reads, writes and
@@ -223,8 +225,8 @@ pub struct TraceReader {
     name: String,
     input: Box<dyn BufRead>,
     buf: Vec<u8>,
-    /// Lines read ahead by format detection, served before `input`.
-    pending: Vec<Vec<u8>>,
+    /// The first data line, read ahead by format detection and served before `input`.
+    pending: Option<Vec<u8>>,
     format: TraceFormat,
     opts: TraceOptions,
     state: ParseState,
@@ -249,6 +251,10 @@ impl fmt::Debug for TraceReader {
 /// Read buffer size for trace files.
 const READ_BUF: usize = 256 * 1024;
 
+/// The longest line a trace may have, in bytes (1 MiB): far beyond any real record, and it
+/// bounds the reader's memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 impl TraceReader {
     /// Opens a trace file, detecting its format from the first data line unless
     /// `opts.format` is set.
@@ -268,7 +274,7 @@ impl TraceReader {
             name: name.to_string(),
             input,
             buf: Vec::with_capacity(256),
-            pending: Vec::new(),
+            pending: None,
             format: opts.format.unwrap_or(TraceFormat::Disksim),
             opts: opts.clone(),
             state: ParseState::default(),
@@ -285,36 +291,55 @@ impl TraceReader {
         Ok(r)
     }
 
-    /// Reads ahead to the first data line and detects the format from it. The lines read are
-    /// kept and served again to the parser.
+    /// Reads ahead to the first data line and detects the format from it. That line is kept
+    /// and served again to the parser; the blank and comment lines before it are only counted.
     fn detect_format(&mut self) -> Result<TraceFormat> {
         loop {
             let mut line = Vec::new();
-            let n = self
-                .input
-                .read_until(b'\n', &mut line)
-                .map_err(|e| Error::io(&self.name, e))?;
-            if n == 0 {
+            if !self.read_line(&mut line)? {
                 return Err(Error::parse(
                     &self.name,
-                    self.pending.len() as u64,
+                    self.line,
                     "cannot detect trace format; use --trace-format",
                 ));
             }
             let t = trim(&line);
-            let data = !t.is_empty() && t[0] != b'#';
-            let found = if data { detect::detect_line(t) } else { None };
-            self.pending.push(line);
-            if data {
-                return found.ok_or_else(|| {
-                    Error::parse(
-                        &self.name,
-                        self.pending.len() as u64,
-                        "cannot detect trace format; use --trace-format",
-                    )
-                });
+            if t.is_empty() || t[0] == b'#' {
+                self.line += 1;
+                continue;
             }
+            let Some(found) = detect::detect_line(t) else {
+                return Err(Error::parse(
+                    &self.name,
+                    self.line + 1,
+                    "cannot detect trace format; use --trace-format",
+                ));
+            };
+            self.pending = Some(line);
+            return Ok(found);
         }
+    }
+
+    /// Reads the next line (with its line break) into `buf`, which must be empty; false at end
+    /// of input. A line longer than [`MAX_LINE_BYTES`] is an error at its line number: memory
+    /// stays bounded whatever the input (a file without line breaks, `/dev/zero`).
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> Result<bool> {
+        use std::io::Read;
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        let n = (&mut self.input)
+            .take(limit)
+            .read_until(b'\n', buf)
+            .map_err(|e| Error::io(&self.name, e))?;
+        if n > MAX_LINE_BYTES {
+            return Err(Error::parse(
+                &self.name,
+                self.line + 1,
+                format!(
+                    "line longer than {MAX_LINE_BYTES} bytes (not a text trace, or no line breaks)"
+                ),
+            ));
+        }
+        Ok(n > 0)
     }
 
     /// The format being read (detected or forced).
@@ -352,16 +377,15 @@ impl TraceReader {
     #[inline]
     fn next_line(&mut self) -> Result<bool> {
         self.buf.clear();
-        if !self.pending.is_empty() {
-            self.buf = self.pending.remove(0);
+        if let Some(line) = self.pending.take() {
+            self.buf = line;
             self.line += 1;
             return Ok(true);
         }
-        let n = self
-            .input
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| Error::io(&self.name, e))?;
-        if n == 0 {
+        let mut buf = std::mem::take(&mut self.buf);
+        let got = self.read_line(&mut buf);
+        self.buf = buf;
+        if !got? {
             return Ok(false);
         }
         self.line += 1;
@@ -402,6 +426,13 @@ impl TraceReader {
                     len,
                     stream,
                 }) => {
+                    if offset.checked_add(len).is_none() {
+                        return Err(Error::parse(
+                            &self.name,
+                            self.line,
+                            format!("offset {offset} + length {len} bytes overflows 64 bits"),
+                        ));
+                    }
                     if len == 0 && matches!(kind, IoKind::Read | IoKind::Write | IoKind::Trim) {
                         self.skipped += 1;
                         continue;

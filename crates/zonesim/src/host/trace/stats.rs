@@ -7,6 +7,8 @@
 //! - footprint: distinct 4 KiB pages touched by reads and writes (trims are left out: a single
 //!   whole-device discard would otherwise make the footprint the device size). Kept in a sparse
 //!   bitmap of 16 MiB chunks, so memory grows with the footprint, not with the trace length.
+//!   At most 4 TiB of footprint, 2^22 distinct regions and 2^20 streams are counted; a trace
+//!   beyond that is an error at the line that crossed the limit (memory stays bounded).
 //! - sequentiality: the fraction of reads, writes and trims that start exactly where the
 //!   previous request *of the same kind* ended (the first of each kind counts as not
 //!   sequential).
@@ -25,7 +27,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{TraceFormat, TraceReader};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::host::IoKind;
 
 /// Page size of the footprint.
@@ -114,16 +116,31 @@ pub(crate) struct PageSet {
 }
 
 impl PageSet {
-    /// Inserts pages `first..=last`.
-    pub(crate) fn insert_range(&mut self, first: u64, last: u64) {
+    /// Inserts pages `first..=last`; false (and nothing more inserted) once the set would
+    /// hold more than [`MAX_FOOTPRINT_CHUNKS`] chunks.
+    pub(crate) fn insert_range(&mut self, first: u64, last: u64) -> bool {
         let mut p = first;
         loop {
             let chunk = p >> 12;
             let end = last.min(p | 4095);
+            if self.chunks.len() >= MAX_FOOTPRINT_CHUNKS && !self.chunks.contains_key(&chunk) {
+                return false;
+            }
             let words = self
                 .chunks
                 .entry(chunk)
                 .or_insert_with(|| Box::new([0; 64]));
+            if p & 4095 == 0 && end - p == 4095 {
+                // A whole chunk at once.
+                let set: u32 = words.iter().map(|w| w.count_ones()).sum();
+                self.count += 4096 - u64::from(set);
+                words.fill(u64::MAX);
+                if end == last {
+                    return true;
+                }
+                p = end + 1;
+                continue;
+            }
             for q in p..=end {
                 let i = (q & 4095) as usize;
                 let bit = 1u64 << (i & 63);
@@ -134,12 +151,20 @@ impl PageSet {
                 }
             }
             if end == last {
-                break;
+                return true;
             }
             p = end + 1;
         }
     }
 }
+
+/// Most 16 MiB footprint chunks `trace stats` tracks (2^18: 4 TiB of footprint, 128 MiB of
+/// bitmaps); a trace touching more is an error rather than unbounded memory.
+pub(crate) const MAX_FOOTPRINT_CHUNKS: usize = 1 << 18;
+
+/// Most distinct 1 MiB regions (4 TiB) and streams counted; more is an error, as above.
+const MAX_REGIONS: usize = 1 << 22;
+const MAX_STREAMS: usize = 1 << 20;
 
 /// Reads the whole trace and characterises it; `top` is the number of regions and streams
 /// listed.
@@ -161,8 +186,21 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
     let mut prev_time: Option<u64> = None;
     let mut max_time = 0u64;
 
+    let too_big = |reader: &TraceReader, what: String| {
+        Error::parse(
+            reader.name(),
+            reader.lines(),
+            format!("{what}; trace stats counts at most that much (use --filter, or a part of the trace)"),
+        )
+    };
     while let Some(rec) = reader.next_record()? {
         let io = rec.io;
+        if streams.len() >= MAX_STREAMS && !streams.contains_key(&rec.stream) {
+            return Err(too_big(
+                reader,
+                format!("more than {MAX_STREAMS} distinct streams"),
+            ));
+        }
         *streams.entry(rec.stream).or_insert(0) += 1;
         if let Some(prev) = prev_time {
             let gap = rec.time_ns.saturating_sub(prev);
@@ -200,11 +238,23 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
             sequential += 1;
         }
         last_end[slot] = Some(io.offset.saturating_add(io.len));
-        *regions.entry(io.offset / REGION_BYTES).or_insert(0) += 1;
+        let region = io.offset / REGION_BYTES;
+        if regions.len() >= MAX_REGIONS && !regions.contains_key(&region) {
+            return Err(too_big(
+                reader,
+                format!("requests start in more than {MAX_REGIONS} distinct 1 MiB regions"),
+            ));
+        }
+        *regions.entry(region).or_insert(0) += 1;
         if slot < 2 {
             let first = io.offset / FOOTPRINT_PAGE;
             let last = (io.offset.saturating_add(io.len) - 1) / FOOTPRINT_PAGE;
-            pages.insert_range(first, last);
+            if !pages.insert_range(first, last) {
+                return Err(too_big(
+                    reader,
+                    "reads and writes touch more than 4 TiB of distinct 4 KiB pages".to_string(),
+                ));
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! Tests of the trace readers, detection, stats and convert, on the real traces of
-//! `../shared/traces/` and the hand-made samples of `tests/data/traces/`.
+//! `tests/fixtures/traces/` (repository root) and the hand-made samples of `tests/data/traces/`.
 
-use std::io::Cursor;
+use std::io::{BufReader, Cursor};
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
@@ -10,11 +10,11 @@ use super::*;
 
 const TPCC: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/traces/tpcc-small.trace"
+    "/../../tests/fixtures/traces/tpcc-small.trace"
 );
 const WSRCH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/traces/wsrch-small.trace"
+    "/../../tests/fixtures/traces/wsrch-small.trace"
 );
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/traces/");
 
@@ -864,6 +864,43 @@ fn page_set_spans_chunks() {
     assert_eq!(p.count, 12);
 }
 
+/// Whole chunks are filled at once and counted exactly.
+#[test]
+fn page_set_whole_chunks() {
+    let mut p = stats::PageSet::default();
+    assert!(p.insert_range(10, 20));
+    assert!(p.insert_range(0, 3 * 4096 - 1));
+    assert!(p.insert_range(4096, 4096 + 100));
+    assert_eq!(p.count, 3 * 4096);
+}
+
+/// A read of 2^62 bytes (fuzz finding: `trace stats` looped over every page and allocated
+/// without bound) is a located error once 4 TiB of footprint is reached, and quick.
+#[test]
+fn stats_footprint_is_bounded() {
+    let text = "0 0 0 8 1\n1 0 8 9007199254740992 1\n";
+    let mut r = TraceReader::from_reader(
+        "huge",
+        Box::new(Cursor::new(text.to_string())),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    let e = trace_stats(&mut r, 3).unwrap_err().to_string();
+    assert!(
+        e.starts_with("huge:2: reads and writes touch more than 4 TiB"),
+        "{e}"
+    );
+    // Trims are not in the footprint: a whole-space discard is fine.
+    let text = "fio version 2 iolog\n/dev/x trim 0 18446744073709547520\n";
+    let mut r = TraceReader::from_reader(
+        "trim",
+        Box::new(Cursor::new(text.to_string())),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(trace_stats(&mut r, 3).unwrap().trims.count, 1);
+}
+
 // ---- synthetic -------------------------------------------------------------------------------
 
 #[test]
@@ -880,6 +917,162 @@ fn synthetic_disksim_is_deterministic() {
     assert!(v.windows(2).all(|w| w[0].time_ns <= w[1].time_ns));
     let _ = std::fs::remove_file(&a);
     let _ = std::fs::remove_file(&b);
+}
+
+// ---- hostile input (issue 11) ----------------------------------------------------------------
+
+/// The first error of reading `text` as `format`.
+fn first_error(text: &str, format: Option<TraceFormat>) -> String {
+    match read_str(text, &opts(format)) {
+        Ok(v) => panic!("read without error: {v:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Audit P1: offset + length overflowing u64 is a located error in every format.
+#[test]
+fn offset_plus_length_overflow_is_a_located_error() {
+    let cases: [(TraceFormat, &str); 7] = [
+        (TraceFormat::Disksim, "0 0 0 8 0\n1000 0 36028797018963967 16 0\n"),
+        (
+            TraceFormat::Msr,
+            "128166372003061629,hm,1,Write,0,4096,1\n128166372003071629,hm,1,Write,18446744073709547520,8192,1\n",
+        ),
+        (
+            TraceFormat::Blkparse,
+            "  8,0 0 1 0.000000000 1 D W 0 + 8 [fio]\n  8,0 0 2 0.000100000 1 D W 36028797018963967 + 16 [fio]\n",
+        ),
+        (
+            TraceFormat::Iolog,
+            "fio version 2 iolog\n/dev/sdb write 0 4096\n/dev/sdb write 18446744073709547520 8192\n",
+        ),
+        (
+            TraceFormat::Iolog,
+            "fio version 3 iolog\n0 /dev/sdb write 0 4096\n1 /dev/sdb write 18446744073709547520 8192\n",
+        ),
+        (
+            TraceFormat::Alibaba,
+            "0,W,0,4096,1\n0,W,18446744073709547520,8192,2\n",
+        ),
+        (
+            TraceFormat::Tencent,
+            "1538323200,0,8,1,1283\n1538323201,36028797018963967,16,1,1283\n",
+        ),
+    ];
+    for (f, text) in cases {
+        for format in [Some(f), None] {
+            let e = first_error(text, format);
+            let line = if f == TraceFormat::Iolog { 3 } else { 2 };
+            assert!(
+                e.starts_with(&format!("mem:{line}: ")) && e.contains("overflows 64 bits"),
+                "{f}: {e}"
+            );
+        }
+    }
+}
+
+/// Audit C1: a file without line breaks is a "line too long" error, not unbounded memory.
+#[test]
+fn endless_line_is_a_located_error_with_bounded_memory() {
+    use std::io::Read;
+    for format in [None, Some(TraceFormat::Disksim), Some(TraceFormat::Msr)] {
+        // An endless stream of NUL bytes, like /dev/zero.
+        let zero = Box::new(BufReader::new(std::io::repeat(0)));
+        let e = match TraceReader::from_reader("zero", zero, &opts(format)) {
+            Err(e) => e.to_string(),
+            Ok(mut r) => loop {
+                match r.next_record() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("endless input ended"),
+                    Err(e) => break e.to_string(),
+                }
+            },
+        };
+        assert_eq!(
+            e,
+            format!("zero:1: line longer than {MAX_LINE_BYTES} bytes (not a text trace, or no line breaks)")
+        );
+    }
+    // The limit applies to any line, here the third.
+    let mut text = b"0 0 0 8 0\n\n".to_vec();
+    text.extend(std::iter::repeat_n(b'1', MAX_LINE_BYTES + 1));
+    let mut r = TraceReader::from_reader(
+        "long",
+        Box::new(Cursor::new(text.clone())),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    assert!(r.next_record().unwrap().is_some());
+    let e = r.next_record().unwrap_err().to_string();
+    assert!(e.starts_with("long:3: line longer than"), "{e}");
+    // A line of exactly the limit is read (and then judged by the format).
+    let mut text = vec![b' '; MAX_LINE_BYTES - 11];
+    text.extend(b"0 0 0 8 0\n");
+    let mut buf = Vec::new();
+    Cursor::new(&text).read_to_end(&mut buf).unwrap();
+    assert_eq!(
+        read_str(std::str::from_utf8(&buf).unwrap(), &opts(None))
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+/// Audit C1: blank and comment lines before the first data line are counted, not buffered.
+#[test]
+fn detection_keeps_line_numbers_without_buffering() {
+    let text = format!("{}0 0 0 8 0\n1 0 x 8 0\n", "#\n\n".repeat(1000));
+    let e = first_error(&text, None);
+    assert!(e.starts_with("mem:2002: start_sector"), "{e}");
+    let mut r = TraceReader::from_reader(
+        "m",
+        Box::new(Cursor::new(format!("{}0 0 0 8 0\n", "\n".repeat(5000)))),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    assert!(r.pending.is_some());
+    assert!(r.next_record().unwrap().is_some());
+    assert_eq!(r.lines(), 5001);
+}
+
+/// Audit S4: an undocumented RWBS letter is a malformed line, not a skipped one.
+#[test]
+fn blkparse_unknown_rwbs_letter_is_rejected() {
+    let text = "  8,0 0 1 0.000000000 1 D W 0 + 8 [fio]\n  8,0 0 2 0.000100000 1 D Z 8 + 8 [fio]\n";
+    let e = first_error(text, Some(TraceFormat::Blkparse));
+    assert!(
+        e.starts_with("mem:2: RWBS: unexpected character `Z` in `Z`"),
+        "{e}"
+    );
+    // Every documented letter is accepted.
+    let ok = "  8,0 0 1 0.0 1 D RSMA 0 + 8 [x]\n  8,0 0 2 0.0 1 D FWFS 0 + 8 [x]\n  8,0 0 3 0.0 1 D N [x]\n  8,0 0 4 0.0 1 D DE 0 + 8 [x]\n";
+    assert_eq!(
+        read_str(ok, &opts(Some(TraceFormat::Blkparse)))
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+/// Many distinct iolog file names are a hash lookup, and an absurd name is rejected.
+#[test]
+fn iolog_file_names_are_bounded() {
+    let long = "f".repeat(5000);
+    let e = first_error(
+        &format!("fio version 2 iolog\n{long} write 0 4096\n"),
+        Some(TraceFormat::Iolog),
+    );
+    assert!(
+        e.starts_with("mem:2: file name longer than 4096 bytes"),
+        "{e}"
+    );
+    let mut text = String::from("fio version 2 iolog\n");
+    for i in 0..20_000 {
+        text += &format!("/dev/f{i} write 0 4096\n");
+    }
+    let v = read_str(&text, &opts(None)).unwrap();
+    assert_eq!(v.len(), 20_000);
+    assert_eq!(v[19_999].stream, 19_999);
 }
 
 // ---- properties ------------------------------------------------------------------------------
