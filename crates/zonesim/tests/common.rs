@@ -12,6 +12,20 @@ pub fn device(preset: &str, sets: &[&str]) -> DeviceConfig {
     zonesim::load_device(preset, &sets).expect("valid test device")
 }
 
+/// A file of `tests/data/`.
+pub fn data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// The small ConZone-like test device (`tests/data/small-zoned.toml`: namespace 0
+/// conventional in SLC, namespace 1 zoned) with `--set` overrides.
+pub fn small_zoned(sets: &[&str]) -> DeviceConfig {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/small-zoned.toml");
+    device(path, sets)
+}
+
 /// A small device with many small superblocks (1 die, 1 plane, SLC, 4 KiB pages): GC behaves
 /// like the analytic models, which assume many erase units.
 pub fn many_blocks(op: f64, victim: &str, blocks: u32) -> DeviceConfig {

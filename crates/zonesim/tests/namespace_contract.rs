@@ -22,10 +22,7 @@ struct Kind {
     zoned: bool,
 }
 
-fn small_zoned(sets: &[&str]) -> DeviceConfig {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/small-zoned.toml");
-    common::device(path, sets)
-}
+use common::small_zoned;
 
 fn conventional() -> Kind {
     let cfg = common::device(

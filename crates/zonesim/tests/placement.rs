@@ -1,6 +1,8 @@
 //! Placement policies end to end on a small device (issue 4): where pages land, no page lost
 //! or duplicated, and the GC page-move effects theory predicts.
 
+mod common;
+
 use proptest::prelude::*;
 use zonesim::config::DeviceConfig;
 use zonesim::device::Device;
@@ -225,13 +227,7 @@ proptest! {
 }
 
 fn run(cfg: &DeviceConfig, j: zonesim::host::fio::JobSpec, seed: u64) -> zonesim::stats::Report {
-    let opts = RunOptions {
-        seed,
-        precondition: Precondition::Seq,
-        check_invariants: true,
-        ..RunOptions::default()
-    };
-    sim::run(cfg, &Workload::Jobs(vec![j]), &opts, &mut |_, _| {}).unwrap()
+    common::run(cfg, &Workload::Jobs(vec![j]), Precondition::Seq, seed)
 }
 
 /// 4 KiB zipf random writes of `x` times the capacity, `rw` mode, depth `qd`.

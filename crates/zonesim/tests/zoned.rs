@@ -1,27 +1,17 @@
 //! Zoned namespace (ConZone device) tests: zone rules on replay, reset, SLC buffering and
 //! migration, buffer mapping, invariants under SLC GC, hybrid vs page map misses.
 
-use std::path::PathBuf;
-use zonesim::config::DeviceConfig;
+mod common;
+
 use zonesim::device::Device;
 use zonesim::engine::SimTime;
-use zonesim::host::fio::parse_job_file;
 use zonesim::host::{HostIo, IoKind};
 use zonesim::interface::zone::{Lba, ZoneErrorKind, ZoneId};
 use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
 
 const NS: usize = 1;
 
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-fn small(sets: &[&str]) -> DeviceConfig {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    zonesim::load_device(data("small-zoned.toml").to_str().unwrap(), &sets).unwrap()
-}
+use common::{data, jobs, small_zoned as small};
 
 fn opts() -> RunOptions {
     RunOptions {
@@ -30,10 +20,6 @@ fn opts() -> RunOptions {
         namespace: NS,
         check_invariants: true,
     }
-}
-
-fn jobs(text: &str) -> Workload {
-    Workload::Jobs(parse_job_file(text, "test").unwrap())
 }
 
 fn w(dev: &mut Device, t: u64, kind: IoKind, off_kib: u64, len_kib: u64) -> SimTime {
