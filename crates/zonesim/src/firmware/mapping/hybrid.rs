@@ -147,6 +147,7 @@ impl HybridMap {
 
     /// Find the mapping of offset `off` of the zone through the L2P cache; returns when the entry is in
     /// SRAM.
+    #[inline]
     pub fn lookup(
         &self,
         lent: &mut Lent,

@@ -501,6 +501,7 @@ struct PageReads {
 }
 
 impl PageReads {
+    #[inline]
     fn new(now: SimTime, class: OpClass) -> PageReads {
         PageReads {
             run: None,
@@ -533,6 +534,7 @@ impl PageReads {
         }
     }
 
+    #[inline]
     fn issue(&mut self, nand: &mut NandArray) {
         if let Some((_, die, slots, ready, cell)) = self.run.take() {
             let t = nand.read(ready, die, slots as u64 * SLOT_BYTES, cell, self.class);
@@ -541,6 +543,7 @@ impl PageReads {
     }
 
     /// Issue the last run; returns when every read issued has completed.
+    #[inline]
     fn finish(mut self, nand: &mut NandArray) -> SimTime {
         self.issue(nand);
         self.done
