@@ -263,6 +263,13 @@ impl DeviceConfig {
                 ),
             ));
         }
+        let f = g.gcar.cache_fraction;
+        if !(f > 0.0 && f <= 1.0) {
+            return Err(Error::config(
+                "ftl.gc.gcar.cache_fraction",
+                format!("must be in (0, 1] (got {f})"),
+            ));
+        }
         for (key, v) in self.ftl.cost.keys() {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(Error::config(

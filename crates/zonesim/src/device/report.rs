@@ -12,7 +12,7 @@ use crate::interface::zone::{ZoneErrorLog, ZoneId};
 use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
 use crate::stats::device::{
     BloomReport, BufferReport, ConventionalNsReport, DeviceReport, EraseSummary, FlashReport,
-    GcReport, L2pReport, MovedPerVictim, NamespaceReport, PlacementReport, PlacementSection,
+    GcReport, GcarReport, L2pReport, MovedPerVictim, NamespaceReport, PlacementReport, PlacementSection,
     RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport, ZonedNsReport, ZonesReport,
 };
 use std::collections::BTreeMap;
@@ -308,6 +308,14 @@ fn placement_report(p: &Placement) -> PlacementReport {
                 decays: b.decays,
                 hot_writes: b.hot_writes,
                 cold_writes: b.cold_writes,
+            }),
+            _ => None,
+        },
+        gcar: match p {
+            Placement::Gcar(g) => Some(GcarReport {
+                cache_pages: g.capacity() as u64,
+                kept_pages: g.kept,
+                read_hits: g.read_hits,
             }),
             _ => None,
         },

@@ -112,6 +112,16 @@ pub struct PlacementReport {
     pub streams: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bloom: Option<BloomReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gcar: Option<GcarReport>,
+}
+
+/// The GC share of the data buffer of the `gcar` placement.
+#[derive(Debug, Clone, Serialize)]
+pub struct GcarReport {
+    pub cache_pages: u64,
+    pub kept_pages: u64,
+    pub read_hits: u64,
 }
 
 /// Resources of the `bloom` classifier.
