@@ -190,6 +190,10 @@ pub struct SlcReport {
     pub pages_migrated: u64,
     pub gc_pages_moved: u64,
     pub gc_victims: u64,
+    /// SLC victims erased without copying anything (ConZone+ Fig. 12(c)).
+    pub direct_erases: u64,
+    /// `page` or `zone` (`slc.granularity`).
+    pub granularity: &'static str,
 }
 
 /// `device.zones`: zone errors and zone management of the zoned namespaces.

@@ -120,7 +120,10 @@ fn stream_counts_validate_spare_superblocks() {
 fn gcar_keeps_gc_pages_in_its_buffer_share() {
     let cfg = crate::load_device(
         "ufs-conventional",
-        &["ftl.gc.placement=gcar".into(), "ftl.gc.gcar.cache_fraction=0.5".into()],
+        &[
+            "ftl.gc.placement=gcar".into(),
+            "ftl.gc.gcar.cache_fraction=0.5".into(),
+        ],
     )
     .unwrap();
     // A buffer of 8 pages: the GC share holds 4.
