@@ -169,7 +169,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
             }
         }
     }
-    let rows = rows.into_iter().map(|r| mark_known_gaps(r)).collect();
+    let rows = rows.into_iter().map(mark_known_gaps).collect();
     Ok(Outcome {
         name: "supgc-fio".into(),
         title: "SUP-GC / BF-Optimized / GCaR-Optimized vs single-stream greedy, fio randrw 4 KiB numjobs 10, uniform (the paper's) and zipf 1.2 (assumed)".into(),
