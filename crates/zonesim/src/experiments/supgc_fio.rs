@@ -216,10 +216,22 @@ fn reference_row(
                     } else {
                         "GCaR"
                     };
-                    row_sign(case, metric, ours, (d * 10.0).round() / 10.0).src(&format!(
-                        "derived: (1 + {a}/100) / (1 + {b}/100) - 1 = {d:.1}% ({} of SUP vs Cosmos+ and vs {who}); {src}",
+                    let caveat = if label == "bloom" && ratio == 75 && k == 0 {
+                        " [the §5.3.2 text after Fig. 17 also says BF \"sharply declines, slightly falling below Cosmos+ and GCaR\" at 700 GB: derived value and sentence disagree in sign]"
+                    } else {
+                        ""
+                    };
+                    let src = format!(
+                        "derived: (1 + {a}/100) / (1 + {b}/100) - 1 = {d:.1}% ({} of SUP vs Cosmos+ and vs {who}){caveat}; {src}",
                         M[k]
-                    ))
+                    );
+                    if d.abs() < 1.0 {
+                        // Below 1% the derivation claims no direction (rounding of the
+                        // quoted percentages alone moves it by that much).
+                        return row_info(case, metric, ours)
+                            .src(&format!("{src} [|derived| < 1%: no direction claimed]"));
+                    }
+                    row_sign(case, metric, ours, (d * 10.0).round() / 10.0).src(&src)
                 }
                 _ => row_info(case, metric, ours),
             }
