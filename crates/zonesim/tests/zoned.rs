@@ -420,18 +420,3 @@ fn zone_granular_slc_keeps_invariants_and_reports_fig12_counters() {
         inplace.device.slc
     );
 }
-
-#[test]
-fn zone_granular_slc_needs_room_for_its_zone_frontiers() {
-    let sets: Vec<String> = ["slc.granularity=zone", "nand.slc_blocks_per_plane=14"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let e = zonesim::load_device(data("small-zoned.toml").to_str().unwrap(), &sets)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("nand.slc_blocks_per_plane") && e.contains("zone"),
-        "{e}"
-    );
-}

@@ -323,23 +323,12 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
     }
     if zoned_count > 0 {
         let share = (slc_total as u64 - slc_used) / zoned_count as u64;
-        // slc.granularity = zone: SLC GC keeps threshold + one superblock per zone frontier
-        // free, and needs one more to collect into.
-        let thr = cfg.slc.gc_threshold_free_superblocks as u64;
-        let (need, why) = match cfg.slc.granularity {
-            crate::config::SlcGranularity::Page => {
-                (thr + 3, "slc.gc_threshold_free_superblocks + 3")
-            }
-            crate::config::SlcGranularity::Zone => (
-                (thr + 3).max(thr + crate::firmware::alloc::ZONE_FRONTS as u64 + 1),
-                "slc.gc_threshold_free_superblocks + 5 with slc.granularity = zone",
-            ),
-        };
+        let need = cfg.slc.gc_threshold_free_superblocks as u64 + 3;
         if share < need {
             return Err(Error::config(
                 "nand.slc_blocks_per_plane",
                 format!(
-                    "{slc_total}: each zoned namespace needs at least {need} SLC blocks per plane for its SLC secondary buffer ({why}), {share} left"
+                    "{slc_total}: each zoned namespace needs at least {need} SLC blocks per plane for its SLC secondary buffer (slc.gc_threshold_free_superblocks + 3), {share} left"
                 ),
             ));
         }

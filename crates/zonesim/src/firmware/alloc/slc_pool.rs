@@ -11,8 +11,8 @@
 //! (`firmware/zoned/migrate.rs`).
 //!
 //! `slc.granularity = "zone"` (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12 "zonedslc"): a zone's
-//! SLC data goes to SLC superblocks of its own through one of [`ZONE_FRONTS`] per-zone
-//! frontiers (least recently used one recycled: its pending slots are programmed and its
+//! SLC data goes to SLC superblocks of its own through one of [`zone_fronts`] per-zone
+//! frontiers, one per open zone (least recently used one recycled: its pending slots are programmed and its
 //! partly written superblock closed), so a zone's SLC data leaves SLC as a whole (migration
 //! or reset) and its superblocks are then erased without copying anything (direct erases).
 
@@ -27,8 +27,15 @@ use crate::nand::{FlashPage, Geometry, NandArray, OpClass};
 pub const HOST_FRONT: usize = 0;
 /// The frontier SLC GC rewrites survivors through.
 pub const GC_FRONT: usize = 1;
-/// Per-zone frontiers of `slc.granularity = "zone"` (after the two shared ones).
-pub const ZONE_FRONTS: usize = 4;
+/// Per-zone frontiers of `slc.granularity = "zone"` (after the two shared ones): one per
+/// open zone (`zone.max_open`, 8 when unlimited), at most 16.
+pub fn zone_fronts(max_open: u32) -> usize {
+    if max_open == 0 {
+        8
+    } else {
+        (max_open as usize).min(16)
+    }
+}
 
 pub struct SlcPool {
     geo: Geometry,
@@ -36,10 +43,10 @@ pub struct SlcPool {
     map: PageMap,
     sb_slots: u32,
     unit: u32,
-    fronts: [Stream; 2 + ZONE_FRONTS],
+    fronts: Vec<Stream>,
     granularity: SlcGranularity,
     /// Zone mode: the zone of each per-zone frontier (u32::MAX = none) and its last use.
-    front_zone: [(u32, u64); ZONE_FRONTS],
+    front_zone: Vec<(u32, u64)>,
     uses: u64,
 
     /// Victims under migration or waiting for their erase to complete.
@@ -52,23 +59,29 @@ pub struct SlcPool {
 
 impl SlcPool {
     pub fn new(geo: Geometry, logical_pages: u64) -> SlcPool {
-        SlcPool::with_granularity(geo, logical_pages, SlcGranularity::Page)
+        SlcPool::with_granularity(geo, logical_pages, SlcGranularity::Page, 0)
     }
 
+    /// A pool managed at `granularity`; zone granularity has `zone_fronts` per-zone frontiers.
     pub fn with_granularity(
         geo: Geometry,
         logical_pages: u64,
         granularity: SlcGranularity,
+        zone_fronts: usize,
     ) -> SlcPool {
+        let zf = match granularity {
+            SlcGranularity::Page => 0,
+            SlcGranularity::Zone => zone_fronts.max(1),
+        };
         let n = geo.superblocks;
         SlcPool {
             sb_slots: geo.slots_per_superblock(),
             unit: geo.die_unit_slots(),
             map: PageMap::new(logical_pages, geo.total_slots()),
             sbs: Superblocks::new(n),
-            fronts: [Stream::default(); 2 + ZONE_FRONTS],
+            fronts: vec![Stream::default(); 2 + zf],
             granularity,
-            front_zone: [(u32::MAX, 0); ZONE_FRONTS],
+            front_zone: vec![(u32::MAX, 0); zf],
             uses: 0,
 
             busy: vec![false; n as usize],
@@ -265,7 +278,7 @@ impl SlcPool {
             self.front_zone[i].1 = self.uses;
             return 2 + i;
         }
-        let i = (0..ZONE_FRONTS)
+        let i = (0..self.front_zone.len())
             .min_by_key(|&i| self.front_zone[i].1)
             .expect("zone fronts");
         let f = 2 + i;
@@ -286,6 +299,31 @@ impl SlcPool {
             let i = &self.sbs.info[sb as usize];
             i.state == super::SbState::Full && i.valid == 0 && !self.busy[sb as usize]
         }));
+    }
+
+    /// Close the least recently used open per-zone frontier (its pending slots programmed, its
+    /// superblock closed part-written) so SLC GC can collect it; false if none is open.
+    pub fn close_lru_zone_front(&mut self, nand: &mut NandArray, class: OpClass) -> bool {
+        let Some(i) = (0..self.front_zone.len())
+            .filter(|&i| self.fronts[2 + i].sb != NO_SB)
+            .min_by_key(|&i| self.front_zone[i].1)
+        else {
+            return false;
+        };
+        let f = 2 + i;
+        self.commit(nand, f, class);
+        let fr = self.fronts[f];
+        if fr.sb != NO_SB {
+            self.sbs.close(fr.sb, fr.pending_ready);
+            self.fronts[f] = Stream::default();
+        }
+        self.front_zone[i] = (u32::MAX, 0);
+        true
+    }
+
+    /// Per-zone frontiers (0 at page granularity).
+    pub fn zone_front_count(&self) -> u32 {
+        self.front_zone.len() as u32
     }
 
     /// Superblocks held open by frontiers (the SLC GC reserve must cover them).

@@ -8,7 +8,7 @@
 use super::ZonedFtl;
 use crate::config::{CellType, SlcGc, SlcGranularity};
 use crate::engine::SimTime;
-use crate::firmware::alloc::{GC_FRONT, ZONE_FRONTS};
+use crate::firmware::alloc::GC_FRONT;
 use crate::firmware::mapping::Ppa;
 use crate::firmware::Lent;
 use crate::nand::{OpClass, SLOT_BYTES};
@@ -61,11 +61,7 @@ impl ZonedFtl {
     /// may start (later than `now` if it had to wait for a migration or an erase).
     pub(super) fn ensure_slc_space(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
         let mut t = now;
-        // Zone granularity: every per-zone frontier may open one more superblock.
-        let threshold = match self.slc.granularity() {
-            SlcGranularity::Page => self.slc_threshold,
-            SlcGranularity::Zone => self.slc_threshold + ZONE_FRONTS as u32,
-        };
+        let threshold = self.slc_threshold;
         let mut guard = 4 * self.slc.superblocks() as usize + 16;
         while guard > 0 {
             guard -= 1;
@@ -93,7 +89,17 @@ impl ZonedFtl {
             let next = match (e, j) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
-                (None, None) => break,
+                // Zone granularity: open zone frontiers hold the rest; close the least
+                // recently used one so it can be collected.
+                (None, None) => {
+                    if self
+                        .slc
+                        .close_lru_zone_front(lent.nand, OpClass::Background)
+                    {
+                        continue;
+                    }
+                    break;
+                }
             };
             t = t.max(next);
             self.finalize(lent, t);

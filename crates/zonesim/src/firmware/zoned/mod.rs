@@ -169,7 +169,12 @@ impl ZonedFtl {
             size,
             unit: space.prog_slots(),
             space,
-            slc: SlcPool::with_granularity(slc_geo, logical, cfg.slc.granularity),
+            slc: SlcPool::with_granularity(
+                slc_geo,
+                logical,
+                cfg.slc.granularity,
+                crate::firmware::alloc::zone_fronts(cfg.zone.max_open),
+            ),
             bufs: ZoneBuffers::new(
                 cfg.buffer.count,
                 (cfg.buffer.bytes_each / SLOT_BYTES) as u32,
