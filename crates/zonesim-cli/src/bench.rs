@@ -16,6 +16,9 @@ pub struct BenchArgs {
     /// Run only the cases whose name contains this.
     #[arg(long)]
     pub only: Option<String>,
+    /// Print a markdown table (the README's speed table is pasted from it).
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Peak resident memory of this process (VmHWM), bytes; 0 where /proc is unavailable.
@@ -121,10 +124,15 @@ pub fn run(a: BenchArgs) -> Result<()> {
     if cases.iter().any(|c| c.name.starts_with("trace")) {
         zonesim::host::trace::write_synthetic_disksim(&tmp, trace_lines, 7)?;
     }
-    println!(
-        "{:<22} {:>12} {:>10} {:>14} {:>12}  what",
-        "case", "requests", "wall s", "requests/s", "peak MiB"
-    );
+    if a.markdown {
+        println!("| case | requests | wall s | requests/s | peak MiB | what |");
+        println!("|---|---:|---:|---:|---:|---|");
+    } else {
+        println!(
+            "{:<22} {:>12} {:>10} {:>14} {:>12}  what",
+            "case", "requests", "wall s", "requests/s", "peak MiB"
+        );
+    }
     for c in cases {
         let cfg = zonesim::load_device(c.device, &[])?;
         let opts = RunOptions {
@@ -136,6 +144,19 @@ pub fn run(a: BenchArgs) -> Result<()> {
         let t = Instant::now();
         let r = sim::run(&cfg, &c.workload, &opts, &mut |_, _| {})?;
         let total = t.elapsed().as_secs_f64();
+        if a.markdown {
+            println!(
+                "| {} | {} | {:.3} | {:.0} | {:.1} | {} (incl. precondition: {:.1} s) |",
+                c.name,
+                r.sim.requests_completed,
+                r.sim.measure_wall_s,
+                r.sim.requests_per_wall_s,
+                peak_rss_bytes() as f64 / 1048576.0,
+                c.what,
+                total
+            );
+            continue;
+        }
         println!(
             "{:<22} {:>12} {:>10.3} {:>14.0} {:>12.1}  {} (incl. precondition: {:.1} s)",
             c.name,
@@ -150,6 +171,9 @@ pub fn run(a: BenchArgs) -> Result<()> {
     let _ = std::fs::remove_file(&tmp);
     let cfg = zonesim::load_device("ufs-conventional", &[])?;
     let capacity = zonesim::device::Device::new(&cfg, 1)?.capacity_bytes(0);
+    if a.markdown {
+        println!();
+    }
     println!(
         "conventional cases: {} ({} logical 4 KiB pages); peak memory is cumulative over the cases",
         cfg.name,

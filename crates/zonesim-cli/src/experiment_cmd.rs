@@ -1,19 +1,24 @@
-//! `zonesim experiment list|run NAME`.
+//! `zonesim experiment list|run NAME|all`.
+//!
+//! Exit status: 0 when every checked row passes (or is a marked known gap), 1 when a checked
+//! row is outside its tolerance, 2 on bad input.
 
 use anyhow::Result;
+use std::io::Write;
 use std::path::PathBuf;
-use zonesim::experiments::{self, ExpOptions};
+use zonesim::experiments::{self, ExpOptions, Outcome};
 use zonesim::Error;
 
 #[derive(clap::Subcommand)]
 pub enum ExperimentCmd {
     /// List the reproductions.
     List,
-    /// Run one reproduction and print ours beside the reference.
+    /// Run one reproduction (or `all`) and print ours beside the reference.
     #[command(allow_negative_numbers = true)]
     Run {
+        /// An experiment name, or `all` (one verdict line per experiment).
         name: String,
-        /// Also write the outcome as JSON to this file.
+        /// Also write the outcome as JSON to this file (`all`: an array).
         #[arg(long)]
         json: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
@@ -21,6 +26,9 @@ pub enum ExperimentCmd {
         /// Smaller, faster runs of the same structure.
         #[arg(long)]
         quick: bool,
+        /// Print the table as markdown (docs are pasted from this).
+        #[arg(long)]
+        markdown: bool,
     },
 }
 
@@ -36,13 +44,36 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
             json,
             seed,
             quick,
+            markdown,
         } => {
-            let e = experiments::find(&name)?;
-            let out = (e.run)(&ExpOptions { seed, quick })?;
-            print!("{}", experiments::render(&out));
+            let list = if name == "all" {
+                experiments::all()
+            } else {
+                vec![experiments::find(&name)?]
+            };
+            let mut outs: Vec<Outcome> = Vec::new();
+            for e in list {
+                let out = (e.run)(&ExpOptions { seed, quick })?;
+                if name == "all" && !markdown {
+                    println!("{}", out.verdict_line());
+                } else if markdown {
+                    println!("{}", experiments::render_markdown(&out));
+                } else {
+                    print!("{}", experiments::render(&out));
+                }
+                outs.push(out);
+            }
             if let Some(p) = json {
-                let text = serde_json::to_string_pretty(&out)?;
+                let text = if outs.len() == 1 {
+                    serde_json::to_string_pretty(&outs[0])?
+                } else {
+                    serde_json::to_string_pretty(&outs)?
+                };
                 std::fs::write(&p, text + "\n").map_err(|e| Error::io(&p, e))?;
+            }
+            if outs.iter().any(|o| o.failures() > 0) {
+                std::io::stdout().flush().ok();
+                std::process::exit(1);
             }
         }
     }

@@ -381,3 +381,28 @@ fn zoned_runs_are_deterministic() {
     assert_eq!(a, b);
     assert!(a["device"]["buffer"]["premature_flushes"].as_u64().unwrap() > 0);
 }
+
+/// `slc.granularity = "zone"` (ConZone+ ZONED_SLC, seed 000 §6.5 Fig. 12): invariants hold
+/// under churn with both SLC GC modes, and the Fig. 12(b)(c) counters are reported (migration
+/// volume, direct SLC erases). The paper's comparison itself needs the F2FS host (docs/zoned.md).
+#[test]
+fn zone_granular_slc_keeps_invariants_and_reports_fig12_counters() {
+    let page = churn(&["slc.policy=all", "slc.gc=migrate"]);
+    let zone = churn(&["slc.policy=all", "slc.gc=migrate", "slc.granularity=zone"]);
+    assert_eq!(page.device.slc.granularity, "page");
+    assert_eq!(zone.device.slc.granularity, "zone");
+    assert!(zone.device.slc.gc_victims > 0, "{:?}", zone.device.slc);
+    assert!(zone.device.slc.pages_migrated > 0, "{:?}", zone.device.slc);
+    assert!(zone.device.slc.direct_erases > 0, "{:?}", zone.device.slc);
+    assert_ne!(
+        (zone.device.slc.gc_victims, zone.device.slc.gc_pages_moved),
+        (page.device.slc.gc_victims, page.device.slc.gc_pages_moved),
+        "the granularity changes what SLC GC does"
+    );
+    let inplace = churn(&["slc.granularity=zone"]);
+    assert!(
+        inplace.device.slc.gc_victims > 0,
+        "{:?}",
+        inplace.device.slc
+    );
+}

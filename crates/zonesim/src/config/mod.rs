@@ -237,6 +237,25 @@ pub struct GcConfig {
     /// Parameters of the `bloom` placement.
     #[serde(default)]
     pub bloom: BloomConfig,
+    /// Parameters of the `gcar` placement.
+    #[serde(default)]
+    pub gcar: GcarConfig,
+}
+
+/// GCaR-Optimized cache-aware GC (`ftl.gc.gcar.*`, seed 003 §5.1).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GcarConfig {
+    /// Share of the data buffer (`buffer.bytes`) that keeps GC-moved pages during replacement.
+    pub cache_fraction: f64,
+}
+
+impl Default for GcarConfig {
+    fn default() -> Self {
+        GcarConfig {
+            cache_fraction: 0.25,
+        }
+    }
 }
 
 /// Data placement policy of garbage collection (firmware/alloc/placement, seed 003).
@@ -254,6 +273,10 @@ pub enum PlacementPolicy {
     AgeK,
     /// Host-supplied lifetime hint (fio `write_hint`) chooses the stream.
     Hint,
+    /// GCaR-Optimized (seed 003 §5.1, §5.3): one stream like `single`; GC keeps the data it
+    /// moves in the data buffer (a share of `buffer.bytes`) so host reads of it hit there, and
+    /// every replacement traverses the buffer (`ftl.cost.gcar_*`).
+    Gcar,
 }
 
 impl PlacementPolicy {
@@ -264,6 +287,7 @@ impl PlacementPolicy {
             PlacementPolicy::Bloom => "bloom",
             PlacementPolicy::AgeK => "age_k",
             PlacementPolicy::Hint => "hint",
+            PlacementPolicy::Gcar => "gcar",
         }
     }
 }
@@ -277,7 +301,7 @@ pub const HINT_STREAMS: usize = 5;
 /// Streams a configuration needs (for validation and the device plan, before any FTL exists).
 pub fn stream_count(gc: &GcConfig) -> usize {
     match gc.placement {
-        PlacementPolicy::Single => 1,
+        PlacementPolicy::Single | PlacementPolicy::Gcar => 1,
         PlacementPolicy::Sup | PlacementPolicy::Bloom => 2,
         PlacementPolicy::AgeK => gc.streams as usize,
         PlacementPolicy::Hint => HINT_STREAMS,
@@ -337,6 +361,10 @@ pub struct CostConfig {
     pub age_k_gc_page_ns: f64,
     pub hint_write_ns: f64,
     pub hint_gc_page_ns: f64,
+    /// GCaR: cache traversal per replacement (per host page written), seed 003 §5.3.1.
+    pub gcar_write_ns: f64,
+    /// GCaR: traversal per GC page kept in the buffer.
+    pub gcar_gc_page_ns: f64,
 }
 
 impl Default for CostConfig {
@@ -353,6 +381,10 @@ impl Default for CostConfig {
             age_k_gc_page_ns: 0.0,
             hint_write_ns: 0.0,
             hint_gc_page_ns: 0.0,
+            // Fitted to seed 003 Fig. 13 (GCaR at 0.65 of Cosmos+ without GC) on the
+            // supgc-throughput device: 10 us / (10 us + 4 pages x 1.35 us) = 0.65.
+            gcar_write_ns: 1350.0,
+            gcar_gc_page_ns: 1350.0,
         }
     }
 }
@@ -366,6 +398,7 @@ impl CostConfig {
             PlacementPolicy::Bloom => (self.bloom_write_ns, self.bloom_gc_page_ns),
             PlacementPolicy::AgeK => (self.age_k_write_ns, self.age_k_gc_page_ns),
             PlacementPolicy::Hint => (self.hint_write_ns, self.hint_gc_page_ns),
+            PlacementPolicy::Gcar => (self.gcar_write_ns, self.gcar_gc_page_ns),
         };
         PolicyCost {
             write_ns,
@@ -374,7 +407,7 @@ impl CostConfig {
     }
 
     /// Every key with its value (for validation messages).
-    pub fn keys(&self) -> [(&'static str, f64); 11] {
+    pub fn keys(&self) -> [(&'static str, f64); 13] {
         [
             ("host_cmd_ns", self.host_cmd_ns),
             ("single_write_ns", self.single_write_ns),
@@ -387,6 +420,8 @@ impl CostConfig {
             ("age_k_gc_page_ns", self.age_k_gc_page_ns),
             ("hint_write_ns", self.hint_write_ns),
             ("hint_gc_page_ns", self.hint_gc_page_ns),
+            ("gcar_write_ns", self.gcar_write_ns),
+            ("gcar_gc_page_ns", self.gcar_gc_page_ns),
         ]
     }
 }
@@ -559,6 +594,19 @@ pub struct SlcConfig {
     pub gc: SlcGc,
     /// SLC GC runs when fewer free SLC superblocks than this remain. Default 2.
     pub gc_threshold_free_superblocks: u32,
+    /// `page`: SLC allocated at page level, zones share the frontiers (ConZone `pageslc`);
+    /// `zone`: each zone writes SLC superblocks of its own and SLC GC migrates whole zones
+    /// (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12). Default `page`.
+    pub granularity: SlcGranularity,
+}
+
+/// How the SLC secondary buffer is managed (`slc.granularity`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlcGranularity {
+    #[default]
+    Page,
+    Zone,
 }
 
 impl Default for SlcConfig {
@@ -567,6 +615,7 @@ impl Default for SlcConfig {
             policy: SlcPolicy::Bypass,
             gc: SlcGc::InPlace,
             gc_threshold_free_superblocks: 2,
+            granularity: SlcGranularity::Page,
         }
     }
 }

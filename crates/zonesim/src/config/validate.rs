@@ -295,6 +295,13 @@ impl DeviceConfig {
                 ),
             ));
         }
+        let f = g.gcar.cache_fraction;
+        if !(f > 0.0 && f <= 1.0) {
+            return Err(Error::config(
+                "ftl.gc.gcar.cache_fraction",
+                format!("must be in (0, 1] (got {f})"),
+            ));
+        }
         for (key, v) in self.ftl.cost.keys() {
             if !(v.is_finite() && (0.0..=MAX_US * 1e3).contains(&v)) {
                 return Err(Error::config(

@@ -12,8 +12,9 @@ use crate::interface::zone::{ZoneErrorLog, ZoneId};
 use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
 use crate::stats::device::{
     BloomReport, BufferReport, ConventionalNsReport, DeviceReport, EraseSummary, FlashReport,
-    GcReport, L2pReport, MovedPerVictim, NamespaceReport, PlacementReport, PlacementSection,
-    RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport, ZonedNsReport, ZonesReport,
+    GcReport, GcarReport, L2pReport, MovedPerVictim, NamespaceReport, PlacementReport,
+    PlacementSection, RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport,
+    ZonedNsReport, ZonesReport,
 };
 use std::collections::BTreeMap;
 
@@ -143,6 +144,11 @@ impl Device {
                 pages_migrated: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
                 gc_pages_moved: zsum(|z| z.counters.slc_gc_pages_moved),
                 gc_victims: zsum(|z| z.counters.slc_gc_victims),
+                direct_erases: zsum(|z| z.counters.slc_direct_erases),
+                granularity: match self.zftls().next().map(|z| z.slc_granularity()) {
+                    Some(crate::config::SlcGranularity::Zone) => "zone",
+                    _ => "page",
+                },
             },
             zones: ZonesReport {
                 first_errors: errors.first_errors().to_vec(),
@@ -308,6 +314,14 @@ fn placement_report(p: &Placement) -> PlacementReport {
                 decays: b.decays,
                 hot_writes: b.hot_writes,
                 cold_writes: b.cold_writes,
+            }),
+            _ => None,
+        },
+        gcar: match p {
+            Placement::Gcar(g) => Some(GcarReport {
+                cache_pages: g.capacity() as u64,
+                kept_pages: g.kept,
+                read_hits: g.read_hits,
             }),
             _ => None,
         },

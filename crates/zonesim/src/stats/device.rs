@@ -112,6 +112,16 @@ pub struct PlacementReport {
     pub streams: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bloom: Option<BloomReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gcar: Option<GcarReport>,
+}
+
+/// The GC share of the data buffer of the `gcar` placement.
+#[derive(Debug, Clone, Serialize)]
+pub struct GcarReport {
+    pub cache_pages: u64,
+    pub kept_pages: u64,
+    pub read_hits: u64,
 }
 
 /// Resources of the `bloom` classifier.
@@ -180,6 +190,10 @@ pub struct SlcReport {
     pub pages_migrated: u64,
     pub gc_pages_moved: u64,
     pub gc_victims: u64,
+    /// SLC victims erased without copying anything (ConZone+ Fig. 12(c)).
+    pub direct_erases: u64,
+    /// `page` or `zone` (`slc.granularity`).
+    pub granularity: &'static str,
 }
 
 /// `device.zones`: zone errors and zone management of the zoned namespaces.

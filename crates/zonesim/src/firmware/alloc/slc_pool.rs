@@ -9,9 +9,15 @@
 //! aggregated. Victims for SLC GC are chosen by [`crate::firmware::gc::select_victim`] (greedy,
 //! skipping victims still draining or being erased); the collection itself is the zoned FTL's
 //! (`firmware/zoned/migrate.rs`).
+//!
+//! `slc.granularity = "zone"` (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12 "zonedslc"): a zone's
+//! SLC data goes to SLC superblocks of its own through one of [`zone_fronts`] per-zone
+//! frontiers, one per open zone (least recently used one recycled: its pending slots are programmed and its
+//! partly written superblock closed), so a zone's SLC data leaves SLC as a whole (migration
+//! or reset) and its superblocks are then erased without copying anything (direct erases).
 
 use super::{Stream, Superblocks, NO_SB};
-use crate::config::{CellType, VictimPolicy};
+use crate::config::{CellType, SlcGranularity, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::firmware::gc::{select_victim, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, PageMap, Ppa};
@@ -21,6 +27,15 @@ use crate::nand::{FlashPage, Geometry, NandArray, OpClass};
 pub const HOST_FRONT: usize = 0;
 /// The frontier SLC GC rewrites survivors through.
 pub const GC_FRONT: usize = 1;
+/// Per-zone frontiers of `slc.granularity = "zone"` (after the two shared ones): one per
+/// open zone (`zone.max_open`, 8 when unlimited), at most 16.
+pub fn zone_fronts(max_open: u32) -> usize {
+    if max_open == 0 {
+        8
+    } else {
+        (max_open as usize).min(16)
+    }
+}
 
 pub struct SlcPool {
     geo: Geometry,
@@ -28,7 +43,12 @@ pub struct SlcPool {
     map: PageMap,
     sb_slots: u32,
     unit: u32,
-    fronts: [Stream; 2],
+    fronts: Vec<Stream>,
+    granularity: SlcGranularity,
+    /// Zone mode: the zone of each per-zone frontier (u32::MAX = none) and its last use.
+    front_zone: Vec<(u32, u64)>,
+    uses: u64,
+
     /// Victims under migration or waiting for their erase to complete.
     busy: Vec<bool>,
     /// Erased superblocks and the time their erase completes (not reusable before).
@@ -39,13 +59,31 @@ pub struct SlcPool {
 
 impl SlcPool {
     pub fn new(geo: Geometry, logical_pages: u64) -> SlcPool {
+        SlcPool::with_granularity(geo, logical_pages, SlcGranularity::Page, 0)
+    }
+
+    /// A pool managed at `granularity`; zone granularity has `zone_fronts` per-zone frontiers.
+    pub fn with_granularity(
+        geo: Geometry,
+        logical_pages: u64,
+        granularity: SlcGranularity,
+        zone_fronts: usize,
+    ) -> SlcPool {
+        let zf = match granularity {
+            SlcGranularity::Page => 0,
+            SlcGranularity::Zone => zone_fronts.max(1),
+        };
         let n = geo.superblocks;
         SlcPool {
             sb_slots: geo.slots_per_superblock(),
             unit: geo.die_unit_slots(),
             map: PageMap::new(logical_pages, geo.total_slots()),
             sbs: Superblocks::new(n),
-            fronts: [Stream::default(); 2],
+            fronts: vec![Stream::default(); 2 + zf],
+            granularity,
+            front_zone: vec![(u32::MAX, 0); zf],
+            uses: 0,
+
             busy: vec![false; n as usize],
             pending_free: Vec::with_capacity(n as usize),
             rng: rng_for(0, 0x736c63),
@@ -216,6 +254,81 @@ impl SlcPool {
             &mut self.rng,
             |s| busy[s as usize],
         )
+    }
+
+    pub fn granularity(&self) -> SlcGranularity {
+        self.granularity
+    }
+
+    /// The frontier SLC data of `zone` is written through: `default` (host or GC) at page
+    /// granularity; the zone's own frontier at zone granularity (recycling the least recently
+    /// used one: its pending slots are programmed and its superblock closed where it stands).
+    pub fn front_for(
+        &mut self,
+        nand: &mut NandArray,
+        zone: u32,
+        default: usize,
+        class: OpClass,
+    ) -> usize {
+        if self.granularity == SlcGranularity::Page {
+            return default;
+        }
+        self.uses += 1;
+        if let Some(i) = self.front_zone.iter().position(|f| f.0 == zone) {
+            self.front_zone[i].1 = self.uses;
+            return 2 + i;
+        }
+        let i = (0..self.front_zone.len())
+            .min_by_key(|&i| self.front_zone[i].1)
+            .expect("zone fronts");
+        let f = 2 + i;
+        self.commit(nand, f, class);
+        let fr = self.fronts[f];
+        if fr.sb != NO_SB {
+            self.sbs.close(fr.sb, fr.pending_ready);
+            self.fronts[f] = Stream::default();
+        }
+        self.front_zone[i] = (zone, self.uses);
+        f
+    }
+
+    /// Closed superblocks with no valid data left that no collection holds (erasable as they
+    /// stand), pushed to `out`.
+    pub fn empty_closed(&self, out: &mut Vec<u32>) {
+        out.extend((0..self.geo.superblocks).filter(|&sb| {
+            let i = &self.sbs.info[sb as usize];
+            i.state == super::SbState::Full && i.valid == 0 && !self.busy[sb as usize]
+        }));
+    }
+
+    /// Close the least recently used open per-zone frontier (its pending slots programmed, its
+    /// superblock closed part-written) so SLC GC can collect it; false if none is open.
+    pub fn close_lru_zone_front(&mut self, nand: &mut NandArray, class: OpClass) -> bool {
+        let Some(i) = (0..self.front_zone.len())
+            .filter(|&i| self.fronts[2 + i].sb != NO_SB)
+            .min_by_key(|&i| self.front_zone[i].1)
+        else {
+            return false;
+        };
+        let f = 2 + i;
+        self.commit(nand, f, class);
+        let fr = self.fronts[f];
+        if fr.sb != NO_SB {
+            self.sbs.close(fr.sb, fr.pending_ready);
+            self.fronts[f] = Stream::default();
+        }
+        self.front_zone[i] = (u32::MAX, 0);
+        true
+    }
+
+    /// Per-zone frontiers (0 at page granularity).
+    pub fn zone_front_count(&self) -> u32 {
+        self.front_zone.len() as u32
+    }
+
+    /// Superblocks held open by frontiers (the SLC GC reserve must cover them).
+    pub fn open_fronts(&self) -> u32 {
+        self.fronts.iter().filter(|f| f.sb != NO_SB).count() as u32
     }
 
     /// Victim `sb` is being collected: not a candidate again until it is erased and free.

@@ -117,7 +117,7 @@ impl PageFtl {
         let slots_per_sb = geo.slots_per_superblock();
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
-        let placement = Placement::new(&cfg.ftl.gc, logical, seed);
+        let placement = Placement::with_buffer(&cfg.ftl.gc, logical, buf_slots as u64, seed);
         PageFtl {
             cell: geo.cell,
             slots_per_sb,
@@ -270,7 +270,8 @@ impl PageFtl {
                 Entry::Flash(p) => p,
             };
             let (sb, off) = self.split(ppa);
-            if self.is_pending(sb, off) {
+            // `gcar`: GC-moved data kept in the buffer serves the read (seed 003 §5.1).
+            if self.is_pending(sb, off) || self.placement.read_hit(l) {
                 self.buffer.counters.read_hits += 1;
                 continue;
             }

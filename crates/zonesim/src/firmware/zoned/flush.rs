@@ -162,16 +162,16 @@ impl ZonedFtl {
             return t;
         }
         let t = self.ensure_slc_space(lent, t);
+        let f = self
+            .slc
+            .front_for(lent.nand, z, HOST_FRONT, OpClass::HostWrite);
         let mut done = t;
         for o in lo..lo + n {
             let l = self.lpa(z, o);
-            if let Some(d) = self
-                .slc
-                .assign(lent.nand, HOST_FRONT, l, t, OpClass::HostWrite)
-            {
+            if let Some(d) = self.slc.assign(lent.nand, f, l, t, OpClass::HostWrite) {
                 done = done.max(d);
             }
         }
-        done.max(self.slc.commit(lent.nand, HOST_FRONT, OpClass::HostWrite))
+        done.max(self.slc.commit(lent.nand, f, OpClass::HostWrite))
     }
 }

@@ -6,7 +6,7 @@
 //! completes in zone order; until then the SLC copy stays mapped and the victim is not erased.
 
 use super::ZonedFtl;
-use crate::config::{CellType, SlcGc};
+use crate::config::{CellType, SlcGc, SlcGranularity};
 use crate::engine::SimTime;
 use crate::firmware::alloc::GC_FRONT;
 use crate::firmware::mapping::Ppa;
@@ -61,15 +61,16 @@ impl ZonedFtl {
     /// may start (later than `now` if it had to wait for a migration or an erase).
     pub(super) fn ensure_slc_space(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
         let mut t = now;
+        let threshold = self.slc_threshold;
         let mut guard = 4 * self.slc.superblocks() as usize + 16;
         while guard > 0 {
             guard -= 1;
             let free = self.slc.free_count(t);
-            if free > self.slc_threshold {
+            if free > threshold {
                 break;
             }
             let soon = free as usize + self.slc.pending_count() + self.mig.draining.len();
-            if soon <= self.slc_threshold as usize {
+            if soon <= threshold as usize {
                 let allow_full = self.slc_gc == SlcGc::Migrate;
                 if let Some(v) = self.slc.pick_victim(allow_full) {
                     self.gc_victim(lent, t, v);
@@ -88,7 +89,17 @@ impl ZonedFtl {
             let next = match (e, j) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
-                (None, None) => break,
+                // Zone granularity: open zone frontiers hold the rest; close the least
+                // recently used one so it can be collected.
+                (None, None) => {
+                    if self
+                        .slc
+                        .close_lru_zone_front(lent.nand, OpClass::Background)
+                    {
+                        continue;
+                    }
+                    break;
+                }
             };
             t = t.max(next);
             self.finalize(lent, t);
@@ -136,6 +147,9 @@ impl ZonedFtl {
                 for k in o..o + spp {
                     if self.stays_in_slc(Ppa(base + k)) {
                         let l = self.slc.owner(Ppa(base + k)).expect("valid slot");
+                        // Both granularities: survivors share the GC frontier (recycling a
+                        // per-zone frontier inside GC would close part-written superblocks
+                        // faster than GC frees them).
                         self.slc
                             .assign(lent.nand, GC_FRONT, l, t, OpClass::Background);
                         moved += 1;
@@ -146,6 +160,11 @@ impl ZonedFtl {
         }
         self.slc.commit(lent.nand, GC_FRONT, OpClass::Background);
         self.counters.slc_gc_pages_moved += moved;
+        if moved == 0 {
+            // Its data was superseded, reset or migrated to regular flash: the victim is
+            // erased without any copy inside SLC (a direct erase, Fig. 12(c)).
+            self.counters.slc_direct_erases += 1;
+        }
         self.slc.mark_busy(v);
         if self.slc.valid(v) == 0 {
             self.slc.erase(lent.nand, v, now);
@@ -238,6 +257,27 @@ impl ZonedFtl {
         self.map
             .on_mapped(lent, now.max(j.done), ext, j.lo, j.hi, c);
         self.reap_victims(lent, now.max(j.done));
+        if self.zst[j.zone as usize].jobs == 0 {
+            self.erase_empty_slc(lent, now.max(j.done));
+        }
+    }
+
+    /// Zone granularity: erase the SLC superblocks a zone's reset or migration emptied, at
+    /// once and without copying (ConZone+ Fig. 12(c) "direct SLC erasures").
+    pub(super) fn erase_empty_slc(&mut self, lent: &mut Lent, now: SimTime) {
+        if self.slc.granularity() != SlcGranularity::Zone {
+            return;
+        }
+        let mut e = std::mem::take(&mut self.mig.zones);
+        e.clear();
+        self.slc.empty_closed(&mut e);
+        for &sb in &e {
+            self.counters.slc_direct_erases += 1;
+            self.slc.mark_busy(sb);
+            self.slc.erase(lent.nand, sb, now);
+        }
+        e.clear();
+        self.mig.zones = e;
     }
 
     /// Erase victims whose valid data is all gone.

@@ -68,6 +68,8 @@ pub struct ZonedCounters {
     /// SLC pages rewritten inside SLC by SLC GC.
     pub slc_gc_pages_moved: u64,
     pub slc_gc_victims: u64,
+    /// SLC GC victims erased with no valid data (no copy, no migration; Fig. 12(c)).
+    pub slc_direct_erases: u64,
     pub padding_slots: u64,
     pub stall_ns: u64,
     pub zone_resets: u64,
@@ -167,7 +169,12 @@ impl ZonedFtl {
             size,
             unit: space.prog_slots(),
             space,
-            slc: SlcPool::new(slc_geo, logical),
+            slc: SlcPool::with_granularity(
+                slc_geo,
+                logical,
+                cfg.slc.granularity,
+                crate::firmware::alloc::zone_fronts(cfg.zone.max_open),
+            ),
             bufs: ZoneBuffers::new(
                 cfg.buffer.count,
                 (cfg.buffer.bytes_each / SLOT_BYTES) as u32,
@@ -205,6 +212,9 @@ impl ZonedFtl {
 
     pub fn slc_free_superblocks(&self) -> u32 {
         self.slc.free_superblocks()
+    }
+    pub fn slc_granularity(&self) -> crate::config::SlcGranularity {
+        self.slc.granularity()
     }
     pub fn regular_free_units(&self) -> u32 {
         self.space.free_units()
@@ -437,6 +447,7 @@ impl ZonedFtl {
             self.slc.invalidate(l);
         }
         self.reap_victims(lent, t);
+        self.erase_empty_slc(lent, t);
         self.map.forget_zone(lent, z, st.written);
         let done = self.space.release(lent.nand, z, t);
         self.zst[z as usize] = ZState::default();

@@ -13,15 +13,18 @@
 //! | `bloom` ([`MultiBloom`]) | 2 | 0 if hot else 1 | same test, without recording an access (seed 003 §2.2, §4 "BF-Optimized") |
 //! | `age_k` ([`AgeK`]) | k | 0 | min(s + 1, k - 1): survived n times -> stream n |
 //! | `hint` ([`Hint`]) | 5 | the host's `write_hint` (0 none .. 4 extreme) | s (the host's class is kept) |
+//! | `gcar` ([`Gcar`]) | 1 | 0 | 0, and the page is kept in the buffer's GC share (seed 003 §5.1 GCaR-Optimized) |
 
 mod age_k;
 mod bloom;
+mod gcar;
 mod hint;
 mod single;
 mod sup;
 
 pub use age_k::AgeK;
 pub use bloom::MultiBloom;
+pub use gcar::Gcar;
 pub use hint::{Hint, HINT_STREAMS};
 pub use single::Single;
 pub use sup::Sup;
@@ -49,12 +52,28 @@ pub enum Placement {
     Bloom(Box<MultiBloom>),
     AgeK(AgeK),
     Hint(Hint),
+    Gcar(Box<Gcar>),
 }
 
 impl Placement {
     /// The policy of `gc` for an FTL exporting `logical_pages` (the Bloom window scales with it).
     pub fn new(gc: &GcConfig, logical_pages: u64, seed: u64) -> Placement {
+        Placement::with_buffer(gc, logical_pages, 0, seed)
+    }
+
+    /// As [`Placement::new`] for an FTL whose data buffer holds `buffer_pages` 4 KiB pages
+    /// (the `gcar` GC share is a fraction of it).
+    pub fn with_buffer(
+        gc: &GcConfig,
+        logical_pages: u64,
+        buffer_pages: u64,
+        seed: u64,
+    ) -> Placement {
         match gc.placement {
+            PlacementPolicy::Gcar => {
+                let cap = (buffer_pages as f64 * gc.gcar.cache_fraction) as usize;
+                Placement::Gcar(Box::new(Gcar::new(cap, logical_pages)))
+            }
             PlacementPolicy::Single => Placement::Single(Single),
             PlacementPolicy::Sup => Placement::Sup(Sup),
             PlacementPolicy::Bloom => {
@@ -72,6 +91,7 @@ impl Placement {
             Placement::Bloom(_) => PlacementPolicy::Bloom,
             Placement::AgeK(_) => PlacementPolicy::AgeK,
             Placement::Hint(_) => PlacementPolicy::Hint,
+            Placement::Gcar(_) => PlacementPolicy::Gcar,
         }
     }
 
@@ -82,6 +102,7 @@ impl Placement {
             Placement::Bloom(p) => p.streams(),
             Placement::AgeK(p) => p.streams(),
             Placement::Hint(p) => p.streams(),
+            Placement::Gcar(p) => p.streams(),
         }
     }
 
@@ -93,6 +114,7 @@ impl Placement {
             Placement::Bloom(p) => p.host(lpa, hint),
             Placement::AgeK(p) => p.host(lpa, hint),
             Placement::Hint(p) => p.host(lpa, hint),
+            Placement::Gcar(p) => p.host(lpa, hint),
         }
     }
 
@@ -104,13 +126,25 @@ impl Placement {
             Placement::Bloom(p) => p.gc(lpa, from),
             Placement::AgeK(p) => p.gc(lpa, from),
             Placement::Hint(p) => p.gc(lpa, from),
+            Placement::Gcar(p) => p.gc(lpa, from),
         }
     }
 
     /// Zero the classifier's counters (after preconditioning); its state stays.
     pub fn reset_counters(&mut self) {
-        if let Placement::Bloom(b) = self {
-            b.reset_counters();
+        match self {
+            Placement::Bloom(b) => b.reset_counters(),
+            Placement::Gcar(g) => g.reset_counters(),
+            _ => {}
+        }
+    }
+
+    /// A host read of `lpa` served from data the placement keeps in the buffer (`gcar`).
+    #[inline]
+    pub fn read_hit(&mut self, lpa: Lpa) -> bool {
+        match self {
+            Placement::Gcar(g) => g.read_hit(lpa),
+            _ => false,
         }
     }
 }

@@ -115,3 +115,48 @@ fn stream_counts_validate_spare_superblocks() {
     );
     rejects(&["ftl.gc.suspend_us=-3"], "ftl.gc.suspend_us");
 }
+
+#[test]
+fn gcar_keeps_gc_pages_in_its_buffer_share() {
+    let cfg = crate::load_device(
+        "ufs-conventional",
+        &[
+            "ftl.gc.placement=gcar".into(),
+            "ftl.gc.gcar.cache_fraction=0.5".into(),
+        ],
+    )
+    .unwrap();
+    // A buffer of 8 pages: the GC share holds 4.
+    let mut p = Placement::with_buffer(&cfg.ftl.gc, 1000, 8, 1);
+    assert_eq!(p.streams(), 1);
+    assert_eq!(p.policy().name(), "gcar");
+    assert!(!p.read_hit(Lpa(3)), "nothing kept yet");
+    for l in 0..4 {
+        assert_eq!(p.gc(Lpa(l), 0), 0, "one stream");
+    }
+    assert!(p.read_hit(Lpa(3)));
+    // A fifth GC page replaces the oldest kept one.
+    p.gc(Lpa(10), 0);
+    assert!(!p.read_hit(Lpa(0)));
+    assert!(p.read_hit(Lpa(10)));
+    // A host overwrite supersedes the kept copy.
+    assert_eq!(p.host(Lpa(10), 0), 0);
+    assert!(!p.read_hit(Lpa(10)));
+    let Placement::Gcar(g) = &p else {
+        panic!("gcar placement")
+    };
+    assert_eq!(g.capacity(), 4);
+    assert_eq!(g.kept, 5);
+    assert_eq!(g.read_hits, 2);
+}
+
+#[test]
+fn gcar_costs_traversal_on_the_controller_cpu() {
+    use crate::firmware::cost::Costs;
+    let cfg = crate::load_device("ufs-conventional", &["ftl.gc.placement=gcar".into()]).unwrap();
+    let c = Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement);
+    assert!(c.write_ns > 0 && c.gc_page_ns > 0, "{c:?}");
+    let s = crate::load_device("ufs-conventional", &[]).unwrap();
+    let c = Costs::new(&s.ftl.cost, s.ftl.gc.placement);
+    assert_eq!((c.write_ns, c.gc_page_ns), (0, 0), "single costs nothing");
+}

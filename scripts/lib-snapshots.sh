@@ -1,0 +1,63 @@
+# Shared by scripts/check-experiments and scripts/refresh-snapshots (sourced, not run).
+# Every experiment's --quick markdown goes to tests/snapshots/experiments/NAME.md; docs carry
+# copies of them in blocks
+#     <!-- generated: experiment NAME -->
+#     command: `zonesim experiment run NAME --quick --markdown` (commit ...)
+#     ...the snapshot...
+#     <!-- end generated -->
+# that scripts/refresh-snapshots fills and scripts/check-experiments compares.
+SNAP=tests/snapshots/experiments
+Z=target/release/zonesim
+
+build_release() {
+    cargo build --release --locked -q -p zonesim-cli
+}
+
+# run_all OUTDIR: each experiment's --quick markdown into OUTDIR/NAME.md; prints the verdict
+# lines; returns 1 if any experiment has a failing row (not a marked known gap), 2 on error.
+run_all() {
+    local out=$1 rc=0 c
+    for e in $($Z experiment list | awk '{print $1}'); do
+        set +e
+        "$Z" experiment run "$e" --quick --markdown >"$out/$e.md"
+        c=$?
+        set -e
+        [ "$c" = 0 ] || [ "$c" = 1 ] || { echo "experiment $e: exit $c" >&2; return 2; }
+        [ "$c" = 0 ] || rc=1
+        grep '^verdict:' "$out/$e.md" | sed 's/^verdict: //'
+    done
+    return $rc
+}
+
+# Files with generated blocks.
+generated_docs() {
+    grep -l '^<!-- generated: experiment ' README.md docs/*.md 2>/dev/null || true
+}
+
+# block_body FILE NAME: the lines of NAME's block in FILE after its command line.
+block_body() {
+    awk -v n="$2" '
+        $0 == "<!-- generated: experiment " n " -->" { inb = 1; first = 1; next }
+        inb && $0 == "<!-- end generated -->" { inb = 0; next }
+        inb && first { first = 0; next }
+        inb { print }' "$1"
+}
+
+# fill_blocks FILE DIR COMMIT: replace every block's body in FILE with DIR/NAME.md.
+fill_blocks() {
+    local f=$1 dir=$2 commit=$3 tmp
+    tmp=$(mktemp)
+    awk -v dir="$dir" -v commit="$commit" '
+        /^<!-- generated: experiment [^ ]+ -->$/ {
+            print; n = $4; inb = 1
+            print "command: `zonesim experiment run " n " --quick --markdown` (commit " commit ")"
+            print ""
+            while ((getline line < (dir "/" n ".md")) > 0) print line
+            close(dir "/" n ".md")
+            next
+        }
+        inb && $0 == "<!-- end generated -->" { inb = 0; print; next }
+        inb { next }
+        { print }' "$f" >"$tmp"
+    mv "$tmp" "$f"
+}
