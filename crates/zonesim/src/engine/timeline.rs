@@ -31,6 +31,36 @@ impl Timeline {
         }
     }
 
+    /// Start of the earliest gap of `dur` ns at or after `ready`, without reserving it.
+    #[inline]
+    pub fn earliest(&self, ready: SimTime, dur: u64) -> SimTime {
+        match self.busy.back() {
+            None => return ready,
+            Some(last) if last.1 <= ready => return ready,
+            _ => {}
+        }
+        self.scan(ready, dur).0
+    }
+
+    /// (start of the earliest gap of `dur` at or after `ready`, index of the first interval
+    /// after it).
+    #[inline]
+    fn scan(&self, ready: SimTime, dur: u64) -> (SimTime, usize) {
+        let mut start = ready;
+        // Skip every interval that ends before `ready` (binary search: the list is sorted).
+        let first = self.busy.partition_point(|&(_, e)| e <= ready);
+        let mut pos = self.busy.len();
+        for i in first..self.busy.len() {
+            let (s, e) = self.busy[i];
+            if s >= start + dur {
+                pos = i;
+                break;
+            }
+            start = start.max(e);
+        }
+        (start, pos)
+    }
+
     /// Reserve `dur` ns in the earliest gap starting at or after `ready`; returns the start.
     #[inline]
     pub fn reserve(&mut self, ready: SimTime, dur: u64) -> SimTime {
@@ -54,18 +84,7 @@ impl Timeline {
             }
             _ => {}
         }
-        let mut start = ready;
-        // Skip every interval that ends before `ready` (binary search: the list is sorted).
-        let first = self.busy.partition_point(|&(_, e)| e <= ready);
-        let mut pos = self.busy.len();
-        for i in first..self.busy.len() {
-            let (s, e) = self.busy[i];
-            if s >= start + dur {
-                pos = i;
-                break;
-            }
-            start = start.max(e);
-        }
+        let (start, pos) = self.scan(ready, dur);
         if dur == 0 {
             return start;
         }
@@ -83,6 +102,32 @@ impl Timeline {
             (false, false) => self.busy.insert(pos, (start, end)),
         }
         start
+    }
+
+    /// Mark `[start, end)` busy whatever is already reserved there (the union); returns how
+    /// many ns of it were already busy. Used for operations that preempt (suspend) others.
+    pub fn occupy(&mut self, start: SimTime, end: SimTime) -> u64 {
+        if end <= start {
+            return 0;
+        }
+        let first = self.busy.partition_point(|&(_, e)| e < start);
+        let mut overlap = 0;
+        let (mut s, mut e) = (start, end);
+        let mut last = first;
+        while last < self.busy.len() && self.busy[last].0 <= end {
+            let (bs, be) = self.busy[last];
+            overlap += be.min(end).ns().saturating_sub(bs.max(start).ns());
+            s = s.min(bs);
+            e = e.max(be);
+            last += 1;
+        }
+        if last == first {
+            self.busy.insert(first, (s, e));
+        } else {
+            self.busy[first] = (s, e);
+            self.busy.drain(first + 1..last);
+        }
+        overlap
     }
 
     /// End of the last reservation (or ZERO).
@@ -116,6 +161,20 @@ mod tests {
         assert!(t.check());
         t.advance(SimTime(105));
         assert_eq!(t.last_end(), SimTime(120));
+    }
+
+    #[test]
+    fn occupy_merges_and_reports_the_overlap() {
+        let mut t = Timeline::new();
+        t.reserve(SimTime(10), 10);
+        t.reserve(SimTime(30), 10);
+        assert_eq!(t.earliest(SimTime(0), 15), SimTime(40));
+        assert_eq!(t.earliest(SimTime(0), 10), SimTime(0));
+        assert_eq!(t.occupy(SimTime(15), SimTime(35)), 10);
+        assert!(t.check());
+        assert_eq!(t.earliest(SimTime(0), 11), SimTime(40));
+        assert_eq!(t.occupy(SimTime(50), SimTime(60)), 0);
+        assert!(t.check());
     }
 
     proptest! {

@@ -147,6 +147,7 @@ impl PageFtl {
                 if let Some(lpa) = self.map.owner(ppa) {
                     self.invalidate(ppa);
                     let stream = self.placement.gc(lpa, from);
+                    let stream = self.gc_front.unwrap_or(stream);
                     self.place_gc(lent, stream, lpa, t, now);
                 }
             }
@@ -195,13 +196,19 @@ impl PageFtl {
                 continue;
             }
             let die = mp % self.geo.dies;
-            let t = lent.nand.read(
-                now,
-                die,
-                self.geo.page_bytes as u64,
-                CellType::Slc,
-                OpClass::Background,
-            );
+            let t = if lent.sram.page_on_flash(mp) {
+                self.counters.map_reads += 1;
+                lent.nand.read(
+                    now,
+                    die,
+                    self.geo.page_bytes as u64,
+                    CellType::Slc,
+                    OpClass::Background,
+                )
+            } else {
+                now
+            };
+            lent.sram.set_page_on_flash(mp);
             lent.nand.program(
                 t,
                 die,
@@ -210,7 +217,6 @@ impl PageFtl {
                 CellType::Slc,
                 OpClass::Background,
             );
-            self.counters.map_reads += 1;
             self.counters.map_programs += 1;
         }
         pages.clear();

@@ -79,6 +79,10 @@ pub struct PageFtl {
     entries_per_map_page: u32,
     sbs: Superblocks,
     streams: Vec<Stream>,
+    /// The frontier GC survivors go to when the placement would send them to a host stream
+    /// (`single`): an extra stream whose die cursor advances on its own, so GC copies and host
+    /// units each spread over all dies instead of alternating dies in one superblock.
+    gc_front: Option<usize>,
     placement: Placement,
     buffer: GlobalBuffer,
     cpu: Cpu,
@@ -118,7 +122,10 @@ impl PageFtl {
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
         let placement = Placement::new(&cfg.ftl.gc, logical, seed);
+        let shared = matches!(placement, Placement::Single(_));
+        let gc_front = shared.then_some(placement.streams());
         PageFtl {
+            gc_front,
             cell: geo.cell,
             slots_per_sb,
             unit,
@@ -126,7 +133,7 @@ impl PageFtl {
             map_base,
             entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
             sbs: Superblocks::new(geo.superblocks),
-            streams: vec![Stream::default(); placement.streams()],
+            streams: vec![Stream::default(); placement.streams() + shared as usize],
             buffer: GlobalBuffer::new(buf_slots),
             cpu: Cpu::default(),
             costs: Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement),
@@ -162,9 +169,9 @@ impl PageFtl {
         &self.cpu
     }
 
-    /// Number of write streams.
+    /// Number of write streams of the placement (the GC frontier of `single` not counted).
     pub fn streams(&self) -> usize {
-        self.streams.len()
+        self.placement.streams()
     }
 
     /// The superblock view this FTL manages (its region of the array).
@@ -220,7 +227,9 @@ impl PageFtl {
             self.counters.map_programs += 1;
             program_map_page(lent.nand, ev, now);
         }
-        if a.hit {
+        if a.hit || !lent.sram.page_on_flash(mp) {
+            // A hit, or a page never written to flash: all its entries are unmapped and the
+            // controller builds it in SRAM without reading flash.
             return now;
         }
         self.counters.map_reads += 1;
@@ -332,6 +341,7 @@ impl PageFtl {
             }
             admitted = self.buffer.admit(admitted);
             let arrived = lent.link.to_device(admitted, SLOT_BYTES);
+            self.buffer.arrived(arrived);
             done = done.max(arrived);
             let tag = self.buffer.push(l, stream as u8);
             self.map.set_buffered(l, tag);
@@ -387,6 +397,8 @@ impl PageFtl {
     /// Move up to one unit of buffered pages to flash, each through the stream it was
     /// classified into. Returns when the programs issued complete.
     fn flush_unit(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        // A unit is programmed only when every page of it has arrived.
+        let now = now.max(self.buffer.last_arrival());
         self.ensure_free(lent, now);
         let mut moved = 0;
         let mut done = now;
@@ -434,8 +446,13 @@ impl PageFtl {
         now: SimTime,
         class: OpClass,
     ) -> Option<SimTime> {
-        let ppa =
-            self.streams[stream].assign(&mut self.sbs, stream as u8, self.slots_per_sb, ready);
+        // Superblocks are tagged with the placement's stream (the GC frontier writes stream 0).
+        let id = if Some(stream) == self.gc_front {
+            0
+        } else {
+            stream as u8
+        };
+        let ppa = self.streams[stream].assign(&mut self.sbs, id, self.slots_per_sb, ready);
         self.map.map(lpa, ppa);
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
             Some(self.program_pending(lent, stream, now, class))
