@@ -13,12 +13,21 @@ use std::collections::VecDeque;
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
     busy: VecDeque<(SimTime, SimTime)>,
+    /// Holes shorter than this (ns) are filled in: no reservation is ever that short, so they
+    /// could never be used, and dropping them keeps the list short (dies: the shortest read).
+    min_gap: u64,
 }
 
 impl Timeline {
     pub fn new() -> Timeline {
+        Timeline::with_min_gap(0)
+    }
+
+    /// A timeline whose reservations all last at least `min_gap` ns.
+    pub fn with_min_gap(min_gap: u64) -> Timeline {
         Timeline {
             busy: VecDeque::with_capacity(64),
+            min_gap,
         }
     }
 
@@ -47,8 +56,13 @@ impl Timeline {
     #[inline]
     fn scan(&self, ready: SimTime, dur: u64) -> (SimTime, usize) {
         let mut start = ready;
-        // Skip every interval that ends before `ready` (binary search: the list is sorted).
-        let first = self.busy.partition_point(|&(_, e)| e <= ready);
+        // Skip every interval that ends before `ready` (binary search on long lists: the list
+        // is sorted; the walk below passes over them on short ones).
+        let first = if self.busy.len() > 32 {
+            self.busy.partition_point(|&(_, e)| e <= ready)
+        } else {
+            0
+        };
         let mut pos = self.busy.len();
         for i in first..self.busy.len() {
             let (s, e) = self.busy[i];
@@ -74,7 +88,7 @@ impl Timeline {
             }
             Some(last) if last.1 <= ready => {
                 if dur > 0 {
-                    if last.1 == ready {
+                    if ready - last.1 < self.min_gap.max(1) {
                         last.1 = ready + dur;
                     } else {
                         self.busy.push_back((ready, ready + dur));
@@ -89,9 +103,10 @@ impl Timeline {
             return start;
         }
         let end = start + dur;
-        // Insert, merging with touching neighbours so back-to-back work is one interval.
-        let touches_prev = pos > 0 && self.busy[pos - 1].1 == start;
-        let touches_next = pos < self.busy.len() && self.busy[pos].0 == end;
+        // Insert, merging with touching neighbours so back-to-back work is one interval (and
+        // with neighbours that leave a hole too short to use).
+        let touches_prev = pos > 0 && start - self.busy[pos - 1].1 < self.min_gap.max(1);
+        let touches_next = pos < self.busy.len() && self.busy[pos].0 - end < self.min_gap.max(1);
         match (touches_prev, touches_next) {
             (true, true) => {
                 self.busy[pos - 1].1 = self.busy[pos].1;
@@ -174,6 +189,18 @@ mod tests {
         assert!(t.check());
         assert_eq!(t.earliest(SimTime(0), 11), SimTime(40));
         assert_eq!(t.occupy(SimTime(50), SimTime(60)), 0);
+        assert!(t.check());
+    }
+
+    #[test]
+    fn holes_shorter_than_the_minimum_are_filled() {
+        let mut t = Timeline::with_min_gap(10);
+        t.reserve(SimTime(0), 10);
+        t.reserve(SimTime(15), 10); // a 5 ns hole: merged
+        t.reserve(SimTime(40), 10); // a 15 ns hole: kept
+        assert_eq!(t.busy.len(), 2);
+        assert_eq!(t.earliest(SimTime(0), 10), SimTime(25));
+        assert_eq!(t.earliest(SimTime(0), 16), SimTime(50));
         assert!(t.check());
     }
 

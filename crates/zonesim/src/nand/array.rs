@@ -91,11 +91,13 @@ impl NandArray {
                 erase: SimTime::from_us(t.erase_us).ns(),
             }
         });
+        // No die operation is shorter than the fastest array read.
+        let min_op = lat.iter().map(|l| l.read).min().unwrap_or(0);
         NandArray {
             lat,
             ch_ps_per_byte: ps_per_byte(cfg.nand.channel_mb_s),
-            dies: vec![Timeline::new(); geo.dies as usize],
-            die_host: vec![Timeline::new(); geo.dies as usize],
+            dies: vec![Timeline::with_min_gap(min_op); geo.dies as usize],
+            die_host: vec![Timeline::with_min_gap(min_op); geo.dies as usize],
             now: SimTime::ZERO,
             preemption: Preemption::default(),
             channels: vec![Timeline::new(); geo.channels as usize],
@@ -193,16 +195,26 @@ impl NandArray {
         let lat = self.lat[cell_idx(cell)].read;
         let ch = self.geo.channel_of(die) as usize;
         let dur = self.xfer_ns(bytes);
-        let mut start = self.die_tl(d, class).earliest(ready, lat + dur);
-        let xs = loop {
-            let xs = self.channels[ch].earliest(start + lat, dur);
-            let s2 = self.die_tl(d, class).earliest(start, xs + dur - start);
-            if s2 == start {
-                break xs;
-            }
-            start = s2;
+        let tl = self.die_tl(d, class);
+        let tail = tl.last_end();
+        let mut start = tl.earliest(ready, lat + dur);
+        let xs = if start >= tail {
+            // After all booked work on the die (the common case): any channel wait fits.
+            self.channels[ch].reserve(start + lat, dur)
+        } else {
+            let xs = loop {
+                let xs = self.channels[ch].earliest(start + lat, dur);
+                if xs == start + lat {
+                    break xs; // the gap found for the die covers the transfer
+                }
+                let s2 = self.die_tl(d, class).earliest(start, xs + dur - start);
+                if s2 == start {
+                    break xs;
+                }
+                start = s2;
+            };
+            self.channels[ch].reserve(xs, dur)
         };
-        self.channels[ch].reserve(xs, dur);
         let xe = xs + dur;
         self.hold_die(die, start, xe, class);
         self.counters.page_reads += 1;
@@ -227,16 +239,26 @@ impl NandArray {
         let dur = self.xfer_ns(slots as u64 * SLOT_BYTES);
         let prog = self.lat[cell_idx(cell)].program;
         // The die is held from the data transfer in to the end of the program.
-        let mut start = self.die_tl(d, class).earliest(ready, dur + prog);
-        let xs = loop {
-            let xs = self.channels[ch].earliest(start, dur);
-            let s2 = self.die_tl(d, class).earliest(xs, dur + prog);
-            if s2 == xs {
-                break xs;
-            }
-            start = s2;
+        let tl = self.die_tl(d, class);
+        let tail = tl.last_end();
+        let mut start = tl.earliest(ready, dur + prog);
+        let xs = if start >= tail {
+            // After all booked work on the die (the common case): any channel wait fits.
+            self.channels[ch].reserve(start, dur)
+        } else {
+            let xs = loop {
+                let xs = self.channels[ch].earliest(start, dur);
+                if xs == start {
+                    break xs; // the gap found for the die covers transfer and program
+                }
+                let s2 = self.die_tl(d, class).earliest(xs, dur + prog);
+                if s2 == xs {
+                    break xs;
+                }
+                start = s2;
+            };
+            self.channels[ch].reserve(xs, dur)
         };
-        self.channels[ch].reserve(xs, dur);
         let done = xs + dur + prog;
         self.hold_die(die, xs, done, class);
         self.counters.page_programs += pages as u64;

@@ -79,10 +79,6 @@ pub struct PageFtl {
     entries_per_map_page: u32,
     sbs: Superblocks,
     streams: Vec<Stream>,
-    /// The frontier GC survivors go to when the placement would send them to a host stream
-    /// (`single`): an extra stream whose die cursor advances on its own, so GC copies and host
-    /// units each spread over all dies instead of alternating dies in one superblock.
-    gc_front: Option<usize>,
     placement: Placement,
     buffer: GlobalBuffer,
     cpu: Cpu,
@@ -122,10 +118,7 @@ impl PageFtl {
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
         let placement = Placement::new(&cfg.ftl.gc, logical, seed);
-        let shared = matches!(placement, Placement::Single(_));
-        let gc_front = shared.then_some(placement.streams());
         PageFtl {
-            gc_front,
             cell: geo.cell,
             slots_per_sb,
             unit,
@@ -133,7 +126,7 @@ impl PageFtl {
             map_base,
             entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
             sbs: Superblocks::new(geo.superblocks),
-            streams: vec![Stream::default(); placement.streams() + shared as usize],
+            streams: vec![Stream::default(); placement.streams()],
             buffer: GlobalBuffer::new(buf_slots),
             cpu: Cpu::default(),
             costs: Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement),
@@ -169,7 +162,7 @@ impl PageFtl {
         &self.cpu
     }
 
-    /// Number of write streams of the placement (the GC frontier of `single` not counted).
+    /// Number of write streams.
     pub fn streams(&self) -> usize {
         self.placement.streams()
     }
@@ -414,6 +407,14 @@ impl PageFtl {
                 done = done.max(t);
             }
             moved += 1;
+            // Incremental GC pays its copies page by page between the host pages, so a stream
+            // shared by host and GC data (`single`) mixes them within units and both spread
+            // over every die (whole GC units between host units alternated dies: issue 9).
+            // The buffer space of host pages in a unit that a GC copy completes is held until
+            // that program completes too.
+            if self.incremental {
+                done = done.max(self.gc_pay(lent, now));
+            }
         }
         self.buffer.flushed(moved, done);
         done
@@ -446,13 +447,8 @@ impl PageFtl {
         now: SimTime,
         class: OpClass,
     ) -> Option<SimTime> {
-        // Superblocks are tagged with the placement's stream (the GC frontier writes stream 0).
-        let id = if Some(stream) == self.gc_front {
-            0
-        } else {
-            stream as u8
-        };
-        let ppa = self.streams[stream].assign(&mut self.sbs, id, self.slots_per_sb, ready);
+        let ppa =
+            self.streams[stream].assign(&mut self.sbs, stream as u8, self.slots_per_sb, ready);
         self.map.map(lpa, ppa);
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
             Some(self.program_pending(lent, stream, now, class))
