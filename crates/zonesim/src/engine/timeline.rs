@@ -58,10 +58,15 @@ impl Timeline {
         let mut start = ready;
         // Skip every interval that ends before `ready` (binary search on long lists: the list
         // is sorted; the walk below passes over them on short ones).
-        let first = if self.busy.len() > 32 {
-            self.busy.partition_point(|&(_, e)| e <= ready)
-        } else {
+        let first = if self.busy.len() <= 32 || self.busy[0].1 > ready {
             0
+        } else {
+            let (a, b) = self.busy.as_slices();
+            if a.last().is_some_and(|&(_, e)| e > ready) {
+                a.partition_point(|&(_, e)| e <= ready)
+            } else {
+                a.len() + b.partition_point(|&(_, e)| e <= ready)
+            }
         };
         let mut pos = self.busy.len();
         for i in first..self.busy.len() {
