@@ -278,6 +278,9 @@ impl Device {
             ns.check_invariants()
                 .map_err(|e| format!("namespace {i}: {e}"))?;
         }
+        if !self.nand.check_dies() {
+            return Err("die reservations overlap".into());
+        }
         self.sram.check()
     }
 }

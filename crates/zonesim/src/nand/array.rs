@@ -48,16 +48,24 @@ struct Lat {
     erase: u64,
 }
 
-/// The array's resources (dies, channels) with their busy-until times, timing and counters.
+/// The array's resources (dies, channels) with their reservations, timing and counters.
+///
+/// Dies, like channels, are [`Timeline`]s: an operation takes the earliest gap of its die (and
+/// its channel) at or after its data is ready, so work booked ahead for a later start (a data
+/// read after its map read, a GC program after its read) leaves no hole other work cannot use.
 pub struct NandArray {
     pub geo: Geometry,
     lat: [Lat; 4],
     /// Picoseconds to move one byte over a channel.
     ch_ps_per_byte: u64,
-    die_free: Vec<SimTime>,
-    /// Busy-until of host operations only (for preemption).
-    die_host_free: Vec<SimTime>,
+    /// Per-die reservations (gap-filling, like the channels): every operation on the die.
+    dies: Vec<Timeline>,
+    /// Per-die reservations of host operations only (kept when some host class preempts).
+    die_host: Vec<Timeline>,
     preemption: Preemption,
+    /// Simulation clock as of the last [`NandArray::advance`]: die reservations ending before
+    /// it are dropped lazily when the die is next used.
+    now: SimTime,
     channels: Vec<Timeline>,
     erase_count: Vec<u32>,
     pub counters: FlashCounters,
@@ -83,11 +91,14 @@ impl NandArray {
                 erase: SimTime::from_us(t.erase_us).ns(),
             }
         });
+        // No die operation is shorter than the fastest array read.
+        let min_op = lat.iter().map(|l| l.read).min().unwrap_or(0);
         NandArray {
             lat,
             ch_ps_per_byte: ps_per_byte(cfg.nand.channel_mb_s),
-            die_free: vec![SimTime::ZERO; geo.dies as usize],
-            die_host_free: vec![SimTime::ZERO; geo.dies as usize],
+            dies: vec![Timeline::with_min_gap(min_op); geo.dies as usize],
+            die_host: vec![Timeline::with_min_gap(min_op); geo.dies as usize],
+            now: SimTime::ZERO,
             preemption: Preemption::default(),
             channels: vec![Timeline::new(); geo.channels as usize],
             erase_count: vec![0; geo.total_blocks()],
@@ -115,43 +126,61 @@ impl NandArray {
         }
     }
 
-    /// Earliest start of an operation of `class` on `die` ready at `ready`.
+    /// The timeline an operation of `class` on die `d` must find its gap in: all operations,
+    /// or only the host's when it may suspend background work.
     #[inline]
-    fn die_start(&self, ready: SimTime, die: u32, class: OpClass) -> SimTime {
-        let d = die as usize;
+    fn die_tl(&self, d: usize, class: OpClass) -> &Timeline {
         if self.preempts(class) {
-            ready.max(self.die_host_free[d])
+            &self.die_host[d]
         } else {
-            ready.max(self.die_free[d])
+            &self.dies[d]
         }
     }
 
-    /// Reserve `die` from `start` to `end`. Operations never overlap: a host operation that
-    /// starts while background work occupies the die suspends it, pushing it back.
+    /// Drop the past of die `d`'s reservations.
+    #[inline]
+    fn prune(&mut self, d: usize) {
+        let now = self.now;
+        self.dies[d].advance(now);
+        if self.preemption.reads || self.preemption.writes {
+            self.die_host[d].advance(now);
+        }
+    }
+
+    /// Reserve `die` from `start` to `end` (a gap found by the caller). Operations never
+    /// overlap: a host operation that may preempt and starts while background work occupies
+    /// the die suspends it, pushing that work back by the overlap plus `suspend_ns`.
     #[inline]
     fn hold_die(&mut self, die: u32, start: SimTime, end: SimTime, class: OpClass) {
         let d = die as usize;
-        debug_assert!(
-            start >= self.die_host_free[d],
-            "overlapping host operations on die {die}"
-        );
-        if start < self.die_free[d] {
-            debug_assert!(self.preempts(class), "overlapping operations on die {die}");
-            self.die_free[d] += (end - start) + self.preemption.suspend_ns;
-            self.counters.suspensions += 1;
+        let dur = end - start;
+        if self.preempts(class) {
+            let s = self.die_host[d].reserve(start, dur);
+            debug_assert_eq!(s, start, "overlapping host operations on die {die}");
+            let overlap = self.dies[d].occupy(start, end);
+            if overlap > 0 {
+                // The suspended background work finishes later: its remaining time moves to
+                // the end of the die's queue.
+                let last = self.dies[d].last_end();
+                self.dies[d].reserve(last, overlap + self.preemption.suspend_ns);
+                self.counters.suspensions += 1;
+            }
         } else {
-            self.die_free[d] = end;
+            let s = self.dies[d].reserve(start, dur);
+            debug_assert_eq!(s, start, "overlapping operations on die {die}");
+            if class != OpClass::Background && (self.preemption.reads || self.preemption.writes) {
+                self.die_host[d].reserve(start, dur);
+            }
         }
-        if class != OpClass::Background {
-            self.die_host_free[d] = self.die_host_free[d].max(end);
-        } else {
-            self.counters.background_busy_ns += end - start;
+        if class == OpClass::Background {
+            self.counters.background_busy_ns += dur;
         }
-        self.counters.die_busy_ns += end - start;
+        self.counters.die_busy_ns += dur;
     }
 
     /// Array read of one page on `die`, then `bytes` out over the die's channel.
-    /// Returns when the data has crossed the channel.
+    /// Returns when the data has crossed the channel. The die is held from the sense to the
+    /// end of the transfer, in the earliest gap of both the die and the channel.
     #[inline]
     pub fn read(
         &mut self,
@@ -161,11 +190,32 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
-        let start = self.die_start(ready, die, class);
-        let sensed = start + self.lat[cell_idx(cell)].read;
+        let d = die as usize;
+        self.prune(d);
+        let lat = self.lat[cell_idx(cell)].read;
         let ch = self.geo.channel_of(die) as usize;
         let dur = self.xfer_ns(bytes);
-        let xe = self.channels[ch].reserve(sensed, dur) + dur;
+        let tl = self.die_tl(d, class);
+        let tail = tl.last_end();
+        let mut start = tl.earliest(ready, lat + dur);
+        let xs = if start >= tail {
+            // After all booked work on the die (the common case): any channel wait fits.
+            self.channels[ch].reserve(start + lat, dur)
+        } else {
+            let xs = loop {
+                let xs = self.channels[ch].earliest(start + lat, dur);
+                if xs == start + lat {
+                    break xs; // the gap found for the die covers the transfer
+                }
+                let s2 = self.die_tl(d, class).earliest(start, xs + dur - start);
+                if s2 == start {
+                    break xs;
+                }
+                start = s2;
+            };
+            self.channels[ch].reserve(xs, dur)
+        };
+        let xe = xs + dur;
         self.hold_die(die, start, xe, class);
         self.counters.page_reads += 1;
         xe
@@ -183,12 +233,33 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
+        let d = die as usize;
+        self.prune(d);
         let ch = self.geo.channel_of(die) as usize;
         let dur = self.xfer_ns(slots as u64 * SLOT_BYTES);
-        let ds = self.die_start(ready, die, class);
-        let xs = self.channels[ch].reserve(ds, dur);
-        let xe = xs + dur;
-        let done = xe + self.lat[cell_idx(cell)].program;
+        let prog = self.lat[cell_idx(cell)].program;
+        // The die is held from the data transfer in to the end of the program.
+        let tl = self.die_tl(d, class);
+        let tail = tl.last_end();
+        let mut start = tl.earliest(ready, dur + prog);
+        let xs = if start >= tail {
+            // After all booked work on the die (the common case): any channel wait fits.
+            self.channels[ch].reserve(start, dur)
+        } else {
+            let xs = loop {
+                let xs = self.channels[ch].earliest(start, dur);
+                if xs == start {
+                    break xs; // the gap found for the die covers transfer and program
+                }
+                let s2 = self.die_tl(d, class).earliest(xs, dur + prog);
+                if s2 == xs {
+                    break xs;
+                }
+                start = s2;
+            };
+            self.channels[ch].reserve(xs, dur)
+        };
+        let done = xs + dur + prog;
         self.hold_die(die, xs, done, class);
         self.counters.page_programs += pages as u64;
         self.counters.programmed_slots += slots as u64;
@@ -245,8 +316,11 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
-        let start = self.die_start(ready, die, class);
-        let done = start + self.lat[cell_idx(cell)].erase;
+        let d = die as usize;
+        self.prune(d);
+        let lat = self.lat[cell_idx(cell)].erase;
+        let start = self.die_tl(d, class).earliest(ready, lat);
+        let done = start + lat;
         self.hold_die(die, start, done, class);
         for plane in planes {
             let i = self.geo.block_index(die, plane, block);
@@ -259,18 +333,29 @@ impl NandArray {
     /// The simulation clock reached `now`: drop finished channel reservations.
     #[inline]
     pub fn advance(&mut self, now: SimTime) {
+        self.now = now;
         for c in &mut self.channels {
             c.advance(now);
         }
     }
 
+    /// End of the last operation booked on `die`.
     pub fn die_free_at(&self, die: u32) -> SimTime {
-        self.die_free[die as usize]
+        self.dies[die as usize].last_end()
     }
 
     /// Latest busy-until over all dies.
     pub fn all_idle_at(&self) -> SimTime {
-        self.die_free.iter().copied().max().unwrap_or(SimTime::ZERO)
+        self.dies
+            .iter()
+            .map(|t| t.last_end())
+            .max()
+            .unwrap_or(SimTime::ZERO)
+    }
+
+    /// Die reservations are sorted and disjoint (for tests).
+    pub fn check_dies(&self) -> bool {
+        self.dies.iter().chain(&self.die_host).all(|t| t.check())
     }
 
     pub fn erase_counts(&self) -> &[u32] {

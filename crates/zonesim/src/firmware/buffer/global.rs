@@ -32,6 +32,11 @@ pub struct GlobalBuffer {
     next_tag: u32,
     /// Flushes whose space is not yet released (earliest program completion first).
     inflight: InflightSpace<EarliestDone>,
+    /// Admission time of the last page admitted: pages are admitted in FIFO order, across
+    /// requests, so space freed by a program is never used before it is free.
+    last_admit: SimTime,
+    /// Latest arrival (over the link) of a buffered page: a unit is flushed no earlier.
+    last_arrival: SimTime,
     pub counters: BufferCounters,
 }
 
@@ -43,6 +48,8 @@ impl GlobalBuffer {
             order: VecDeque::with_capacity(capacity_slots as usize * 2),
             next_tag: 0,
             inflight: InflightSpace::default(),
+            last_admit: SimTime::ZERO,
+            last_arrival: SimTime::ZERO,
             counters: BufferCounters::default(),
         }
     }
@@ -51,12 +58,29 @@ impl GlobalBuffer {
         self.buffered
     }
 
-    /// Earliest time >= `t` at which one more slot fits.
+    /// Admission of one page ready at `t`: the earliest time >= `t` at which one more slot fits,
+    /// and no earlier than the page admitted before it (FIFO per page, across requests).
     #[inline]
     pub fn admit(&mut self, t: SimTime) -> SimTime {
-        let t2 = self.inflight.wait_for_slot(self.buffered, self.capacity, t);
+        let t1 = t.max(self.last_admit);
+        let t2 = self
+            .inflight
+            .wait_for_slot(self.buffered, self.capacity, t1);
+        self.last_admit = t2;
         self.counters.stall_ns += t2 - t;
         t2
+    }
+
+    /// A buffered page finished crossing the link at `t`.
+    #[inline]
+    pub fn arrived(&mut self, t: SimTime) {
+        self.last_arrival = self.last_arrival.max(t);
+    }
+
+    /// When every page buffered so far has arrived.
+    #[inline]
+    pub fn last_arrival(&self) -> SimTime {
+        self.last_arrival
     }
 
     /// Add `lpa`, bound for write stream `stream` (space must have been admitted); returns its

@@ -19,6 +19,8 @@ pub(super) struct GcJob {
     cursor: u32,
     /// Page moves owed per host unit flushed.
     quota: u32,
+    /// Moves owed x unit, accumulated per host page (paid in whole moves).
+    credit: u64,
     /// Pages moved so far.
     moved: u32,
 }
@@ -27,8 +29,10 @@ impl PageFtl {
     /// Foreground GC before a host unit is flushed. Once fewer than `threshold + streams`
     /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
     /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
-    /// S = slots per superblock), so the victim is free by the time the host has filled the
-    /// space it frees and host latency sees GC spread out rather than in one burst. If the pool
+    /// S = slots per superblock), paid page by page between the unit's host pages ([`Self::gc_pay`],
+    /// so host and GC data share units and dies), so the victim is free by the time the host
+    /// has filled the space it frees and host latency sees GC spread out rather than in one
+    /// burst. If the pool
     /// falls to the reserve the GC streams need, GC runs to completion (blocking).
     pub(super) fn ensure_free(&mut self, lent: &mut Lent, now: SimTime) {
         // Every stream beyond the first keeps one more superblock in reserve (see below), so
@@ -37,9 +41,8 @@ impl PageFtl {
         if self.gc.is_none() && self.sbs.free_count() <= start {
             self.start_victim(now, true);
         }
-        if let Some(g) = self.gc {
-            let moves = if self.incremental { g.quota } else { u32::MAX };
-            self.gc_step(lent, now, moves);
+        if self.gc.is_some() && !self.incremental {
+            self.gc_step(lent, now, u32::MAX);
         }
         let reserve = self.streams.len() as u32;
         let mut budget = self.geo.superblocks;
@@ -50,6 +53,21 @@ impl PageFtl {
             }
             self.gc_step(lent, now, u32::MAX);
         }
+    }
+
+    /// One host page was placed: pay its share (`quota / unit`) of the victim's moves.
+    /// Returns the latest completion of the programs it issued (or `now`).
+    pub(super) fn gc_pay(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        let Some(g) = self.gc.as_mut() else {
+            return now;
+        };
+        g.credit += g.quota as u64;
+        let moves = g.credit / self.unit as u64;
+        if moves == 0 {
+            return now;
+        }
+        g.credit -= moves * self.unit as u64;
+        self.gc_step(lent, now, moves.min(u32::MAX as u64) as u32)
     }
 
     /// Background GC step (the host is idle): collect one victim if fewer than the background
@@ -101,6 +119,7 @@ impl PageFtl {
         self.gc = Some(GcJob {
             sb: v,
             cursor: 0,
+            credit: 0,
             quota: (self.unit as u64 * valid)
                 .div_ceil(free_gain)
                 .min(u32::MAX as u64) as u32,
@@ -110,11 +129,13 @@ impl PageFtl {
     }
 
     /// Move up to `max_moves` valid slots of the victim in progress (whole flash pages at a
-    /// time); erase and release it when it is empty.
-    pub(super) fn gc_step(&mut self, lent: &mut Lent, now: SimTime, max_moves: u32) {
+    /// time); erase and release it when it is empty. Returns the latest completion of the
+    /// programs it issued (or `now`).
+    pub(super) fn gc_step(&mut self, lent: &mut Lent, now: SimTime, max_moves: u32) -> SimTime {
         let Some(mut g) = self.gc else {
-            return;
+            return now;
         };
+        let mut programmed = now;
         let spp = self.geo.slots_per_page;
         let base = g.sb * self.slots_per_sb;
         let from = self.sbs.info[g.sb as usize].stream as usize;
@@ -147,7 +168,9 @@ impl PageFtl {
                 if let Some(lpa) = self.map.owner(ppa) {
                     self.invalidate(ppa);
                     let stream = self.placement.gc(lpa, from);
-                    self.place_gc(lent, stream, lpa, t, now);
+                    if let Some(d) = self.place_gc(lent, stream, lpa, t, now) {
+                        programmed = programmed.max(d);
+                    }
                 }
             }
             moved += valid;
@@ -156,7 +179,7 @@ impl PageFtl {
         g.moved += moved;
         if self.sbs.info[g.sb as usize].valid > 0 {
             self.gc = Some(g);
-            return;
+            return programmed;
         }
         self.gc = None;
         self.gc_stats.victim_done(g.moved as u64);
@@ -165,6 +188,7 @@ impl PageFtl {
         lent.nand
             .erase_superblock(now, block, self.cell, OpClass::Background);
         self.sbs.release(g.sb);
+        programmed
     }
 
     /// Rewrite a GC survivor through `stream` (the placement's choice). Its map update is
@@ -177,9 +201,9 @@ impl PageFtl {
         lpa: Lpa,
         ready: SimTime,
         now: SimTime,
-    ) {
+    ) -> Option<SimTime> {
         self.gc_map_pages.push(self.map_page_of(lpa));
-        self.place_raw(lent, stream, lpa, ready, now, OpClass::Background);
+        self.place_raw(lent, stream, lpa, ready, now, OpClass::Background)
     }
 
     /// Apply the batched map updates of a finished victim: a cached map page is just marked
@@ -195,13 +219,19 @@ impl PageFtl {
                 continue;
             }
             let die = mp % self.geo.dies;
-            let t = lent.nand.read(
-                now,
-                die,
-                self.geo.page_bytes as u64,
-                CellType::Slc,
-                OpClass::Background,
-            );
+            let t = if lent.sram.page_on_flash(mp) {
+                self.counters.map_reads += 1;
+                lent.nand.read(
+                    now,
+                    die,
+                    self.geo.page_bytes as u64,
+                    CellType::Slc,
+                    OpClass::Background,
+                )
+            } else {
+                now
+            };
+            lent.sram.set_page_on_flash(mp);
             lent.nand.program(
                 t,
                 die,
@@ -210,7 +240,6 @@ impl PageFtl {
                 CellType::Slc,
                 OpClass::Background,
             );
-            self.counters.map_reads += 1;
             self.counters.map_programs += 1;
         }
         pages.clear();

@@ -164,7 +164,7 @@ impl PageFtl {
 
     /// Number of write streams.
     pub fn streams(&self) -> usize {
-        self.streams.len()
+        self.placement.streams()
     }
 
     /// The superblock view this FTL manages (its region of the array).
@@ -220,7 +220,9 @@ impl PageFtl {
             self.counters.map_programs += 1;
             program_map_page(lent.nand, ev, now);
         }
-        if a.hit {
+        if a.hit || !lent.sram.page_on_flash(mp) {
+            // A hit, or a page never written to flash: all its entries are unmapped and the
+            // controller builds it in SRAM without reading flash.
             return now;
         }
         self.counters.map_reads += 1;
@@ -333,6 +335,7 @@ impl PageFtl {
             }
             admitted = self.buffer.admit(admitted);
             let arrived = lent.link.to_device(admitted, SLOT_BYTES);
+            self.buffer.arrived(arrived);
             done = done.max(arrived);
             let tag = self.buffer.push(l, stream as u8);
             self.map.set_buffered(l, tag);
@@ -388,6 +391,8 @@ impl PageFtl {
     /// Move up to one unit of buffered pages to flash, each through the stream it was
     /// classified into. Returns when the programs issued complete.
     fn flush_unit(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        // A unit is programmed only when every page of it has arrived.
+        let now = now.max(self.buffer.last_arrival());
         self.ensure_free(lent, now);
         let mut moved = 0;
         let mut done = now;
@@ -403,6 +408,14 @@ impl PageFtl {
                 done = done.max(t);
             }
             moved += 1;
+            // Incremental GC pays its copies page by page between the host pages, so a stream
+            // shared by host and GC data (`single`) mixes them within units and both spread
+            // over every die (whole GC units between host units alternated dies: issue 9).
+            // The buffer space of host pages in a unit that a GC copy completes is held until
+            // that program completes too.
+            if self.incremental {
+                done = done.max(self.gc_pay(lent, now));
+            }
         }
         self.buffer.flushed(moved, done);
         done

@@ -29,6 +29,9 @@ pub struct L2pCache {
     lru: LruList,
     cached: Vec<bool>,
     dirty: Vec<bool>,
+    /// The page has a copy on flash (it was written back at least once); a miss on a page
+    /// that never was costs no flash read: it is all unmapped and built in SRAM.
+    on_flash: Vec<bool>,
     /// Last-use stamp of each cached page (for the LRU order across caches).
     stamp: Vec<u64>,
     pub counters: L2pCounters,
@@ -43,6 +46,7 @@ impl L2pCache {
             lru: LruList::new(n),
             cached: vec![false; n],
             dirty: vec![false; n],
+            on_flash: vec![false; n],
             stamp: vec![0; n],
             counters: L2pCounters::default(),
         }
@@ -91,6 +95,18 @@ impl L2pCache {
         self.cached[v as usize] = false;
         self.len -= 1;
         Some((v, std::mem::take(&mut self.dirty[v as usize])))
+    }
+
+    /// Map page `k` has been written to flash at least once.
+    #[inline]
+    pub fn on_flash(&self, k: u32) -> bool {
+        self.on_flash[k as usize]
+    }
+
+    /// Map page `k` was programmed to flash.
+    #[inline]
+    pub fn set_on_flash(&mut self, k: u32) {
+        self.on_flash[k as usize] = true;
     }
 
     pub fn contains(&self, k: u32) -> bool {

@@ -80,6 +80,7 @@ impl L2pSram {
             if take_page {
                 if let Some((mp, true)) = self.pages.evict_lru() {
                     self.pages.counters.writebacks += 1;
+                    self.pages.set_on_flash(mp);
                     dirty = Some(mp);
                 }
             } else {
@@ -108,6 +109,17 @@ impl L2pSram {
             hit: false,
             evicted_dirty,
         }
+    }
+
+    /// Map page `mp` has a copy on flash (a miss on it must read it).
+    #[inline]
+    pub fn page_on_flash(&self, mp: u32) -> bool {
+        self.pages.on_flash(mp)
+    }
+
+    /// Map page `mp` was programmed to flash outside the cache (GC's batched update).
+    pub fn set_page_on_flash(&mut self, mp: u32) {
+        self.pages.set_on_flash(mp);
     }
 
     pub fn contains_page(&self, mp: u32) -> bool {
