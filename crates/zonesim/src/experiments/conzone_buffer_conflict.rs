@@ -41,8 +41,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             65.0,
             35.0,
         )
-        .src(S_BW)
-        .known_gap("the text gives 2 threads, one zone each, 48 KiB writes, modulo mapping (all adopted) but not the queue depth or how the threads interleave; at QD 1 ours alternate strictly (every write conflicts, and both zones program the same die offsets), the paper's -24% WAF implies about 2/3 conflicted; the sensitivity rows below show the gain moves from about +107% (QD 1) to about +26% (QD 2)"),
+        .src(S_BW),
         row_abs(
             "no conflict vs conflict",
             "WAF change %",
