@@ -282,14 +282,19 @@ impl SlcPool {
             .min_by_key(|&i| self.front_zone[i].1)
             .expect("zone fronts");
         let f = 2 + i;
+        self.close_front(nand, f, class);
+        self.front_zone[i] = (zone, self.uses);
+        f
+    }
+
+    /// Program frontier `f`'s pending slots and close its superblock, part-written.
+    fn close_front(&mut self, nand: &mut NandArray, f: usize, class: OpClass) {
         self.commit(nand, f, class);
         let fr = self.fronts[f];
         if fr.sb != NO_SB {
             self.sbs.close(fr.sb, fr.pending_ready);
             self.fronts[f] = Stream::default();
         }
-        self.front_zone[i] = (zone, self.uses);
-        f
     }
 
     /// Closed superblocks with no valid data left that no collection holds (erasable as they
@@ -311,12 +316,7 @@ impl SlcPool {
             return false;
         };
         let f = 2 + i;
-        self.commit(nand, f, class);
-        let fr = self.fronts[f];
-        if fr.sb != NO_SB {
-            self.sbs.close(fr.sb, fr.pending_ready);
-            self.fronts[f] = Stream::default();
-        }
+        self.close_front(nand, f, class);
         self.front_zone[i] = (u32::MAX, 0);
         true
     }
