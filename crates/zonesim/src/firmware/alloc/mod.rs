@@ -81,6 +81,18 @@ impl Stream {
         ppa
     }
 
+    /// The pending slots `[unit_start, next)` were handed to a program: start a new pending
+    /// unit, and close the superblock in `sbs` (at `closed_at`) when it is now fully written.
+    #[inline]
+    pub fn programmed(&mut self, sbs: &mut Superblocks, slots_per_sb: u32, closed_at: SimTime) {
+        self.unit_start = self.next;
+        self.pending_ready = SimTime::ZERO;
+        if self.next == slots_per_sb {
+            sbs.close(self.sb, closed_at);
+            self.sb = NO_SB;
+        }
+    }
+
     /// Is `(sb, off)` assigned but not yet programmed?
     #[inline]
     pub fn is_pending(&self, sb: u32, off: u32) -> bool {

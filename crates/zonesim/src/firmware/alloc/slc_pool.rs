@@ -225,14 +225,7 @@ impl SlcPool {
         let die = self.geo.die_of_offset(fr.unit_start);
         let pages = slots.div_ceil(self.geo.slots_per_page);
         let done = nand.program(fr.pending_ready, die, slots, pages, CellType::Slc, class);
-        let fr = &mut self.fronts[f];
-        fr.unit_start = fr.next;
-        fr.pending_ready = SimTime::ZERO;
-        if fr.next == self.sb_slots {
-            let sb = fr.sb;
-            fr.sb = NO_SB;
-            self.sbs.close(sb, done);
-        }
+        self.fronts[f].programmed(&mut self.sbs, self.sb_slots, done);
         done
     }
 

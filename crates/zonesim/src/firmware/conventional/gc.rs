@@ -29,11 +29,11 @@ impl PageFtl {
     /// Foreground GC before a host unit is flushed. Once fewer than `threshold + streams`
     /// superblocks are free a victim is chosen and collected *incrementally*: each host unit
     /// pays `ceil(unit x v / (S - v))` page moves (v = the victim's valid slots when chosen,
-    /// S = slots per superblock), paid page by page between the unit's host pages ([`Self::gc_pay`],
-    /// so host and GC data share units and dies), so the victim is free by the time the host
-    /// has filled the space it frees and host latency sees GC spread out rather than in one
-    /// burst. If the pool
-    /// falls to the reserve the GC streams need, GC runs to completion (blocking).
+    /// S = slots per superblock), paid page by page between the unit's host pages
+    /// ([`Self::gc_pay`], so host and GC data share units and dies), so the victim is free by
+    /// the time the host has filled the space it frees and host latency sees GC spread out
+    /// rather than in one burst. If the pool falls to the reserve the GC streams need, GC runs
+    /// to completion (blocking).
     pub(super) fn ensure_free(&mut self, lent: &mut Lent, now: SimTime) {
         // Every stream beyond the first keeps one more superblock in reserve (see below), so
         // the incremental start moves up with it: GC stays incremental above the reserve.

@@ -472,14 +472,9 @@ impl PageFtl {
         let done = lent
             .nand
             .program(s.pending_ready, die, self.unit, pages, self.cell, class);
+        // A padded unit programs the whole unit: the frontier moves past the padding.
         s.next = s.unit_start + self.unit;
-        s.unit_start = s.next;
-        s.pending_ready = SimTime::ZERO;
-        if s.next == self.slots_per_sb {
-            let sb = s.sb;
-            s.sb = NO_SB;
-            self.sbs.close(sb, now);
-        }
+        s.programmed(&mut self.sbs, self.slots_per_sb, now);
         done
     }
 
