@@ -28,6 +28,10 @@ pub struct RunArgs {
     /// Block trace to replay.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// Run the fio jobs on files of a host file system (`f2fs`, docs/fs.md) or on the raw
+    /// namespace (`none`, the default unless the device has an `[fs]` section).
+    #[arg(long, value_parser = ["f2fs", "none"])]
+    pub fs: Option<String>,
     /// Override a device key: --set nand.channels=4 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
@@ -139,7 +143,14 @@ pub fn load_device(spec: &str, sets: &[String]) -> Result<DeviceConfig, Error> {
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
-    let cfg = load_device(&a.device, &a.sets)?;
+    let mut sets = a.sets.clone();
+    if a.fs.as_deref() == Some("f2fs") {
+        sets.insert(0, "fs.kind=f2fs".to_string());
+    }
+    let mut cfg = load_device(&a.device, &sets)?;
+    if a.fs.as_deref() == Some("none") {
+        cfg.fs = None;
+    }
     if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
         eprintln!("zonesim: warning: {w}");
     }

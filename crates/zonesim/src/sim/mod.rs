@@ -6,6 +6,7 @@
 //! per request: the device computes a request's completion when it arrives, and the completion
 //! event issues the source's next request. Jobs separated by `stonewall` run in groups.
 
+pub mod fs;
 mod precondition;
 mod source;
 
@@ -71,6 +72,8 @@ enum Ev {
     Group { g: u32 },
     /// Background GC opportunity, valid if no request was issued since `token`.
     BgGc { token: u64 },
+    /// The host file system's background GC thread wakes.
+    FsBg,
 }
 
 /// The engine state of one run over one device.
@@ -86,6 +89,9 @@ struct Engine<'d> {
     completed: u64,
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
+    /// The host file system (`--fs`), if any.
+    fs: Option<fs::FsHost>,
+    last_issue: SimTime,
 }
 
 impl<'d> Engine<'d> {
@@ -114,13 +120,28 @@ impl<'d> Engine<'d> {
             completed: 0,
             bg_idle_ns,
             error: None,
+            fs: None,
+            last_issue: SimTime::ZERO,
         }
     }
 
     fn run(&mut self, start: SimTime, progress: Progress) -> Result<SimTime> {
         self.q.push(start, Ev::Group { g: 0 });
+        if let Some(h) = &self.fs {
+            if h.fs.p.background_gc {
+                self.q
+                    .push(start + h.fs.p.gc_min_sleep_time_ms * 1_000_000, Ev::FsBg);
+            }
+        }
         let mut now = start;
         while let Some((t, ev)) = self.q.pop() {
+            if let Ev::FsBg = ev {
+                // The file system's GC thread does not extend a finished run.
+                if self.on_fs_bg(t) {
+                    now = t;
+                }
+                continue;
+            }
             now = t;
             match ev {
                 Ev::Done {
@@ -132,6 +153,7 @@ impl<'d> Engine<'d> {
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
+                Ev::FsBg => {}
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -155,6 +177,17 @@ impl<'d> Engine<'d> {
                 }
             }
             self.sources[src as usize].start(now);
+            if let (Some(h), Some(fj)) = (&mut self.fs, &mut self.sources[src as usize].files) {
+                h.fs.now = now.ns();
+                fj.setup(h);
+                let ready = h.submit(self.dev, now);
+                if ready > now {
+                    for _ in 0..self.sources[src as usize].depth {
+                        self.q.push(ready, Ev::Issue { src });
+                    }
+                    continue;
+                }
+            }
             if self.sources[src as usize].open_loop() {
                 self.schedule_arrival(src);
             } else {
@@ -192,13 +225,37 @@ impl<'d> Engine<'d> {
         let s = &mut self.sources[src as usize];
         let io = match s.next_io(now) {
             Ok(Some(io)) => io,
-            Ok(None) => return,
+            Ok(None) => {
+                self.maybe_tail(now, src);
+                return;
+            }
             Err(e) => {
                 self.fail(e);
                 return;
             }
         };
-        let done = self.dev.submit(now, s.ns, command(&io)).done;
+        self.last_issue = now;
+        let done = match (&mut self.fs, &mut s.files) {
+            (Some(h), Some(fj)) => {
+                h.fs.now = now.ns();
+                match fj.run(h, &io) {
+                    Ok(cpu) => {
+                        if io.kind == IoKind::Read {
+                            h.reads_in_flight += 1;
+                        }
+                        h.submit(self.dev, now).max(now + cpu)
+                    }
+                    Err(_) => {
+                        // ENOSPC: counted by the file system; the job ends like fio's.
+                        h.fs.out.clear();
+                        s.stop();
+                        self.maybe_tail(now, src);
+                        return;
+                    }
+                }
+            }
+            _ => self.dev.submit(now, s.ns, command(&io)).done,
+        };
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -225,6 +282,11 @@ impl<'d> Engine<'d> {
         s.outstanding -= 1;
         s.completed += 1;
         s.stats.record(kind, issued, now, bytes);
+        if kind == IoKind::Read && s.files.is_some() {
+            if let Some(h) = &mut self.fs {
+                h.reads_in_flight -= 1;
+            }
+        }
         if !s.open_loop() {
             if s.thinktime_ns > 0 {
                 let t = now + s.thinktime_ns;
@@ -233,6 +295,7 @@ impl<'d> Engine<'d> {
                 self.issue(now, src);
             }
         }
+        self.maybe_tail(now, src);
         self.maybe_finish_group(now, src);
         if self.outstanding == 0 {
             if let Some(idle) = self.bg_idle_ns {
@@ -257,6 +320,57 @@ impl<'d> Engine<'d> {
                 self.q.push(now, Ev::Group { g: g as u32 + 1 });
             }
         }
+    }
+
+    /// A file job that ran out of requests: its `end_fsync` / `unlink`, as one more request.
+    fn maybe_tail(&mut self, now: SimTime, src: u32) {
+        let s = &mut self.sources[src as usize];
+        if s.outstanding > 0 || !s.finished_issuing() {
+            return;
+        }
+        let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) else {
+            return;
+        };
+        if !fj.has_tail() {
+            return;
+        }
+        h.fs.now = now.ns();
+        fj.tail(h);
+        let done = h.submit(self.dev, now);
+        s.outstanding += 1;
+        s.issued += 1;
+        s.stats.issued(now);
+        self.outstanding += 1;
+        self.issued += 1;
+        self.q.push(
+            done,
+            Ev::Done {
+                src,
+                kind: IoKind::Flush,
+                issued: now,
+                bytes: 0,
+            },
+        );
+    }
+
+    /// The file system's background GC thread: gated by idleness (conventional: no request
+    /// for `gc_idle_time`; zoned: no user read in flight), stops when every source is done.
+    fn on_fs_bg(&mut self, now: SimTime) -> bool {
+        if self.sources.iter().all(|s| s.finished()) {
+            return false;
+        }
+        let Some(h) = &mut self.fs else { return false };
+        let idle = if h.fs.geo.zoned {
+            h.reads_in_flight == 0
+        } else {
+            self.outstanding == 0
+                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms * 1_000_000
+        };
+        if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
+            h.submit(self.dev, now);
+            self.q.push(now + sleep.max(1), Ev::FsBg);
+        }
+        true
     }
 
     fn on_bg_gc(&mut self, now: SimTime, token: u64) {
@@ -298,11 +412,31 @@ pub fn run_device(
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }
+    // mkfs: its writes reach the device before the measured run.
+    let mut fs_host = match &dev.cfg.fs {
+        Some(c) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
+        None => None,
+    };
+    let t0 = match &mut fs_host {
+        Some(h) => h.submit(dev, t0),
+        None => t0,
+    };
     dev.reset_counters();
-    let sources = source::build(workload, dev, opts.namespace, opts.seed)?;
+    let sources = source::build(workload, dev, opts.namespace, opts.seed, fs_host.is_some())?;
     let measure = Instant::now();
     let mut eng = Engine::new(dev, sources);
-    let end = eng.run(t0, progress)?;
+    eng.fs = fs_host;
+    let mut end = eng.run(t0, progress)?;
+    // Unmount: the dirty data and a checkpoint reach the device.
+    let mut fs_host = eng.fs.take();
+    if let Some(h) = &mut fs_host {
+        h.fs.now = end.ns();
+        h.fs.sync();
+        end = end.max(h.submit(eng.dev, end));
+        if opts.check_invariants {
+            h.fs.check_invariants().map_err(invariant)?;
+        }
+    }
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let sources = std::mem::take(&mut eng.sources);
@@ -326,11 +460,17 @@ pub fn run_device(
         }
     }
     let wall_s = wall.elapsed().as_secs_f64();
+    let device = dev.report();
+    let fs = fs_host
+        .as_ref()
+        .map(|h| crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
     Ok(Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
         host: HostReport::from_stats(&total),
         jobs,
-        device: dev.report(),
+        end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
+        fs,
+        device,
         precondition: pre,
         sim: SimReport {
             seed: opts.seed,

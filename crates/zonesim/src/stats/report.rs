@@ -101,6 +101,12 @@ pub struct Report {
         serialize_with = "sorted_keys"
     )]
     pub trace: Option<TraceReport>,
+    /// The host file system (`--fs`), docs/fs.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fs: Option<super::fs::FsReport>,
+    /// Flash programs / user data bytes of the file system (= `fs.waf` × `device.waf`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_to_end_waf: Option<f64>,
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they

@@ -24,7 +24,10 @@ impl F2fs {
                 }
                 let want = (i as u64) << 32 | fb as u64;
                 if self.owner[a as usize] != want {
-                    return Err(format!("file {i} block {fb} at {a}: owner {:#x}", self.owner[a as usize]));
+                    return Err(format!(
+                        "file {i} block {fb} at {a}: owner {:#x}",
+                        self.owner[a as usize]
+                    ));
                 }
                 per_seg[(a / BLKS_PER_SEG) as usize] += 1;
             }
@@ -38,23 +41,34 @@ impl F2fs {
                     continue;
                 }
                 if self.owner[a as usize] != NODE_OWNER | nid as u64 {
-                    return Err(format!("node {nid} of file {i} at {a}: owner {:#x}", self.owner[a as usize]));
+                    return Err(format!(
+                        "node {nid} of file {i} at {a}: owner {:#x}",
+                        self.owner[a as usize]
+                    ));
                 }
                 per_seg[(a / BLKS_PER_SEG) as usize] += 1;
             }
         }
         if live != self.valid_blocks {
-            return Err(format!("valid block count {} != live blocks {live}", self.valid_blocks));
+            return Err(format!(
+                "valid block count {} != live blocks {live}",
+                self.valid_blocks
+            ));
         }
         let owned = self.owner.iter().filter(|&&o| o != NO_OWNER).count() as u64;
         let placed: u64 = per_seg.iter().map(|&n| n as u64).sum();
         if owned != placed {
-            return Err(format!("{owned} owned blocks, {placed} reachable from files and the NAT"));
+            return Err(format!(
+                "{owned} owned blocks, {placed} reachable from files and the NAT"
+            ));
         }
         let (mut free_segs, mut prefree) = (0u64, 0u64);
         for (s, seg) in self.segs.segs.iter().enumerate() {
             if seg.valid as u32 != per_seg[s] {
-                return Err(format!("segment {s}: valid {} != owned {}", seg.valid, per_seg[s]));
+                return Err(format!(
+                    "segment {s}: valid {} != owned {}",
+                    seg.valid, per_seg[s]
+                ));
             }
             if seg.free {
                 free_segs += 1;
@@ -73,12 +87,17 @@ impl F2fs {
         }
         for &b in self.held.items() {
             if self.owner[b as usize] != NO_OWNER {
-                return Err(format!("held block {b} is owned (reused before a checkpoint)"));
+                return Err(format!(
+                    "held block {b} is owned (reused before a checkpoint)"
+                ));
             }
         }
         let free_secs = self.segs.secs.iter().filter(|s| s.free).count() as u32;
         if free_secs != self.segs.free_secs {
-            return Err(format!("free sections {} != map {free_secs}", self.segs.free_secs));
+            return Err(format!(
+                "free sections {} != map {free_secs}",
+                self.segs.free_secs
+            ));
         }
         if self.geo.zoned {
             for c in &self.cur {
@@ -86,10 +105,13 @@ impl F2fs {
                     continue;
                 }
                 let base = c.seg * BLKS_PER_SEG;
-                let beyond = (base + c.blk..base + BLKS_PER_SEG)
-                    .any(|b| self.owner[b as usize] != NO_OWNER);
+                let beyond =
+                    (base + c.blk..base + BLKS_PER_SEG).any(|b| self.owner[b as usize] != NO_OWNER);
                 if beyond || c.ssr || !self.geo.seg_usable(c.seg) {
-                    return Err(format!("zoned log at segment {} block {} is not sequential", c.seg, c.blk));
+                    return Err(format!(
+                        "zoned log at segment {} block {} is not sequential",
+                        c.seg, c.blk
+                    ));
                 }
             }
         }

@@ -56,8 +56,12 @@ impl F2fs {
         self.out.flush();
         let pack = meta.cp + (self.cp_version & 1) * BLKS_PER_SEG as u64;
         for k in 0..CP_PACK_BLOCKS {
-            self.out
-                .push(Area::Meta, IoKind::Write, self.geo.meta_offset(pack + k), BLOCK_BYTES);
+            self.out.push(
+                Area::Meta,
+                IoKind::Write,
+                self.geo.meta_offset(pack + k),
+                BLOCK_BYTES,
+            );
         }
         self.c.cp_bytes += CP_PACK_BLOCKS * BLOCK_BYTES;
         self.out.flush();
@@ -74,7 +78,12 @@ impl F2fs {
         let mut blocks = std::mem::take(&mut self.scratch);
         if self.nat_dirty.len() as u64 > NAT_JOURNAL {
             blocks.clear();
-            blocks.extend(self.nat_dirty.items().iter().map(|&n| n / NAT_PER_BLOCK as u32));
+            blocks.extend(
+                self.nat_dirty
+                    .items()
+                    .iter()
+                    .map(|&n| n / NAT_PER_BLOCK as u32),
+            );
             blocks.sort_unstable();
             blocks.dedup();
             for &k in &blocks {
@@ -84,7 +93,12 @@ impl F2fs {
         self.nat_dirty.clear();
         if self.sit_dirty.len() as u64 > SIT_JOURNAL {
             blocks.clear();
-            blocks.extend(self.sit_dirty.items().iter().map(|&s| s / SIT_PER_BLOCK as u32));
+            blocks.extend(
+                self.sit_dirty
+                    .items()
+                    .iter()
+                    .map(|&s| s / SIT_PER_BLOCK as u32),
+            );
             blocks.sort_unstable();
             blocks.dedup();
             for &k in &blocks {
@@ -104,15 +118,23 @@ impl F2fs {
             self.c.zone_resets += 1;
         } else if seg_free && !self.geo.zoned && self.p.discard {
             let off = self.geo.main_offset(seg * BLKS_PER_SEG);
-            self.out
-                .push(Area::Main, IoKind::Trim, off, BLKS_PER_SEG as u64 * BLOCK_BYTES);
+            self.out.push(
+                Area::Main,
+                IoKind::Trim,
+                off,
+                BLKS_PER_SEG as u64 * BLOCK_BYTES,
+            );
             self.c.discard_bytes += BLKS_PER_SEG as u64 * BLOCK_BYTES;
         }
     }
 
     fn meta_write(&mut self, b: u64) {
-        self.out
-            .push(Area::Meta, IoKind::Write, self.geo.meta_offset(b), BLOCK_BYTES);
+        self.out.push(
+            Area::Meta,
+            IoKind::Write,
+            self.geo.meta_offset(b),
+            BLOCK_BYTES,
+        );
         self.c.meta_bytes += BLOCK_BYTES;
     }
 

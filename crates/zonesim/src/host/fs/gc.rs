@@ -182,8 +182,12 @@ impl F2fs {
             self.out.barrier();
             for b in base..base + BLKS_PER_SEG {
                 if self.owner[b as usize] != NO_OWNER {
-                    self.out
-                        .push(Area::Main, IoKind::Read, self.geo.main_offset(b), BLOCK_BYTES);
+                    self.out.push(
+                        Area::Main,
+                        IoKind::Read,
+                        self.geo.main_offset(b),
+                        BLOCK_BYTES,
+                    );
                     self.c.gc_read_bytes += BLOCK_BYTES;
                 }
             }
@@ -222,8 +226,12 @@ impl F2fs {
         self.own(nb, o, mtime);
         self.inodes[ino as usize].addrs[fb as usize] = nb;
         self.dirty_node(ino, super::node::node_of(fb as u64));
-        self.out
-            .push(Area::Main, IoKind::Write, self.geo.main_offset(nb), BLOCK_BYTES);
+        self.out.push(
+            Area::Main,
+            IoKind::Write,
+            self.geo.main_offset(nb),
+            BLOCK_BYTES,
+        );
         self.c.gc_data_bytes += BLOCK_BYTES;
         true
     }

@@ -148,11 +148,16 @@ impl Geometry {
             ));
         }
         let sections = sections as u32;
-        let meta_base = if dev.meta_ns_bytes.is_some() { 0 } else { SEG_BYTES };
+        let meta_base = if dev.meta_ns_bytes.is_some() {
+            0
+        } else {
+            SEG_BYTES
+        };
         let meta = meta_layout(sections as u64 * segs_per_sec as u64, meta_base);
         let usable_segs = sections as u64 * usable as u64;
         let main_segs = sections as u64 * segs_per_sec as u64;
-        let (ovp_pct, reserved, ovp_segs) = reserve(p, usable_segs, main_segs, segs_per_sec, usable);
+        let (ovp_pct, reserved, ovp_segs) =
+            reserve(p, usable_segs, main_segs, segs_per_sec, usable);
         if ovp_segs + 2 * segs_per_sec as u64 >= usable_segs {
             return Err(Error::config(
                 "fs.reserved_segments",

@@ -181,7 +181,7 @@ impl F2fs {
         let root = fs.new_inode(true, 0, HOT_DATA);
         debug_assert_eq!(root, ROOT.0);
         fs.checkpoint(stats::CpReason::Mount);
-        fs.out.clear();
+        // mkfs's writes stay in `out` for the device; the counters start at mount.
         fs.c = FsCounters::default();
         Ok(fs)
     }
@@ -377,7 +377,10 @@ impl F2fs {
     /// Invalidate main block `b` (held until the next checkpoint).
     #[inline]
     fn invalidate(&mut self, b: u32) {
-        debug_assert_ne!(self.owner[b as usize], NO_OWNER, "block {b} invalidated twice");
+        debug_assert_ne!(
+            self.owner[b as usize], NO_OWNER,
+            "block {b} invalidated twice"
+        );
         self.owner[b as usize] = NO_OWNER;
         let seg = b / BLKS_PER_SEG;
         self.segs.invalidate(seg);
@@ -415,8 +418,12 @@ impl F2fs {
         self.own(b, NODE_OWNER | nid as u64, mtime);
         self.nat[nid as usize] = b;
         self.nat_dirty.insert(nid);
-        self.out
-            .push(Area::Main, crate::host::IoKind::Write, self.geo.main_offset(b), BLOCK_BYTES);
+        self.out.push(
+            Area::Main,
+            crate::host::IoKind::Write,
+            self.geo.main_offset(b),
+            BLOCK_BYTES,
+        );
         if gc {
             self.c.gc_node_bytes += BLOCK_BYTES;
         } else {

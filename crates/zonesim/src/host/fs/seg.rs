@@ -106,7 +106,10 @@ impl SegTable {
     #[inline]
     pub fn invalidate(&mut self, seg: u32) {
         let s = &mut self.segs[seg as usize];
-        debug_assert!(s.valid > 0, "invalidating a block of segment {seg} with none valid");
+        debug_assert!(
+            s.valid > 0,
+            "invalidating a block of segment {seg} with none valid"
+        );
         s.valid -= 1;
         s.held += 1;
         if s.valid == 0 && !s.current {

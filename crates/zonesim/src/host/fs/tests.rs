@@ -52,7 +52,11 @@ fn churn(fs: &mut F2fs, files: u32, blocks: u64, overwrites: u64, seed: u64) -> 
 fn mkfs_reserve_follows_the_formula() {
     let fs = conv(1024);
     // 512-ish segments: ovp searched in 0.01..10 %.
-    assert!(fs.geo.reserved_segments > 6 && fs.geo.reserved_segments < 100, "{:?}", fs.geo);
+    assert!(
+        fs.geo.reserved_segments > 6 && fs.geo.reserved_segments < 100,
+        "{:?}",
+        fs.geo
+    );
     let z = zoned(85);
     assert_eq!(z.geo.segs_per_sec, 32);
     assert_eq!(z.geo.usable_segs_per_sec, 24);
@@ -92,7 +96,11 @@ fn small_fsync_updates_in_place_in_adaptive_mode() {
     fs.write(f, 4096, 4096, false).unwrap();
     fs.fsync(f, true);
     assert_eq!(fs.counters().ipu_blocks, 1);
-    assert_eq!(fs.counters().node_bytes, before, "IPU-only fdatasync writes no node");
+    assert_eq!(
+        fs.counters().node_bytes,
+        before,
+        "IPU-only fdatasync writes no node"
+    );
     fs.check_invariants().unwrap();
 }
 
@@ -106,7 +114,10 @@ fn unlink_frees_space_after_checkpoint() {
     fs.unlink(f);
     fs.check_invariants().unwrap();
     fs.sync();
-    assert!(fs.sample().free_segments > free0, "one full segment freed (the other is still the current one)");
+    assert!(
+        fs.sample().free_segments > free0,
+        "one full segment freed (the other is still the current one)"
+    );
     fs.check_invariants().unwrap();
 }
 

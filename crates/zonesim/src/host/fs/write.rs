@@ -52,13 +52,7 @@ impl F2fs {
 
     /// Write `len` bytes at `off` of `ino`. Buffered: the pages become dirty (writeback at the
     /// dirty limit); direct: written now (in place when the mode allows, else out of place).
-    pub fn write(
-        &mut self,
-        ino: Ino,
-        off: u64,
-        len: u64,
-        direct: bool,
-    ) -> Result<(), FsError> {
+    pub fn write(&mut self, ino: Ino, off: u64, len: u64, direct: bool) -> Result<(), FsError> {
         let first = off / BLOCK_BYTES;
         let end = (off + len).div_ceil(BLOCK_BYTES);
         self.c.user_bytes_requested += len;
@@ -98,8 +92,12 @@ impl F2fs {
             if a == NULL || a == NEW || f.dirty.contains(fb as u32) {
                 continue;
             }
-            self.out
-                .push(Area::Main, IoKind::Read, self.geo.main_offset(a), BLOCK_BYTES);
+            self.out.push(
+                Area::Main,
+                IoKind::Read,
+                self.geo.main_offset(a),
+                BLOCK_BYTES,
+            );
         }
         for c in &self.out.cmds[n0..] {
             self.c.read_sizes.record(c.io.len);
@@ -139,7 +137,11 @@ impl F2fs {
     }
 
     fn inode_dirty(&self, ino: u32) -> bool {
-        let n = self.inodes[ino as usize].nids.first().copied().unwrap_or(NULL);
+        let n = self.inodes[ino as usize]
+            .nids
+            .first()
+            .copied()
+            .unwrap_or(NULL);
         n != NULL && self.node_dirty[n as usize]
     }
 
@@ -161,9 +163,8 @@ impl F2fs {
     fn compact_dirty_files(&mut self) {
         let inodes = &self.inodes;
         self.dirty_files.clear();
-        self.dirty_files.extend(
-            (0..inodes.len() as u32).filter(|&i| inodes[i as usize].in_dirty_list),
-        );
+        self.dirty_files
+            .extend((0..inodes.len() as u32).filter(|&i| inodes[i as usize].in_dirty_list));
     }
 
     /// `sync` / unmount: all dirty data, then a checkpoint.
@@ -174,7 +175,7 @@ impl F2fs {
     }
 
     /// Write back `ino`'s dirty pages in file order; returns the blocks written out of place.
-        pub(super) fn writeback_file(&mut self, ino: u32, wb: Wb) -> u64 {
+    pub(super) fn writeback_file(&mut self, ino: u32, wb: Wb) -> u64 {
         let mut pages = std::mem::take(&mut self.scratch);
         self.inodes[ino as usize].dirty.drain_into(&mut pages);
         self.inodes[ino as usize].in_dirty_list = false;
@@ -190,8 +191,12 @@ impl F2fs {
         for &fb in &pages {
             let old = self.inodes[ino as usize].addrs[fb as usize];
             if old != NEW && self.should_ipu(ino, wb) {
-                self.out
-                    .push(Area::Main, IoKind::Write, self.geo.main_offset(old), BLOCK_BYTES);
+                self.out.push(
+                    Area::Main,
+                    IoKind::Write,
+                    self.geo.main_offset(old),
+                    BLOCK_BYTES,
+                );
                 self.c.ipu_blocks += 1;
                 self.c.data_bytes += BLOCK_BYTES;
                 self.mtime_touch(old);
@@ -215,8 +220,12 @@ impl F2fs {
             self.own(b, (ino as u64) << 32 | fb as u64, 0);
             self.inodes[ino as usize].addrs[fb as usize] = b;
             self.dirty_node(ino, node::node_of(fb as u64));
-            self.out
-                .push(Area::Main, IoKind::Write, self.geo.main_offset(b), BLOCK_BYTES);
+            self.out.push(
+                Area::Main,
+                IoKind::Write,
+                self.geo.main_offset(b),
+                BLOCK_BYTES,
+            );
             self.c.opu_blocks += 1;
             if dir {
                 self.c.dentry_bytes += BLOCK_BYTES;
