@@ -215,6 +215,15 @@ impl F2fs {
         f
     }
 
+    /// Segments in use (not free) by the data logs: the space data circulates through.
+    pub fn data_segments_in_use(&self) -> u64 {
+        self.segs
+            .segs
+            .iter()
+            .filter(|s| !s.free && s.log <= super::COLD_DATA)
+            .count() as u64
+    }
+
     /// Bytes of data blocks held by files and nodes.
     pub fn valid_bytes(&self) -> u64 {
         self.valid_blocks * BLOCK_BYTES
