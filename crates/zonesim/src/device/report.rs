@@ -225,6 +225,8 @@ fn zoned_ns_report(id: usize, z: &ZonedFtl) -> ZonedNsReport {
         regular_units: z.regular_total_units(),
         slc_free_superblocks: z.slc_free_superblocks(),
         counters: z.counters.clone(),
+        zmt_bytes: z.zone_map().map(|m| m.zmt_bytes()),
+        zone_map: z.zone_map().map(|m| m.counters.clone()),
     }
 }
 

@@ -6,6 +6,7 @@
 //! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
 //! the declaration order here does not show in the output.
 
+use crate::firmware::mapping::ZoneMapCounters;
 use crate::firmware::zoned::ZonedCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
 use serde::Serialize;
@@ -331,4 +332,10 @@ pub struct ZonedNsReport {
     pub regular_units: u32,
     pub slc_free_superblocks: u32,
     pub counters: ZonedCounters,
+    /// SRAM of the zone mapping table (`ftl.mapping = zone`, ZUFS §4.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zmt_bytes: Option<u64>,
+    /// The ZMT + ZML counters (`ftl.mapping = zone`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone_map: Option<ZoneMapCounters>,
 }

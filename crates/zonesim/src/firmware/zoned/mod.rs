@@ -24,17 +24,20 @@
 //!   a zone with migration in flight wait for it. With `sched.preempt_migration` host flash
 //!   operations overtake queued background work on each die ([`crate::nand::Preemption`]).
 //! - **Mapping** ([`HybridMap`], ConZone §3.3, §6.6): page or hybrid zone/chunk/page entries in
-//!   the shared L2P SRAM.
+//!   the shared L2P SRAM; or, with `ftl.mapping = zone`, the ZMT + ZML of Zoned UFS
+//!   ([`ZoneMap`], seed 001 §4.1): one entry per zone in SRAM of its own, never missed.
 
 mod check;
 mod flush;
 mod migrate;
 
-use crate::config::{CellType, DeviceConfig, SlcGc, SlcPolicy};
+use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::alloc::{SlcPool, ZoneSpace};
 use crate::firmware::buffer::{Bind, ZoneBuffers, NO_ZONE};
-use crate::firmware::mapping::{HybridCounters, HybridMap, LastMapPage, Lpa, ZoneExtent};
+use crate::firmware::mapping::{
+    HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
+};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
@@ -134,6 +137,8 @@ pub struct ZonedFtl {
     bufs: ZoneBuffers,
     zst: Vec<ZState>,
     map: HybridMap,
+    /// The ZMT + ZML when `ftl.mapping = zone` (then `map` is never consulted).
+    zmap: Option<ZoneMap>,
     mig: Migrations,
     policy: SlcPolicy,
     slc_gc: SlcGc,
@@ -182,6 +187,8 @@ impl ZonedFtl {
             ),
             zst: vec![ZState::default(); zone.zones as usize],
             map: HybridMap::new(cfg, ns, size, cap, geo.dies),
+            zmap: (cfg.ftl.mapping == MappingKind::Zone)
+                .then(|| ZoneMap::new(zone.zones, cfg.ftl.zml_entries, geo.page_bytes)),
             mig: Migrations::new(),
             policy: cfg.slc.policy,
             slc_gc: cfg.slc.gc,
@@ -208,6 +215,26 @@ impl ZonedFtl {
     /// SRAM of the granularity bitmap (2 bits per logical page) when `ftl.l2p_search = bitmap`.
     pub fn bitmap_sram_bytes(&self) -> u64 {
         self.map.bitmap_sram_bytes(self.zones.namespace_lbas())
+    }
+
+    /// The ZMT + ZML, with `ftl.mapping = zone`.
+    pub fn zone_map(&self) -> Option<&ZoneMap> {
+        self.zmap.as_ref()
+    }
+
+    /// Stage zone `z`'s current start address and write pointer in the ZML (zone mapping).
+    fn log_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32) {
+        if let Some(zm) = &mut self.zmap {
+            let e = if self.space.is_allocated(z) {
+                ZmtEntry {
+                    start: self.space.first_unit(z),
+                    len: self.zst[z as usize].written,
+                }
+            } else {
+                ZmtEntry::EMPTY
+            };
+            zm.update(lent.nand, now, z, e);
+        }
     }
 
     pub fn slc_free_superblocks(&self) -> u32 {
@@ -300,6 +327,7 @@ impl ZonedFtl {
             }
         }
         self.write_floor = t;
+        self.log_zone(lent, t, z);
         if out.became_full {
             self.zst[z as usize].full = true;
             self.flush_zone(lent, t, z, Trigger::ZoneFull);
@@ -365,10 +393,21 @@ impl ZonedFtl {
                 self.counters.buffer_read_hits += 1;
                 continue;
             }
-            let c = &mut self.counters.map;
-            let map_ready = self
-                .map
-                .lookup(lent, now, st.extent(z), off, &mut last_mp, c);
+            let map_ready = match &mut self.zmap {
+                Some(zm) if off < st.reg_wp => {
+                    zm.lookup();
+                    now
+                }
+                Some(zm) => {
+                    zm.lookup_slc();
+                    now
+                }
+                None => {
+                    let c = &mut self.counters.map;
+                    self.map
+                        .lookup(lent, now, st.extent(z), off, &mut last_mp, c)
+                }
+            };
             let (p, cell) = if off < st.reg_wp {
                 (self.space.locate(z, off), self.space.cell())
             } else {
@@ -448,9 +487,12 @@ impl ZonedFtl {
         }
         self.reap_victims(lent, t);
         self.erase_empty_slc(lent, t);
-        self.map.forget_zone(lent, z, st.written);
+        if self.zmap.is_none() {
+            self.map.forget_zone(lent, z, st.written);
+        }
         let done = self.space.release(lent.nand, z, t);
         self.zst[z as usize] = ZState::default();
+        self.log_zone(lent, t, z);
         done
     }
 }
@@ -494,6 +536,9 @@ impl Ftl for ZonedFtl {
 
     fn reset_counters(&mut self) {
         self.counters = ZonedCounters::default();
+        if let Some(zm) = &mut self.zmap {
+            zm.counters = Default::default();
+        }
         self.errors = ZoneErrorLog::new();
     }
 
