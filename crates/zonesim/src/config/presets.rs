@@ -25,7 +25,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     (
         "zufs-2026",
-        "Zoned UFS (FAST'26 ZUFS): TLC 4 dies x 4 planes, 1056 MiB zones, ZABM slot buffers (192 KiB die flush), ZMT zone map; ns 0 conventional in SLC, ns 1 zoned (12 zones, scaled)",
+        "Zoned UFS (FAST'26 ZUFS): TLC 4 dies x 4 planes, 1056 MiB zones, ZABM slot buffers (192 KiB die flush), ZMT zone map, 1 MiB map SRAM; ns 0 conventional in SLC, ns 1 zoned (12 zones, scaled)",
         include_str!("../../../../presets/zufs-2026.toml"),
     ),
     (

@@ -6,7 +6,7 @@
 //! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
 //! the declaration order here does not show in the output.
 
-use crate::firmware::mapping::ZoneMapCounters;
+use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
 use crate::firmware::zoned::ZonedCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
 use serde::Serialize;
@@ -150,6 +150,9 @@ pub struct L2pReport {
     pub sram_used_bytes: u64,
     pub cached_map_pages: u32,
     pub zoned: ZonedL2pReport,
+    /// L1 / L2 hits and misses of the CUFS two-level map (`ftl.mapping = two_level`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub two_level: Option<TwoLevelCounters>,
 }
 
 /// `device.l2p.zoned`: the zoned namespaces' entry cache.

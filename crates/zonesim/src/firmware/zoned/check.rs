@@ -62,7 +62,10 @@ impl ZonedFtl {
             let e = zm.entry(z);
             let start = self.space.first_unit(z);
             // An unallocated zone's first unit is NO_UNIT, the ZMT's NO_START.
-            if e != (ZmtEntry { start, len: st.written }) {
+            if e != (ZmtEntry {
+                start,
+                len: st.written,
+            }) {
                 return Err(format!(
                     "zone {z}: ZMT entry {e:?} but start unit {start}, {} written",
                     st.written
