@@ -240,6 +240,7 @@ fn zoned_ns_report(id: usize, z: &ZonedFtl) -> ZonedNsReport {
         counters: z.counters.clone(),
         zmt_bytes: z.zone_map().map(|m| m.zmt_bytes()),
         zone_map: z.zone_map().map(|m| m.counters.clone()),
+        zabm: z.buffers().zabm().cloned(),
     }
 }
 

@@ -6,6 +6,7 @@
 //! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
 //! the declaration order here does not show in the output.
 
+use crate::firmware::buffer::ZabmCounters;
 use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
 use crate::firmware::zoned::ZonedCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
@@ -341,4 +342,7 @@ pub struct ZonedNsReport {
     /// The ZMT + ZML counters (`ftl.mapping = zone`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zone_map: Option<ZoneMapCounters>,
+    /// The ZABM slot buffer (`buffer.kind = zabm`, ZUFS §4.2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zabm: Option<ZabmCounters>,
 }

@@ -11,6 +11,7 @@ impl ZonedFtl {
         self.zones.check_invariants()?;
         self.slc.check()?;
         self.space.check()?;
+        self.bufs.check()?;
         let mut slc_held = 0u64;
         for z in 0..self.zst.len() as u32 {
             self.check_zone(z)?;

@@ -34,7 +34,7 @@ mod migrate;
 use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::alloc::{SlcPool, ZoneSpace};
-use crate::firmware::buffer::{Bind, ZoneBuffers, NO_ZONE};
+use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
 use crate::firmware::mapping::{
     HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
 };
@@ -134,7 +134,7 @@ pub struct ZonedFtl {
     size: u32,
     space: ZoneSpace,
     slc: SlcPool,
-    bufs: ZoneBuffers,
+    bufs: ZoneWriteBuffers,
     zst: Vec<ZState>,
     map: HybridMap,
     /// The ZMT + ZML when `ftl.mapping = zone` (then `map` is never consulted).
@@ -164,6 +164,7 @@ impl ZonedFtl {
         let reg_geo = geo.region(reg.0, reg.1, geo.cell);
         let slc_geo = geo.region(slc_rows.0, slc_rows.1, CellType::Slc);
         let space = ZoneSpace::new(reg_geo, zone.zones, units_per_zone, sub_block);
+        let unit = space.prog_slots();
         let logical = zone.namespace_lbas();
         let cap = zone.zone_capacity as u32;
         let size = zone.zone_size as u32;
@@ -172,7 +173,7 @@ impl ZonedFtl {
             errors: ZoneErrorLog::new(),
             cap,
             size,
-            unit: space.prog_slots(),
+            unit,
             space,
             slc: SlcPool::with_granularity(
                 slc_geo,
@@ -180,11 +181,7 @@ impl ZonedFtl {
                 cfg.slc.granularity,
                 crate::firmware::alloc::zone_fronts(cfg.zone.max_open),
             ),
-            bufs: ZoneBuffers::new(
-                cfg.buffer.count,
-                (cfg.buffer.bytes_each / SLOT_BYTES) as u32,
-                cfg.buffer.zone_mapping,
-            ),
+            bufs: ZoneWriteBuffers::new(cfg, zone.zones, unit, geo.dies),
             zst: vec![ZState::default(); zone.zones as usize],
             map: HybridMap::new(cfg, ns, size, cap, geo.dies),
             zmap: (cfg.ftl.mapping == MappingKind::Zone)
@@ -215,6 +212,11 @@ impl ZonedFtl {
     /// SRAM of the granularity bitmap (2 bits per logical page) when `ftl.l2p_search = bitmap`.
     pub fn bitmap_sram_bytes(&self) -> u64 {
         self.map.bitmap_sram_bytes(self.zones.namespace_lbas())
+    }
+
+    /// The zone write buffers (static or ZABM).
+    pub fn buffers(&self) -> &ZoneWriteBuffers {
+        &self.bufs
     }
 
     /// The ZMT + ZML, with `ftl.mapping = zone`.
@@ -311,9 +313,24 @@ impl ZonedFtl {
         let mut left = n;
         while left > 0 {
             let b = self.buffer_for(lent, t, z);
-            let (t2, free) = self.bufs.admit(b, t);
+            let (t2, free) = match self.bufs.admit(b, t) {
+                Admit::Ready(t2, free) => (t2, free),
+                Admit::Evict(o) => {
+                    // ZABM: no slot left for this zone; flush the fullest zone (or give back
+                    // an idle zone's table) and try again.
+                    if self.bufs.count(o) > 0 {
+                        self.flush_zone(lent, t, o, Trigger::Evict);
+                    } else {
+                        self.unbind(o);
+                    }
+                    continue;
+                }
+            };
             self.counters.stall_ns += t2 - t;
-            let k = left.min(free);
+            let st = self.zst[z as usize];
+            let k = left
+                .min(free)
+                .min(self.bufs.chunk(st.written - st.reg_alloc));
             t = lent.link.to_device(t2, k as u64 * SLOT_BYTES);
             self.bufs.receive(b, k, t);
             self.zst[z as usize].written += k;
@@ -322,7 +339,7 @@ impl ZonedFtl {
             let combine = self.policy == SlcPolicy::Bypass
                 && st.slc_end > st.reg_alloc
                 && st.written - st.reg_alloc >= self.unit;
-            if self.bufs.is_full(b) || combine {
+            if self.bufs.flush_due(b, st.written - st.reg_alloc) || combine {
                 self.flush_zone(lent, t, z, Trigger::Full);
             }
         }
@@ -536,6 +553,7 @@ impl Ftl for ZonedFtl {
 
     fn reset_counters(&mut self) {
         self.counters = ZonedCounters::default();
+        self.bufs.reset_counters();
         if let Some(zm) = &mut self.zmap {
             zm.counters = Default::default();
         }
