@@ -184,7 +184,7 @@ impl Device {
             link: Link::new(cfg.host.link_mb_s),
             sram: L2pSram::new(
                 cfg.ftl.l2p_cache_bytes,
-                cfg.nand.page_bytes as u64,
+                PageFtl::map_unit_bytes(cfg),
                 cfg.ftl.map_entry_bytes as u64,
                 map_base.max(1),
                 // Zone, chunk and page entries of the zoned namespaces: at most one per slot of

@@ -22,6 +22,7 @@
 //! controller RAM until it fills (a host flush pads every stream). The controller CPU
 //! ([`Cpu`]) charges each policy's processing cost (firmware/cost.rs).
 
+use crate::config::MappingKind;
 use crate::config::{CellType, DeviceConfig, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::firmware::alloc::placement::Placement;
@@ -29,7 +30,7 @@ use crate::firmware::alloc::{Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
-use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa};
+use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa, TwoLevelMap};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
@@ -77,6 +78,11 @@ pub struct PageFtl {
     /// First map page id of this namespace in the shared L2P cache.
     map_base: u32,
     entries_per_map_page: u32,
+    /// Bytes a map-unit miss reads (a map page; a 4 KiB L2 table or L1 segment with
+    /// `ftl.mapping = two_level`).
+    map_read_bytes: u64,
+    /// The CUFS two-level map (`ftl.mapping = two_level`): L1 segments before the L2 tables.
+    two_level: Option<TwoLevelMap>,
     sbs: Superblocks,
     streams: Vec<Stream>,
     placement: Placement,
@@ -101,8 +107,21 @@ pub struct PageFtl {
 impl PageFtl {
     /// Number of map pages needed for `logical_pages` entries.
     pub fn map_pages_for(cfg: &DeviceConfig, logical_pages: u64) -> u32 {
+        if cfg.ftl.mapping == MappingKind::TwoLevel {
+            return TwoLevelMap::units_for(cfg, logical_pages);
+        }
         let epm = (cfg.nand.page_bytes / cfg.ftl.map_entry_bytes) as u64;
         logical_pages.div_ceil(epm) as u32
+    }
+
+    /// SRAM bytes of one cached map unit: a map page, or with `ftl.mapping = two_level` an
+    /// L2 table / L1 segment.
+    pub fn map_unit_bytes(cfg: &DeviceConfig) -> u64 {
+        if cfg.ftl.mapping == MappingKind::TwoLevel {
+            TwoLevelMap::unit_bytes(cfg)
+        } else {
+            cfg.nand.page_bytes as u64
+        }
     }
 
     /// An FTL over the superblocks of `geo` (the whole array, or a region view such as the SLC
@@ -124,7 +143,14 @@ impl PageFtl {
             unit,
             map: PageMap::new(logical, geo.total_slots()),
             map_base,
-            entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
+            entries_per_map_page: if cfg.ftl.mapping == MappingKind::TwoLevel {
+                TwoLevelMap::entries_per_table(cfg)
+            } else {
+                cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
+            },
+            map_read_bytes: Self::map_unit_bytes(cfg),
+            two_level: (cfg.ftl.mapping == MappingKind::TwoLevel)
+                .then(|| TwoLevelMap::new(cfg, logical, map_base)),
             sbs: Superblocks::new(geo.superblocks),
             streams: vec![Stream::default(); placement.streams()],
             buffer: GlobalBuffer::new(buf_slots),
@@ -210,30 +236,86 @@ impl PageFtl {
         self.map_base + lpa.0 / self.entries_per_map_page
     }
 
-    /// Touch the map page of `lpa` in the L2P cache; on a miss read it from flash (returns when
-    /// it is in SRAM), and write back a dirty page it evicts.
+    /// The two-level map, with `ftl.mapping = two_level`.
+    pub fn two_level(&self) -> Option<&TwoLevelMap> {
+        self.two_level.as_ref()
+    }
+
+    /// Find the mapping of `lpa` through the L2P cache (dirtying it if `dirty`): the map page,
+    /// or with the two-level map the L1 segment and then (unless the L1 entry is compressed
+    /// and this is a read) the L2 table. Returns when the entry is in SRAM.
     #[inline]
     fn map_access(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, dirty: bool) -> SimTime {
         let mp = self.map_page_of(lpa);
+        let Some(tl) = &self.two_level else {
+            return self.map_unit(lent, now, mp, dirty, false).0;
+        };
+        let (l1, compressed) = (tl.l1_segment(lpa), !dirty && tl.is_compressed(lpa));
+        let (t, hit) = self.map_unit(lent, now, l1, false, true);
+        let c = &mut self.two_level.as_mut().expect("two-level").counters;
+        if hit {
+            c.l1_hits += 1;
+        } else {
+            c.l1_misses += 1;
+        }
+        if compressed {
+            c.compressed_hits += 1;
+            return t;
+        }
+        let (t, hit) = self.map_unit(lent, t, mp, dirty, false);
+        let c = &mut self.two_level.as_mut().expect("two-level").counters;
+        if hit {
+            c.l2_hits += 1;
+        } else {
+            c.l2_misses += 1;
+        }
+        t
+    }
+
+    /// Touch map unit `mp` in the L2P cache; on a miss read it from flash (returns when it is
+    /// in SRAM, and whether it hit), and write back a dirty unit it evicts. `on_flash`: the
+    /// unit always has a flash copy (an L1 segment).
+    #[inline]
+    fn map_unit(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        mp: u32,
+        dirty: bool,
+        on_flash: bool,
+    ) -> (SimTime, bool) {
         let a = lent.sram.access(mp, dirty);
         if let Some(ev) = a.evicted_dirty {
             self.counters.map_programs += 1;
             program_map_page(lent.nand, ev, now);
+            self.l2_written_back(lent, ev);
         }
-        if a.hit || !lent.sram.page_on_flash(mp) {
+        if a.hit || !(on_flash || lent.sram.page_on_flash(mp)) {
             // A hit, or a page never written to flash: all its entries are unmapped and the
             // controller builds it in SRAM without reading flash.
-            return now;
+            return (now, a.hit);
         }
         self.counters.map_reads += 1;
         let die = mp % self.geo.dies;
-        lent.nand.read(
+        let t = lent.nand.read(
             now,
             die,
-            self.geo.page_bytes as u64,
+            self.map_read_bytes,
             CellType::Slc,
             OpClass::HostRead,
-        )
+        );
+        (t, false)
+    }
+
+    /// Two-level map: L2 table `ev` moved on flash, so its L1 entry changes: the L1 segment
+    /// is dirtied if cached (otherwise the update rides with the write-back, not modelled).
+    #[inline]
+    fn l2_written_back(&mut self, lent: &mut Lent, ev: u32) {
+        if let Some(tl) = &self.two_level {
+            if !tl.is_l1(ev) && ev >= self.map_base {
+                lent.sram.mark_dirty(tl.l1_of_table(ev - self.map_base));
+            }
+        }
     }
 
     #[inline]
@@ -451,6 +533,9 @@ impl PageFtl {
         let ppa =
             self.streams[stream].assign(&mut self.sbs, stream as u8, self.slots_per_sb, ready);
         self.map.map(lpa, ppa);
+        if let Some(tl) = &mut self.two_level {
+            tl.on_mapped(lpa, ppa, &self.map);
+        }
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
             Some(self.program_pending(lent, stream, now, class))
         } else {
@@ -525,6 +610,13 @@ impl Ftl for PageFtl {
         self.gc_stats = GcStats::default();
         self.cpu.reset_counters();
         self.placement.reset_counters();
+        if let Some(tl) = &mut self.two_level {
+            let c = &mut tl.counters;
+            *c = crate::firmware::mapping::TwoLevelCounters {
+                compressed_regions: c.compressed_regions,
+                ..Default::default()
+            };
+        }
     }
 
     /// Map and reverse map agree; valid counts match the reverse map; superblock states match
@@ -532,6 +624,9 @@ impl Ftl for PageFtl {
     fn check_invariants(&self) -> Result<(), String> {
         self.map.check()?;
         self.sbs.check()?;
+        if let Some(tl) = &self.two_level {
+            tl.check(&self.map)?;
+        }
         self.sbs.check_valid(&self.map, self.slots_per_sb)
     }
 }

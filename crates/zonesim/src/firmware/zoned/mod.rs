@@ -24,17 +24,20 @@
 //!   a zone with migration in flight wait for it. With `sched.preempt_migration` host flash
 //!   operations overtake queued background work on each die ([`crate::nand::Preemption`]).
 //! - **Mapping** ([`HybridMap`], ConZone §3.3, §6.6): page or hybrid zone/chunk/page entries in
-//!   the shared L2P SRAM.
+//!   the shared L2P SRAM; or, with `ftl.mapping = zone`, the ZMT + ZML of Zoned UFS
+//!   ([`ZoneMap`], seed 001 §4.1): one entry per zone in SRAM of its own, never missed.
 
 mod check;
 mod flush;
 mod migrate;
 
-use crate::config::{CellType, DeviceConfig, SlcGc, SlcPolicy};
+use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::alloc::{SlcPool, ZoneSpace};
-use crate::firmware::buffer::{Bind, ZoneBuffers, NO_ZONE};
-use crate::firmware::mapping::{HybridCounters, HybridMap, LastMapPage, Lpa, ZoneExtent};
+use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
+use crate::firmware::mapping::{
+    HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
+};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
@@ -131,9 +134,11 @@ pub struct ZonedFtl {
     size: u32,
     space: ZoneSpace,
     slc: SlcPool,
-    bufs: ZoneBuffers,
+    bufs: ZoneWriteBuffers,
     zst: Vec<ZState>,
     map: HybridMap,
+    /// The ZMT + ZML when `ftl.mapping = zone` (then `map` is never consulted).
+    zmap: Option<ZoneMap>,
     mig: Migrations,
     policy: SlcPolicy,
     slc_gc: SlcGc,
@@ -159,6 +164,7 @@ impl ZonedFtl {
         let reg_geo = geo.region(reg.0, reg.1, geo.cell);
         let slc_geo = geo.region(slc_rows.0, slc_rows.1, CellType::Slc);
         let space = ZoneSpace::new(reg_geo, zone.zones, units_per_zone, sub_block);
+        let unit = space.prog_slots();
         let logical = zone.namespace_lbas();
         let cap = zone.zone_capacity as u32;
         let size = zone.zone_size as u32;
@@ -167,7 +173,7 @@ impl ZonedFtl {
             errors: ZoneErrorLog::new(),
             cap,
             size,
-            unit: space.prog_slots(),
+            unit,
             space,
             slc: SlcPool::with_granularity(
                 slc_geo,
@@ -175,13 +181,11 @@ impl ZonedFtl {
                 cfg.slc.granularity,
                 crate::firmware::alloc::zone_fronts(cfg.zone.max_open),
             ),
-            bufs: ZoneBuffers::new(
-                cfg.buffer.count,
-                (cfg.buffer.bytes_each / SLOT_BYTES) as u32,
-                cfg.buffer.zone_mapping,
-            ),
+            bufs: ZoneWriteBuffers::new(cfg, zone.zones, unit, geo.dies),
             zst: vec![ZState::default(); zone.zones as usize],
             map: HybridMap::new(cfg, ns, size, cap, geo.dies),
+            zmap: (cfg.ftl.mapping == MappingKind::Zone)
+                .then(|| ZoneMap::new(zone.zones, cfg.ftl.zml_entries, geo.page_bytes)),
             mig: Migrations::new(),
             policy: cfg.slc.policy,
             slc_gc: cfg.slc.gc,
@@ -208,6 +212,31 @@ impl ZonedFtl {
     /// SRAM of the granularity bitmap (2 bits per logical page) when `ftl.l2p_search = bitmap`.
     pub fn bitmap_sram_bytes(&self) -> u64 {
         self.map.bitmap_sram_bytes(self.zones.namespace_lbas())
+    }
+
+    /// The zone write buffers (static or ZABM).
+    pub fn buffers(&self) -> &ZoneWriteBuffers {
+        &self.bufs
+    }
+
+    /// The ZMT + ZML, with `ftl.mapping = zone`.
+    pub fn zone_map(&self) -> Option<&ZoneMap> {
+        self.zmap.as_ref()
+    }
+
+    /// Stage zone `z`'s current start address and write pointer in the ZML (zone mapping).
+    fn log_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32) {
+        if let Some(zm) = &mut self.zmap {
+            let e = if self.space.is_allocated(z) {
+                ZmtEntry {
+                    start: self.space.first_unit(z),
+                    len: self.zst[z as usize].written,
+                }
+            } else {
+                ZmtEntry::EMPTY
+            };
+            zm.update(lent.nand, now, z, e);
+        }
     }
 
     pub fn slc_free_superblocks(&self) -> u32 {
@@ -284,9 +313,24 @@ impl ZonedFtl {
         let mut left = n;
         while left > 0 {
             let b = self.buffer_for(lent, t, z);
-            let (t2, free) = self.bufs.admit(b, t);
+            let (t2, free) = match self.bufs.admit(b, t) {
+                Admit::Ready(t2, free) => (t2, free),
+                Admit::Evict(o) => {
+                    // ZABM: no slot left for this zone; flush the fullest zone (or give back
+                    // an idle zone's table) and try again.
+                    if self.bufs.count(o) > 0 {
+                        self.flush_zone(lent, t, o, Trigger::Evict);
+                    } else {
+                        self.unbind(o);
+                    }
+                    continue;
+                }
+            };
             self.counters.stall_ns += t2 - t;
-            let k = left.min(free);
+            let st = self.zst[z as usize];
+            let k = left
+                .min(free)
+                .min(self.bufs.chunk(st.written - st.reg_alloc));
             t = lent.link.to_device(t2, k as u64 * SLOT_BYTES);
             self.bufs.receive(b, k, t);
             self.zst[z as usize].written += k;
@@ -295,11 +339,12 @@ impl ZonedFtl {
             let combine = self.policy == SlcPolicy::Bypass
                 && st.slc_end > st.reg_alloc
                 && st.written - st.reg_alloc >= self.unit;
-            if self.bufs.is_full(b) || combine {
+            if self.bufs.flush_due(b, st.written - st.reg_alloc) || combine {
                 self.flush_zone(lent, t, z, Trigger::Full);
             }
         }
         self.write_floor = t;
+        self.log_zone(lent, t, z);
         if out.became_full {
             self.zst[z as usize].full = true;
             self.flush_zone(lent, t, z, Trigger::ZoneFull);
@@ -365,10 +410,21 @@ impl ZonedFtl {
                 self.counters.buffer_read_hits += 1;
                 continue;
             }
-            let c = &mut self.counters.map;
-            let map_ready = self
-                .map
-                .lookup(lent, now, st.extent(z), off, &mut last_mp, c);
+            let map_ready = match &mut self.zmap {
+                Some(zm) if off < st.reg_wp => {
+                    zm.lookup();
+                    now
+                }
+                Some(zm) => {
+                    zm.lookup_slc();
+                    now
+                }
+                None => {
+                    let c = &mut self.counters.map;
+                    self.map
+                        .lookup(lent, now, st.extent(z), off, &mut last_mp, c)
+                }
+            };
             let (p, cell) = if off < st.reg_wp {
                 (self.space.locate(z, off), self.space.cell())
             } else {
@@ -448,9 +504,12 @@ impl ZonedFtl {
         }
         self.reap_victims(lent, t);
         self.erase_empty_slc(lent, t);
-        self.map.forget_zone(lent, z, st.written);
+        if self.zmap.is_none() {
+            self.map.forget_zone(lent, z, st.written);
+        }
         let done = self.space.release(lent.nand, z, t);
         self.zst[z as usize] = ZState::default();
+        self.log_zone(lent, t, z);
         done
     }
 }
@@ -494,6 +553,10 @@ impl Ftl for ZonedFtl {
 
     fn reset_counters(&mut self) {
         self.counters = ZonedCounters::default();
+        self.bufs.reset_counters();
+        if let Some(zm) = &mut self.zmap {
+            zm.counters = Default::default();
+        }
         self.errors = ZoneErrorLog::new();
     }
 
