@@ -4,10 +4,12 @@
 
 mod conzone_buffer_conflict;
 mod conzone_common;
+mod conzone_fs_waf;
 mod conzone_hybrid_read;
 mod conzone_l2p_search;
 mod conzone_seq;
 mod f2fs_lfs_waf;
+mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
 
@@ -172,6 +174,11 @@ pub fn all() -> Vec<Experiment> {
             name: "conzone-l2p-search",
             title: "ConZone §6.6: MULTIPLE vs BITMAP L2P search at ~27% misses",
             run: conzone_l2p_search::run_exp,
+        },
+        Experiment {
+            name: "conzone-fs-waf",
+            title: "ConZone+ §6.4: F2FS on zoned vs block storage, FS WAF and bandwidth (Fig. 11)",
+            run: conzone_fs_waf::run_exp,
         },
         Experiment {
             name: "conzone-seq",
