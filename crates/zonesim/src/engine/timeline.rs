@@ -73,16 +73,29 @@ impl Timeline {
     /// before the current simulation time).
     #[inline]
     pub fn advance(&mut self, now: SimTime) {
-        while self.head < self.busy.len() && self.busy[self.head].1 <= now {
-            self.head += 1;
+        let n = self.busy.len();
+        let mut h = self.head;
+        while h < n && self.busy[h].1 <= now {
+            h += 1;
         }
-        if self.head == self.busy.len() {
+        if h == self.head {
+            return; // nothing ended (or nothing booked)
+        }
+        self.head = h;
+        if h == n {
             self.busy.clear();
             self.head = 0;
-        } else if self.head >= COMPACT {
-            self.busy.drain(..self.head);
-            self.head = 0;
+        } else if h >= COMPACT {
+            self.compact();
         }
+    }
+
+    /// Drop the past intervals (the live ones move to the front; the capacity stays).
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        self.busy.drain(..self.head);
+        self.head = 0;
     }
 
     /// Start of the earliest gap of `dur` ns at or after `ready`, without reserving it.
@@ -132,20 +145,34 @@ impl Timeline {
 
     /// Reserve `dur` ns at `slot` (found by [`Timeline::find`] for at least `dur` ns, with no
     /// change to the timeline since).
-    #[inline]
+    #[inline(always)]
     pub fn take(&mut self, slot: Slot, dur: u64) {
         if dur == 0 {
             return;
         }
-        let (start, pos) = (slot.start, slot.pos);
-        let end = start + dur;
+        let end = slot.start + dur;
+        if !slot.at_end {
+            self.insert(slot.start, end, slot.pos);
+            return;
+        }
+        // After all work (the common case): extend the last interval or append. The list is
+        // empty exactly when no interval is live (`advance` clears it).
         let gap = self.min_gap.max(1);
-        // Insert, merging with touching neighbours so back-to-back work is one interval (and
-        // with neighbours that leave a hole too short to use).
+        match self.busy.last_mut() {
+            Some(last) if slot.start - last.1 < gap => last.1 = end,
+            _ => self.busy.push((slot.start, end)),
+        }
+    }
+
+    /// Insert `[start, end)` before `busy[pos]`, merging with touching neighbours so
+    /// back-to-back work is one interval (and with neighbours that leave a hole too short to
+    /// use).
+    fn insert(&mut self, start: SimTime, end: SimTime, pos: usize) {
+        let gap = self.min_gap.max(1);
         let touches_prev = pos > self.head && start - self.busy[pos - 1].1 < gap;
-        let touches_next = pos < self.busy.len() && self.busy[pos].0 - end < gap;
+        let touches_next = self.busy[pos].0 - end < gap;
         debug_assert!(pos == self.head || self.busy[pos - 1].1 <= start);
-        debug_assert!(pos == self.busy.len() || end <= self.busy[pos].0);
+        debug_assert!(end <= self.busy[pos].0);
         match (touches_prev, touches_next) {
             (true, true) => {
                 self.busy[pos - 1].1 = self.busy[pos].1;

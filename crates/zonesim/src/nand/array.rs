@@ -143,7 +143,7 @@ impl NandArray {
     }
 
     /// Drop the past of die `d`'s reservations.
-    #[inline]
+    #[inline(always)]
     fn prune(&mut self, d: usize) {
         let now = self.now;
         self.dies[d].advance(now);
@@ -156,9 +156,25 @@ impl NandArray {
     /// `die_tl(die, class)`). Operations never overlap: a host operation that may preempt and
     /// starts while background work occupies the die suspends it, pushing that work back by
     /// the overlap plus `suspend_ns`.
-    #[inline]
+    #[inline(always)]
     fn hold_die(&mut self, die: u32, slot: Slot, end: SimTime, class: OpClass) {
         let d = die as usize;
+        let dur = end - slot.start;
+        if self.preemption.reads || self.preemption.writes {
+            self.hold_die_preempting(d, slot, end, class);
+        } else {
+            self.dies[d].take(slot, dur);
+        }
+        if class == OpClass::Background {
+            self.counters.background_busy_ns += dur;
+        }
+        self.counters.die_busy_ns += dur;
+    }
+
+    /// [`NandArray::hold_die`] when some host class may preempt: host operations are also
+    /// kept on a second timeline per die.
+    #[inline(never)]
+    fn hold_die_preempting(&mut self, d: usize, slot: Slot, end: SimTime, class: OpClass) {
         let start = slot.start;
         let dur = end - start;
         if self.preempts(class) {
@@ -173,14 +189,10 @@ impl NandArray {
             }
         } else {
             self.dies[d].take(slot, dur);
-            if class != OpClass::Background && (self.preemption.reads || self.preemption.writes) {
+            if class != OpClass::Background {
                 self.die_host[d].reserve(start, dur);
             }
         }
-        if class == OpClass::Background {
-            self.counters.background_busy_ns += dur;
-        }
-        self.counters.die_busy_ns += dur;
     }
 
     /// Array read of one page on `die`, then `bytes` out over the die's channel.
