@@ -71,10 +71,117 @@ impl Hasher for PageHasher {
 /// A map keyed by page number.
 type PageMap<V> = HashMap<u64, V, BuildHasherDefault<PageHasher>>;
 
+/// Pages allocated per chunk of the memory store (2 MiB: one allocation, mapped lazily by the
+/// kernel, instead of a heap allocation per page).
+const CHUNK_PAGES: usize = 512;
+
+/// The memory store: page number -> slot, slots in 2 MiB chunks, trimmed slots reused.
+#[derive(Default)]
+struct MemPages {
+    slot_of: PageMap<u32>,
+    chunks: Vec<Chunk>,
+    /// Slots handed out so far (the next fresh one).
+    fresh: u32,
+    free: Vec<u32>,
+}
+
+impl MemPages {
+    fn page(&self, slot: u32) -> &[u8; PAGE_USIZE] {
+        let s = slot as usize;
+        &self.chunks[s / CHUNK_PAGES].pages()[s % CHUNK_PAGES]
+    }
+
+    fn page_mut(&mut self, slot: u32) -> &mut [u8; PAGE_USIZE] {
+        let s = slot as usize;
+        &mut self.chunks[s / CHUNK_PAGES].pages_mut()[s % CHUNK_PAGES]
+    }
+
+    fn get(&self, page: u64) -> Option<&[u8; PAGE_USIZE]> {
+        self.slot_of.get(&page).map(|&s| self.page(s))
+    }
+
+    /// The page's data, a zeroed page if it had none.
+    fn get_or_zero(&mut self, page: u64) -> &mut [u8; PAGE_USIZE] {
+        let slot = match self.slot_of.get(&page) {
+            Some(&s) => s,
+            None => {
+                let s = self.alloc();
+                self.slot_of.insert(page, s);
+                s
+            }
+        };
+        self.page_mut(slot)
+    }
+
+    fn alloc(&mut self) -> u32 {
+        if let Some(s) = self.free.pop() {
+            self.page_mut(s).fill(0);
+            return s;
+        }
+        if self.fresh as usize == self.chunks.len() * CHUNK_PAGES {
+            self.chunks.push(Chunk::zeroed());
+        }
+        self.fresh += 1;
+        self.fresh - 1
+    }
+
+    fn remove(&mut self, page: u64) {
+        if let Some(s) = self.slot_of.remove(&page) {
+            self.free.push(s);
+        }
+    }
+}
+
+/// One chunk of zeroed pages, 2 MiB-aligned and advised for transparent huge pages: one page
+/// fault per chunk instead of one per 4 KiB page where the kernel allows it.
+struct Chunk(std::ptr::NonNull<[u8; PAGE_USIZE]>);
+
+const CHUNK_BYTES: usize = CHUNK_PAGES * PAGE_USIZE;
+
+fn chunk_layout() -> std::alloc::Layout {
+    std::alloc::Layout::from_size_align(CHUNK_BYTES, CHUNK_BYTES).expect("valid layout")
+}
+
+// SAFETY: the chunk owns its memory; nothing else points into it.
+unsafe impl Send for Chunk {}
+unsafe impl Sync for Chunk {}
+
+impl Chunk {
+    fn zeroed() -> Chunk {
+        let layout = chunk_layout();
+        // SAFETY: the layout has a non-zero size; madvise only advises on memory we own.
+        unsafe {
+            let p = std::alloc::alloc_zeroed(layout);
+            let Some(p) = std::ptr::NonNull::new(p) else {
+                std::alloc::handle_alloc_error(layout);
+            };
+            libc::madvise(p.as_ptr().cast(), CHUNK_BYTES, libc::MADV_HUGEPAGE);
+            Chunk(p.cast())
+        }
+    }
+
+    fn pages(&self) -> &[[u8; PAGE_USIZE]] {
+        // SAFETY: CHUNK_PAGES zero-initialised pages owned by self.
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr(), CHUNK_PAGES) }
+    }
+
+    fn pages_mut(&mut self) -> &mut [[u8; PAGE_USIZE]] {
+        // SAFETY: as in `pages`, borrowed mutably through self.
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_ptr(), CHUNK_PAGES) }
+    }
+}
+
+impl Drop for Chunk {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout.
+        unsafe { std::alloc::dealloc(self.0.as_ptr().cast(), chunk_layout()) }
+    }
+}
+
 /// Page-granular storage behind [`Store`].
 enum Backing {
     None,
-    Memory(PageMap<Box<[u8; PAGE_USIZE]>>),
+    Memory(MemPages),
     Sparse { file: std::fs::File, path: PathBuf },
 }
 
@@ -106,7 +213,7 @@ impl Store {
     pub fn open(spec: &StoreSpec, capacity: u64) -> Result<Store> {
         let backing = match spec {
             StoreSpec::None => Backing::None,
-            StoreSpec::Memory => Backing::Memory(PageMap::default()),
+            StoreSpec::Memory => Backing::Memory(MemPages::default()),
             StoreSpec::Sparse(path) => {
                 let file = std::fs::OpenOptions::new()
                     .read(true)
@@ -133,7 +240,7 @@ impl Store {
     /// Pages held in memory (`memory` only; 0 otherwise).
     pub fn resident_pages(&self) -> u64 {
         match &self.backing {
-            Backing::Memory(m) => m.len() as u64,
+            Backing::Memory(m) => m.slot_of.len() as u64,
             _ => 0,
         }
     }
@@ -145,8 +252,7 @@ impl Store {
             Backing::Memory(m) => {
                 let mut src = 0;
                 for (page, at, n) in pieces(offset, data.len() as u64) {
-                    let p = m.entry(page).or_insert_with(|| Box::new([0; PAGE_USIZE]));
-                    p[at..at + n].copy_from_slice(&data[src..src + n]);
+                    m.get_or_zero(page)[at..at + n].copy_from_slice(&data[src..src + n]);
                     src += n;
                 }
                 Ok(())
@@ -170,7 +276,7 @@ impl Store {
                 let mut dst = 0;
                 for (page, at, n) in pieces(offset, buf.len() as u64) {
                     let out = &mut buf[dst..dst + n];
-                    match m.get(&page) {
+                    match m.get(page) {
                         Some(p) => out.copy_from_slice(&p[at..at + n]),
                         None => out.fill(0),
                     }
@@ -195,9 +301,9 @@ impl Store {
             Backing::Memory(m) => {
                 for (page, at, n) in pieces(offset, len) {
                     if n == PAGE_USIZE {
-                        m.remove(&page);
-                    } else if let Some(p) = m.get_mut(&page) {
-                        p[at..at + n].fill(0);
+                        m.remove(page);
+                    } else if let Some(&s) = m.slot_of.get(&page) {
+                        m.page_mut(s)[at..at + n].fill(0);
                     }
                 }
                 Ok(())
