@@ -380,9 +380,9 @@ impl Verifier {
         for (page, _, n) in pieces(offset, len) {
             if n == PAGE_USIZE {
                 self.digests.remove(&page);
-            } else if self.digests.contains_key(&page) {
+            } else if let Some(d) = self.digests.get_mut(&page) {
                 store.read(page * PAGE, &mut page_buf)?;
-                self.digests.insert(page, digest(&page_buf));
+                *d = digest(&page_buf);
             }
         }
         Ok(())
