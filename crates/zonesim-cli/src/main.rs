@@ -5,6 +5,8 @@ mod bench;
 mod experiment_cmd;
 mod f2fs_layout;
 mod layout_cmd;
+#[cfg(target_os = "linux")]
+mod mount_cmd;
 mod run_cmd;
 mod summary;
 mod trace_cmd;
@@ -42,6 +44,9 @@ enum Cmd {
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
+    /// Expose a namespace as DIR/disk through FUSE until unmounted, then write the report.
+    #[cfg(target_os = "linux")]
+    Mount(Box<mount_cmd::MountArgs>),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +90,8 @@ fn main() -> ExitCode {
         Cmd::Trace(t) => trace_cmd::run(t),
         Cmd::Experiment(e) => experiment_cmd::run(e),
         Cmd::Layout(a) => layout_cmd::run(a),
+        #[cfg(target_os = "linux")]
+        Cmd::Mount(a) => mount_cmd::run(*a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

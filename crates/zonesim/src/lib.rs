@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod device;
+pub mod emu;
 pub mod engine;
 pub mod error;
 pub mod experiments;

@@ -344,6 +344,7 @@ pub fn run_device(
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
         },
         trace,
+        emulation: None,
     })
 }
 

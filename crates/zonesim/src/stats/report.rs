@@ -101,6 +101,9 @@ pub struct Report {
         serialize_with = "sorted_keys"
     )]
     pub trace: Option<TraceReport>,
+    /// A device driven by real software (fio ioengine, FUSE disk) only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emulation: Option<super::emulation::EmulationReport>,
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they
