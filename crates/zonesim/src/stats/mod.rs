@@ -3,9 +3,11 @@
 
 pub mod device;
 pub mod report;
+pub mod timeseries;
 
 pub use device::DeviceReport;
 pub use report::{LatencyReport, OpReport, Report, TraceReport};
+pub use timeseries::{Sampler, SeriesSection, TimeSeries};
 
 use crate::engine::SimTime;
 use crate::host::IoKind;

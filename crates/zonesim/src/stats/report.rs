@@ -101,6 +101,9 @@ pub struct Report {
         serialize_with = "sorted_keys"
     )]
     pub trace: Option<TraceReport>,
+    /// Sampled per simulated interval when `stats.interval_ms` > 0 (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeseries: Option<super::TimeSeries>,
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they
