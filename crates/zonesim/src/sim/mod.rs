@@ -9,6 +9,7 @@
 mod precondition;
 mod source;
 mod spec;
+pub mod sweep;
 
 pub use precondition::Precondition;
 pub use source::{ReplayMode, TraceReplay};
@@ -21,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobReport, SimReport};
+use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -416,8 +417,14 @@ pub fn run_device_with(
     let mut total = IoStats::default();
     let mut jobs = Vec::new();
     let mut trace = None;
+    let mut latency_cdfs = Vec::new();
     for s in &sources {
         total.merge(&s.stats);
+        latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points)| JobCdf {
+            job: s.name.clone(),
+            op,
+            points,
+        }));
         jobs.push(JobReport {
             name: s.name.clone(),
             namespace: s.ns,
@@ -447,6 +454,7 @@ pub fn run_device_with(
         },
         trace,
         timeseries,
+        latency_cdfs,
     })
 }
 
