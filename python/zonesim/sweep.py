@@ -83,6 +83,7 @@ def sweep_file(path: str, backend: str = "local", workers: Optional[int] = None,
     import tomllib
 
     spec = json.loads(_zonesim.sweep_file(os.fspath(path)))
+    spec["grid"] = [(key, literals) for key, literals in spec["grid"]]
     labels = {}
     for key, literals in spec["grid"]:
         for lit in literals:
