@@ -136,7 +136,7 @@ def waf_gc_bars(df, by: Optional[Sequence[str]] = None, ax=None):
     ok = df[df["error"].isna()] if "error" in df.columns else df
     by = list(by or [c for c in df.columns if c not in headline_columns() + ["seed", "error"]])
     g = ok.groupby(by, sort=False)[["waf", "gc_pages_moved"]].mean().reset_index()
-    labels = [", ".join(f"{k.split('.')[-1]}={r[k]}" for k in by) for _, r in g.iterrows()]
+    labels = [" / ".join(str(r[k]) for k in by) for _, r in g.iterrows()]
     ax = _ax(ax)
     xs = range(len(g))
     w = 0.4
@@ -147,6 +147,7 @@ def waf_gc_bars(df, by: Optional[Sequence[str]] = None, ax=None):
     ax2.set_ylabel("GC pages moved")
     ax.set_xticks(list(xs))
     ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xlabel(" / ".join(k.split(".")[-1] for k in by))
     ax.set_title("Write amplification and GC per configuration")
     handles = ax.patches[:1] + ax2.patches[:1]
     ax.legend(handles, ["WAF", "GC pages moved"], frameon=False)
