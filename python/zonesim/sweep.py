@@ -80,17 +80,26 @@ def sweep(
 def sweep_file(path: str, backend: str = "local", workers: Optional[int] = None, progress: bool = True):
     """Run a sweep file (the ``zonesim sweep SWEEP.toml`` format, read by the library)."""
     import json
-    import tomllib
 
     spec = json.loads(_zonesim.sweep_file(os.fspath(path)))
     spec["grid"] = [(key, literals) for key, literals in spec["grid"]]
     labels = {}
     for key, literals in spec["grid"]:
         for lit in literals:
-            labels[f"{key}={lit}"] = tomllib.loads(f"v = {lit}")["v"]
+            labels[f"{key}={lit}"] = _label(lit)
     tasks = _tasks(spec["sets"], spec["grid"], labels, spec["seeds"])
     kwargs = {"precondition": spec["precondition"], "namespace": spec["namespace"]}
     return _sweep(spec["device"], tasks, spec["workload"], None, backend, workers, progress, kwargs)
+
+
+def _label(literal: str):
+    """The value a TOML literal of a sweep file stands for (numbers, bools, basic strings)."""
+    import json
+
+    try:
+        return json.loads(literal)
+    except ValueError:
+        return literal
 
 
 def _sweep(spec, tasks, workload, trace, backend, workers, progress, run_kwargs):

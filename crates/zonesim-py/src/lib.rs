@@ -8,6 +8,8 @@
 
 // pyo3 0.22's macros test a `gil-refs` cfg that newer rustc does not know.
 #![allow(unexpected_cfgs)]
+// pyo3 0.22's #[pyfunction] expands `?` conversions clippy calls useless.
+#![allow(clippy::useless_conversion)]
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
