@@ -64,6 +64,9 @@ fn workload_spec(
 /// A job's latency distribution in one direction: (job, op, [(latency us, fraction)]).
 type Cdf = (String, &'static str, Vec<(f64, f64)>);
 
+/// What `run` hands back: the JSON report, the headline metrics, the latency CDFs.
+type RunOutput = (String, Vec<(&'static str, f64)>, Vec<Cdf>);
+
 /// Run a simulation; returns (the JSON report, the headline metrics, the latency CDFs).
 #[pyfunction]
 #[pyo3(signature = (device, sets, workload=None, fio_text=None, trace=None, seed=1,
@@ -85,7 +88,7 @@ fn run(
     time_scale: f64,
     check_invariants: bool,
     progress: Option<PyObject>,
-) -> PyResult<(String, Vec<(&'static str, f64)>, Vec<Cdf>)> {
+) -> PyResult<RunOutput> {
     let cfg = zonesim::load_device(device, &sets).map_err(to_py)?;
     let trace = trace.map(|t| {
         let mode = if as_fast_as_possible {
