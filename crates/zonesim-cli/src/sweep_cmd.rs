@@ -32,7 +32,10 @@ struct Task {
     seed: u64,
 }
 
-fn run_point(s: &SweepFile, t: &Task) -> Result<Vec<(&'static str, f64)>, Error> {
+/// A point's headline metrics, or why it failed.
+type PointResult = Result<Vec<(&'static str, f64)>, Error>;
+
+fn run_point(s: &SweepFile, t: &Task) -> PointResult {
     let sets: Vec<String> = s.sets.iter().chain(&t.sets).cloned().collect();
     let cfg = zonesim::load_device(&s.device, &sets)?;
     let workload = match &s.workload {
@@ -85,8 +88,7 @@ pub fn run(a: SweepArgs) -> Result<()> {
             })
         })
         .collect();
-    let results: Vec<Mutex<Option<Result<Vec<(&str, f64)>, Error>>>> =
-        tasks.iter().map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<PointResult>>> = tasks.iter().map(|_| Mutex::new(None)).collect();
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(tasks.len() as u64);
         b.set_style(
