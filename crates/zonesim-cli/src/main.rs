@@ -9,6 +9,7 @@ mod layout_cmd;
 mod mount_cmd;
 mod run_cmd;
 mod summary;
+mod sweep_cmd;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,8 @@ enum Cmd {
     /// Size the namespaces of an F2FS metadata + zoned data device (ConZone+ §4.1).
     #[command(allow_negative_numbers = true)]
     Layout(layout_cmd::LayoutArgs),
+    /// Run every point of a grid of device keys (SWEEP.toml) on a local pool; results as CSV.
+    Sweep(sweep_cmd::SweepArgs),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Cmd::Layout(a) => layout_cmd::run(a),
         #[cfg(target_os = "linux")]
         Cmd::Mount(a) => mount_cmd::run(*a),
+        Cmd::Sweep(a) => sweep_cmd::run(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

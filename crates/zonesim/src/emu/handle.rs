@@ -310,6 +310,8 @@ impl Handle {
             },
             trace: None,
             emulation: Some(self.emulation_report()),
+            timeseries: None,
+            latency_cdfs: Vec::new(),
         }
     }
 

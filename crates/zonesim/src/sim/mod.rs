@@ -8,9 +8,12 @@
 
 mod precondition;
 mod source;
+mod spec;
+pub mod sweep;
 
 pub use precondition::Precondition;
 pub use source::{ReplayMode, TraceReplay};
+pub use spec::{execute, RunSpec, WorkloadSpec, DEFAULT_WORKLOAD, DEFAULT_ZONED_WORKLOAD};
 
 use crate::config::DeviceConfig;
 use crate::device::Device;
@@ -19,9 +22,10 @@ use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobReport, SimReport};
-use crate::stats::{IoStats, Report};
+use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
+use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What to run.
@@ -57,6 +61,27 @@ impl Default for RunOptions {
 /// and the requests completed so far in it.
 pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
 
+/// What the caller of a run sees and steers while it runs.
+pub struct Control<'a> {
+    /// Called now and then (every 65536 completions) with the phase and the requests completed.
+    pub progress: Progress<'a>,
+    /// Checked at the same points: once set (by another thread, a signal handler), the run
+    /// stops with [`Error::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Control<'_> {
+    /// Report progress; an error if the run is to stop.
+    #[cold]
+    fn tick(&mut self, phase: &'static str, completed: u64) -> Result<()> {
+        (self.progress)(phase, completed);
+        match self.stop {
+            Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted { phase, completed }),
+            _ => Ok(()),
+        }
+    }
+}
+
 enum Ev {
     /// A request of source `src` completes.
     Done {
@@ -86,6 +111,10 @@ struct Engine<'d> {
     completed: u64,
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
+    /// Time series of the measured phase (`stats.interval_ms`), when on.
+    sampler: Option<Sampler>,
+    /// The sampler's next interval boundary; `SimTime::MAX` when off (one compare per event).
+    next_sample: SimTime,
 }
 
 impl<'d> Engine<'d> {
@@ -114,14 +143,44 @@ impl<'d> Engine<'d> {
             completed: 0,
             bg_idle_ns,
             error: None,
+            sampler: None,
+            next_sample: SimTime::MAX,
         }
     }
 
-    fn run(&mut self, start: SimTime, progress: Progress) -> Result<SimTime> {
+    /// Sample a time series every `interval_ns` from `start` (the measured phase).
+    fn sample_every(&mut self, interval_ns: u64, start: SimTime) {
+        let s = Sampler::new(interval_ns, start, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    /// The components whose state the time series samples, in column order after the host
+    /// columns. Extension point: a model with its own columns (a host file system) implements
+    /// `stats::SeriesSection` and is listed here.
+    fn sections(&self) -> [&dyn SeriesSection; 1] {
+        [&*self.dev]
+    }
+
+    /// Close the intervals of the time series that end at or before `now`.
+    #[cold]
+    fn sample(&mut self, now: SimTime) {
+        let Some(mut s) = self.sampler.take() else {
+            return;
+        };
+        s.advance(now, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    fn run(&mut self, start: SimTime, ctl: &mut Control) -> Result<SimTime> {
         self.q.push(start, Ev::Group { g: 0 });
         let mut now = start;
         while let Some((t, ev)) = self.q.pop() {
             now = t;
+            if t >= self.next_sample {
+                self.sample(t);
+            }
             match ev {
                 Ev::Done {
                     src,
@@ -137,7 +196,7 @@ impl<'d> Engine<'d> {
                 return Err(e);
             }
             if self.completed & 0xFFFF == 0 {
-                progress(self.phase, self.completed);
+                ctl.tick(self.phase, self.completed)?;
             }
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
@@ -225,6 +284,9 @@ impl<'d> Engine<'d> {
         s.outstanding -= 1;
         s.completed += 1;
         s.stats.record(kind, issued, now, bytes);
+        if let Some(ts) = &mut self.sampler {
+            ts.record(kind, issued, now, bytes);
+        }
         if !s.open_loop() {
             if s.thinktime_ns > 0 {
                 let t = now + s.thinktime_ns;
@@ -279,8 +341,26 @@ pub fn run(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
+    run_with(
+        cfg,
+        workload,
+        opts,
+        &mut Control {
+            progress,
+            stop: None,
+        },
+    )
+}
+
+/// [`run`] with a stop flag beside the progress observer.
+pub fn run_with(
+    cfg: &DeviceConfig,
+    workload: &Workload,
+    opts: &RunOptions,
+    ctl: &mut Control,
+) -> Result<Report> {
     let mut dev = Device::new(cfg, opts.seed)?;
-    run_device(&mut dev, workload, opts, progress)
+    run_device_with(&mut dev, workload, opts, ctl)
 }
 
 /// Run `workload` on an existing device (after what it already ran: it starts when the device's
@@ -291,9 +371,27 @@ pub fn run_device(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
+    run_device_with(
+        dev,
+        workload,
+        opts,
+        &mut Control {
+            progress,
+            stop: None,
+        },
+    )
+}
+
+/// [`run_device`] with a stop flag beside the progress observer.
+pub fn run_device_with(
+    dev: &mut Device,
+    workload: &Workload,
+    opts: &RunOptions,
+    ctl: &mut Control,
+) -> Result<Report> {
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
-    let pre = precondition::run(dev, opts, progress)?;
+    let pre = precondition::run(dev, opts, ctl)?;
     let t0 = dev.clock;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
@@ -301,8 +399,13 @@ pub fn run_device(
     dev.reset_counters();
     let sources = source::build(workload, dev, opts.namespace, opts.seed)?;
     let measure = Instant::now();
+    let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);
-    let end = eng.run(t0, progress)?;
+    if interval_ns > 0 {
+        eng.sample_every(interval_ns, t0);
+    }
+    let end = eng.run(t0, ctl)?;
+    let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let sources = std::mem::take(&mut eng.sources);
@@ -314,8 +417,14 @@ pub fn run_device(
     let mut total = IoStats::default();
     let mut jobs = Vec::new();
     let mut trace = None;
+    let mut latency_cdfs = Vec::new();
     for s in &sources {
         total.merge(&s.stats);
+        latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points)| JobCdf {
+            job: s.name.clone(),
+            op,
+            points,
+        }));
         jobs.push(JobReport {
             name: s.name.clone(),
             namespace: s.ns,
@@ -345,6 +454,8 @@ pub fn run_device(
         },
         trace,
         emulation: None,
+        timeseries,
+        latency_cdfs,
     })
 }
 
@@ -357,11 +468,11 @@ fn run_on(
     dev: &mut Device,
     sources: Vec<Source>,
     start: SimTime,
-    progress: Progress,
+    ctl: &mut Control,
 ) -> Result<SimTime> {
     let mut eng = Engine::new(dev, sources);
     eng.phase = "preconditioning";
-    eng.run(start, progress)
+    eng.run(start, ctl)
 }
 
 /// The device command for a host request: the run is the adapter between the host side
