@@ -32,6 +32,10 @@ pub struct RunArgs {
     /// namespace (`none`, the default unless the device has an `[fs]` section).
     #[arg(long, value_parser = ["f2fs", "none"])]
     pub fs: Option<String>,
+    /// Aging scenario (TOML steps with a loop and stop condition, docs/fs.md) run on the
+    /// host file system instead of fio jobs.
+    #[arg(long, conflicts_with_all = ["workload", "trace"])]
+    pub scenario: Option<PathBuf>,
     /// Override a device key: --set nand.channels=4 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
@@ -154,13 +158,19 @@ pub fn run(a: RunArgs) -> Result<()> {
     if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
         eprintln!("zonesim: warning: {w}");
     }
-    let (wl, wl_name) = workload(&a, &cfg)?;
     let opts = RunOptions {
         seed: a.seed,
         precondition: a.precondition,
         namespace: a.namespace,
         check_invariants: a.check_invariants || cfg!(debug_assertions),
     };
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let sc = zonesim::host::scenario::Scenario::parse(&text, &path.display().to_string())?;
+        let report = sim::scenario::run(&cfg, &sc, &opts)?;
+        return emit(&a, &cfg, &path.display().to_string(), &report);
+    }
+    let (wl, wl_name) = workload(&a, &cfg)?;
     let started = Instant::now();
     let interactive = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
@@ -182,6 +192,16 @@ pub fn run(a: RunArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    emit(&a, &cfg, &wl_name, &report)
+}
+
+/// Write the report: `--json FILE`, `--json-stdout` or the summary.
+fn emit(
+    a: &RunArgs,
+    cfg: &DeviceConfig,
+    wl_name: &str,
+    report: &zonesim::stats::Report,
+) -> Result<()> {
     if let Some(p) = &a.json {
         let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(p, text + "\n").map_err(|e| Error::io(p, e))?;
@@ -189,7 +209,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     if a.json_stdout {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", summary::render(&cfg, &wl_name, &report));
+        print!("{}", summary::render(cfg, wl_name, report));
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 pub mod fio;
 pub mod fs;
 pub mod io;
+pub mod scenario;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

@@ -8,6 +8,7 @@
 
 pub mod fs;
 mod precondition;
+pub mod scenario;
 mod source;
 
 pub use precondition::Precondition;
@@ -246,8 +247,10 @@ impl<'d> Engine<'d> {
                         h.submit(self.dev, now).max(now + cpu)
                     }
                     Err(_) => {
-                        // ENOSPC: counted by the file system; the job ends like fio's.
-                        h.fs.out.clear();
+                        // ENOSPC: counted by the file system; the job ends like fio's (what
+                        // the failed call queued, e.g. GC and checkpoints, still reaches the
+                        // device).
+                        h.submit(self.dev, now);
                         s.stop();
                         self.maybe_tail(now, src);
                         return;
@@ -470,6 +473,7 @@ pub fn run_device(
         jobs,
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
         fs,
+        scenario: None,
         device,
         precondition: pre,
         sim: SimReport {

@@ -107,6 +107,9 @@ pub struct Report {
     /// Flash programs / user data bytes of the file system (= `fs.waf` × `device.waf`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_to_end_waf: Option<f64>,
+    /// An aging scenario's per-iteration records (`zonesim run --scenario`), docs/fs.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<crate::sim::scenario::ScenarioReport>,
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they

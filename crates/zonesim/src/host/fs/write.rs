@@ -309,16 +309,23 @@ impl F2fs {
     fn new_segment(&mut self, log: u8) -> bool {
         let c = self.cur[log as usize];
         if c.seg != NULL {
+            // The next segment of the section is opened before the current one is closed, so
+            // a section being written never looks free (and is never reset under a log).
+            let next = if c.ssr {
+                None
+            } else {
+                self.segs.next_in_section(c.seg)
+            };
+            if let Some(n) = next {
+                self.open(log, n);
+            }
             if self.segs.close(c.seg) {
                 let freed = self.segs.try_free(c.seg);
                 self.on_freed(c.seg, freed);
             }
             self.ssa_pending += 1;
-            if !c.ssr {
-                if let Some(n) = self.segs.next_in_section(c.seg) {
-                    self.open(log, n);
-                    return true;
-                }
+            if next.is_some() {
+                return true;
             }
             self.cur[log as usize].seg = NULL;
         }
