@@ -21,6 +21,14 @@ pub struct RunArgs {
     /// Block trace to replay.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// Run the fio jobs on files of a host file system (`f2fs`, docs/fs.md) or on the raw
+    /// namespace (`none`, the default unless the device has an `[fs]` section).
+    #[arg(long, value_parser = ["f2fs", "none"])]
+    pub fs: Option<String>,
+    /// Aging scenario (TOML steps with a loop and stop condition, docs/fs.md) run on the
+    /// host file system instead of fio jobs.
+    #[arg(long, conflicts_with_all = ["workload", "trace"])]
+    pub scenario: Option<PathBuf>,
     /// Override a device key: --set nand.channels=4 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
@@ -109,9 +117,12 @@ fn workload_spec(a: &RunArgs) -> WorkloadSpec {
     }
 }
 
-/// The device keys of the run's own flags (`--interval-ms`) after the `--set`s.
+/// The device keys of the run's own flags (`--fs`, `--interval-ms`) around the `--set`s.
 fn device_sets(a: &RunArgs) -> Vec<String> {
     let mut sets = a.sets.clone();
+    if a.fs.as_deref() == Some("f2fs") {
+        sets.insert(0, "fs.kind=f2fs".to_string());
+    }
     if let Some(ms) = a.interval_ms {
         sets.push(format!("stats.interval_ms={ms:?}"));
     }
@@ -119,7 +130,10 @@ fn device_sets(a: &RunArgs) -> Vec<String> {
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
-    let cfg = zonesim::load_device(&a.device, &device_sets(&a))?;
+    let mut cfg = zonesim::load_device(&a.device, &device_sets(&a))?;
+    if a.fs.as_deref() == Some("none") {
+        cfg.fs = None;
+    }
     if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
         eprintln!("zonesim: warning: {w}");
     }
@@ -130,13 +144,20 @@ pub fn run(a: RunArgs) -> Result<()> {
         )
         .into());
     }
-    let mut spec = RunSpec::new(cfg, workload_spec(&a));
-    spec.options = RunOptions {
+    let options = RunOptions {
         seed: a.seed,
         precondition: a.precondition,
         namespace: a.namespace,
         check_invariants: a.check_invariants || cfg!(debug_assertions),
     };
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let sc = zonesim::host::scenario::Scenario::parse(&text, &path.display().to_string())?;
+        let report = zonesim::sim::scenario::run(&cfg, &sc, &options)?;
+        return emit(&a, &cfg, &path.display().to_string(), &report);
+    }
+    let mut spec = RunSpec::new(cfg, workload_spec(&a));
+    spec.options = options;
     // Resolved once here for the summary's name and parse errors before anything runs.
     let (_, wl_name) = spec.resolve_workload()?;
     let started = Instant::now();
@@ -166,17 +187,27 @@ pub fn run(a: RunArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    emit(&a, &spec.device, &wl_name, &report)
+}
+
+/// Write the report: `--json FILE`, `--timeseries FILE.csv`, `--json-stdout` or the summary.
+fn emit(
+    a: &RunArgs,
+    cfg: &zonesim::config::DeviceConfig,
+    wl_name: &str,
+    report: &zonesim::stats::Report,
+) -> Result<()> {
     if let Some(p) = &a.json {
-        let text = serde_json::to_string_pretty(&report)?;
+        let text = serde_json::to_string_pretty(report)?;
         std::fs::write(p, text + "\n").map_err(|e| Error::io(p, e))?;
     }
     if let (Some(p), Some(ts)) = (&a.timeseries, &report.timeseries) {
         std::fs::write(p, ts.to_csv()).map_err(|e| Error::io(p, e))?;
     }
     if a.json_stdout {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        print!("{}", summary::render(&spec.device, &wl_name, &report));
+        print!("{}", summary::render(cfg, wl_name, report));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! Units: times in microseconds (`*_us`), bandwidths in MiB/s (`*_mb_s`, 2^20 bytes per second),
 //! sizes in bytes (`*_bytes`).
 
+pub mod fs;
 mod presets;
 mod validate;
 
@@ -688,6 +689,9 @@ pub struct DeviceConfig {
     /// Namespaces in id order; empty = one conventional namespace.
     #[serde(default)]
     pub namespaces: Vec<NamespaceConfig>,
+    /// The host file system run under the workload (docs/fs.md); absent = raw block I/O.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs: Option<fs::FsConfig>,
 }
 
 impl DeviceConfig {

@@ -52,6 +52,9 @@ const MAX_GC_WINDOW: u32 = 1 << 20;
 
 impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
+        if let Some(fs) = &self.fs {
+            fs.validate()?;
+        }
         let n = &self.nand;
         count("nand.channels", n.channels, 1024)?;
         count("nand.chips_per_channel", n.chips_per_channel, 256)?;

@@ -312,6 +312,9 @@ impl Handle {
             emulation: Some(self.emulation_report()),
             timeseries: None,
             latency_cdfs: Vec::new(),
+            fs: None,
+            end_to_end_waf: None,
+            scenario: None,
         }
     }
 

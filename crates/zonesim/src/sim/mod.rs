@@ -6,7 +6,9 @@
 //! per request: the device computes a request's completion when it arrives, and the completion
 //! event issues the source's next request. Jobs separated by `stonewall` run in groups.
 
+pub mod fs;
 mod precondition;
+pub mod scenario;
 mod source;
 mod spec;
 pub mod sweep;
@@ -96,6 +98,8 @@ enum Ev {
     Group { g: u32 },
     /// Background GC opportunity, valid if no request was issued since `token`.
     BgGc { token: u64 },
+    /// The host file system's background GC thread wakes.
+    FsBg,
 }
 
 /// The engine state of one run over one device.
@@ -115,6 +119,9 @@ struct Engine<'d> {
     sampler: Option<Sampler>,
     /// The sampler's next interval boundary; `SimTime::MAX` when off (one compare per event).
     next_sample: SimTime,
+    /// The host file system (`--fs`), if any.
+    fs: Option<fs::FsHost>,
+    last_issue: SimTime,
 }
 
 impl<'d> Engine<'d> {
@@ -145,6 +152,8 @@ impl<'d> Engine<'d> {
             error: None,
             sampler: None,
             next_sample: SimTime::MAX,
+            fs: None,
+            last_issue: SimTime::ZERO,
         }
     }
 
@@ -158,8 +167,12 @@ impl<'d> Engine<'d> {
     /// The components whose state the time series samples, in column order after the host
     /// columns. Extension point: a model with its own columns (a host file system) implements
     /// `stats::SeriesSection` and is listed here.
-    fn sections(&self) -> [&dyn SeriesSection; 1] {
-        [&*self.dev]
+    fn sections(&self) -> Vec<&dyn SeriesSection> {
+        let mut v: Vec<&dyn SeriesSection> = vec![&*self.dev];
+        if let Some(fs) = &self.fs {
+            v.push(fs);
+        }
+        v
     }
 
     /// Close the intervals of the time series that end at or before `now`.
@@ -175,8 +188,21 @@ impl<'d> Engine<'d> {
 
     fn run(&mut self, start: SimTime, ctl: &mut Control) -> Result<SimTime> {
         self.q.push(start, Ev::Group { g: 0 });
+        if let Some(h) = &self.fs {
+            if h.fs.p.background_gc {
+                self.q
+                    .push(start + h.fs.p.gc_min_sleep_time_ms * 1_000_000, Ev::FsBg);
+            }
+        }
         let mut now = start;
         while let Some((t, ev)) = self.q.pop() {
+            if let Ev::FsBg = ev {
+                // The file system's GC thread does not extend a finished run.
+                if self.on_fs_bg(t) {
+                    now = t;
+                }
+                continue;
+            }
             now = t;
             if t >= self.next_sample {
                 self.sample(t);
@@ -191,6 +217,7 @@ impl<'d> Engine<'d> {
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
+                Ev::FsBg => {}
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -214,6 +241,17 @@ impl<'d> Engine<'d> {
                 }
             }
             self.sources[src as usize].start(now);
+            if let (Some(h), Some(fj)) = (&mut self.fs, &mut self.sources[src as usize].files) {
+                h.fs.now = now.ns();
+                fj.setup(h);
+                let ready = h.submit(self.dev, now);
+                if ready > now {
+                    for _ in 0..self.sources[src as usize].depth {
+                        self.q.push(ready, Ev::Issue { src });
+                    }
+                    continue;
+                }
+            }
             if self.sources[src as usize].open_loop() {
                 self.schedule_arrival(src);
             } else {
@@ -251,13 +289,39 @@ impl<'d> Engine<'d> {
         let s = &mut self.sources[src as usize];
         let io = match s.next_io(now) {
             Ok(Some(io)) => io,
-            Ok(None) => return,
+            Ok(None) => {
+                self.maybe_tail(now, src);
+                return;
+            }
             Err(e) => {
                 self.fail(e);
                 return;
             }
         };
-        let done = self.dev.submit(now, s.ns, command(&io)).done;
+        self.last_issue = now;
+        let done = match (&mut self.fs, &mut s.files) {
+            (Some(h), Some(fj)) => {
+                h.fs.now = now.ns();
+                match fj.run(h, &io) {
+                    Ok(cpu) => {
+                        if io.kind == IoKind::Read {
+                            h.reads_in_flight += 1;
+                        }
+                        h.submit(self.dev, now).max(now + cpu)
+                    }
+                    Err(_) => {
+                        // ENOSPC: counted by the file system; the job ends like fio's (what
+                        // the failed call queued, e.g. GC and checkpoints, still reaches the
+                        // device).
+                        h.submit(self.dev, now);
+                        s.stop();
+                        self.maybe_tail(now, src);
+                        return;
+                    }
+                }
+            }
+            _ => self.dev.submit(now, s.ns, command(&io)).done,
+        };
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -287,6 +351,11 @@ impl<'d> Engine<'d> {
         if let Some(ts) = &mut self.sampler {
             ts.record(kind, issued, now, bytes);
         }
+        if kind == IoKind::Read && s.files.is_some() {
+            if let Some(h) = &mut self.fs {
+                h.reads_in_flight -= 1;
+            }
+        }
         if !s.open_loop() {
             if s.thinktime_ns > 0 {
                 let t = now + s.thinktime_ns;
@@ -295,6 +364,7 @@ impl<'d> Engine<'d> {
                 self.issue(now, src);
             }
         }
+        self.maybe_tail(now, src);
         self.maybe_finish_group(now, src);
         if self.outstanding == 0 {
             if let Some(idle) = self.bg_idle_ns {
@@ -319,6 +389,57 @@ impl<'d> Engine<'d> {
                 self.q.push(now, Ev::Group { g: g as u32 + 1 });
             }
         }
+    }
+
+    /// A file job that ran out of requests: its `end_fsync` / `unlink`, as one more request.
+    fn maybe_tail(&mut self, now: SimTime, src: u32) {
+        let s = &mut self.sources[src as usize];
+        if s.outstanding > 0 || !s.finished_issuing() {
+            return;
+        }
+        let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) else {
+            return;
+        };
+        if !fj.has_tail() {
+            return;
+        }
+        h.fs.now = now.ns();
+        fj.tail(h);
+        let done = h.submit(self.dev, now);
+        s.outstanding += 1;
+        s.issued += 1;
+        s.stats.issued(now);
+        self.outstanding += 1;
+        self.issued += 1;
+        self.q.push(
+            done,
+            Ev::Done {
+                src,
+                kind: IoKind::Flush,
+                issued: now,
+                bytes: 0,
+            },
+        );
+    }
+
+    /// The file system's background GC thread: gated by idleness (conventional: no request
+    /// for `gc_idle_time`; zoned: no user read in flight), stops when every source is done.
+    fn on_fs_bg(&mut self, now: SimTime) -> bool {
+        if self.sources.iter().all(|s| s.finished()) {
+            return false;
+        }
+        let Some(h) = &mut self.fs else { return false };
+        let idle = if h.fs.geo.zoned {
+            h.reads_in_flight == 0
+        } else {
+            self.outstanding == 0
+                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms * 1_000_000
+        };
+        if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
+            h.submit(self.dev, now);
+            self.q.push(now + sleep.max(1), Ev::FsBg);
+        }
+        true
     }
 
     fn on_bg_gc(&mut self, now: SimTime, token: u64) {
@@ -396,16 +517,36 @@ pub fn run_device_with(
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }
+    // mkfs: its writes reach the device before the measured run.
+    let mut fs_host = match &dev.cfg.fs {
+        Some(c) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
+        None => None,
+    };
+    let t0 = match &mut fs_host {
+        Some(h) => h.submit(dev, t0),
+        None => t0,
+    };
     dev.reset_counters();
-    let sources = source::build(workload, dev, opts.namespace, opts.seed)?;
+    let sources = source::build(workload, dev, opts.namespace, opts.seed, fs_host.is_some())?;
     let measure = Instant::now();
     let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);
+    eng.fs = fs_host;
     if interval_ns > 0 {
         eng.sample_every(interval_ns, t0);
     }
-    let end = eng.run(t0, ctl)?;
+    let mut end = eng.run(t0, ctl)?;
     let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
+    // Unmount: the dirty data and a checkpoint reach the device.
+    let mut fs_host = eng.fs.take();
+    if let Some(h) = &mut fs_host {
+        h.fs.now = end.ns();
+        h.fs.sync();
+        end = end.max(h.submit(eng.dev, end));
+        if opts.check_invariants {
+            h.fs.check_invariants().map_err(invariant)?;
+        }
+    }
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let sources = std::mem::take(&mut eng.sources);
@@ -435,11 +576,18 @@ pub fn run_device_with(
         }
     }
     let wall_s = wall.elapsed().as_secs_f64();
+    let device = dev.report();
+    let fs = fs_host
+        .as_ref()
+        .map(|h| crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
     Ok(Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
         host: HostReport::from_stats(&total),
         jobs,
-        device: dev.report(),
+        end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
+        fs,
+        scenario: None,
+        device,
         precondition: pre,
         sim: SimReport {
             seed: opts.seed,

@@ -107,6 +107,15 @@ pub struct Report {
     /// Sampled per simulated interval when `stats.interval_ms` > 0 (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeseries: Option<super::TimeSeries>,
+    /// The host file system (`--fs`), docs/fs.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fs: Option<super::fs::FsReport>,
+    /// Flash programs / user data bytes of the file system (= `fs.waf` × `device.waf`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_to_end_waf: Option<f64>,
+    /// An aging scenario's per-iteration records (`zonesim run --scenario`), docs/fs.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<crate::sim::scenario::ScenarioReport>,
     /// Latency distribution of each job and direction (not in the JSON report; the Python
     /// package's `Result.latency_cdf`).
     #[serde(skip)]
