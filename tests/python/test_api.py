@@ -131,7 +131,7 @@ def test_experiment_table():
 
 
 def test_ctrl_c_stops_a_run_cleanly():
-    code = "import zonesim\nzonesim.run(workload='[w]\\nrw=randwrite\\nbs=4k\\nnumber_ios=50000000\\n')\n"
+    code = "import zonesim\nzonesim.run(workload='[w]\\nrw=randread\\nbs=4k\\ntime_based=1\\nruntime=1000000\\n')\n"
     p = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3)

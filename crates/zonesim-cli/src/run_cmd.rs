@@ -82,7 +82,8 @@ pub struct RunArgs {
     /// the device key stats.interval_ms).
     #[arg(long, value_name = "MS")]
     pub interval_ms: Option<f64>,
-    /// Write the time series as CSV here (needs --interval-ms or stats.interval_ms).
+    /// Write the time series as CSV here (sampled every --interval-ms, stats.interval_ms, or
+    /// 100 simulated ms when neither is set).
     #[arg(long, value_name = "FILE.csv")]
     pub timeseries: Option<PathBuf>,
 }
@@ -129,6 +130,10 @@ fn device_sets(a: &RunArgs) -> Vec<String> {
     sets
 }
 
+/// The sampling interval of `--timeseries` when neither `--interval-ms` nor `stats.interval_ms`
+/// gives one: 100 simulated ms.
+const DEFAULT_TIMESERIES_INTERVAL_MS: f64 = 100.0;
+
 pub fn run(a: RunArgs) -> Result<()> {
     let mut cfg = zonesim::load_device(&a.device, &device_sets(&a))?;
     if a.fs.as_deref() == Some("none") {
@@ -138,11 +143,8 @@ pub fn run(a: RunArgs) -> Result<()> {
         eprintln!("zonesim: warning: {w}");
     }
     if a.timeseries.is_some() && cfg.stats.interval_ms == 0.0 {
-        return Err(Error::Usage(
-            "--timeseries needs a sampling interval: --interval-ms MS (or stats.interval_ms)"
-                .into(),
-        )
-        .into());
+        // `--timeseries` alone: sample at the default interval rather than refuse.
+        cfg.stats.interval_ms = DEFAULT_TIMESERIES_INTERVAL_MS;
     }
     let options = RunOptions {
         seed: a.seed,

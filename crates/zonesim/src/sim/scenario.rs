@@ -14,37 +14,12 @@ use crate::error::{Error, Result};
 use crate::host::fs::{Ino, BLOCK_BYTES};
 use crate::host::scenario::{Scenario, Step};
 use crate::host::IoKind;
+use crate::stats::fs::{Iteration, ScenarioReport};
 use crate::stats::report::{HostReport, JobReport, PreconditionReport, SimReport};
 use crate::stats::{IoStats, Report};
 use rand::RngCore;
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
-
-/// One iteration's record.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Iteration {
-    pub iteration: u64,
-    pub end_ns: u64,
-    pub write_mib_s: f64,
-    pub read_mib_s: f64,
-    pub written_bytes: u64,
-    pub read_bytes: u64,
-    pub free_bytes: u64,
-    pub fs_waf: f64,
-    pub device_waf: f64,
-    pub end_to_end_waf: f64,
-    #[serde(flatten)]
-    pub sample: crate::host::fs::FsSample,
-}
-
-/// The `scenario` section of the report.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct ScenarioReport {
-    pub name: String,
-    pub iterations: Vec<Iteration>,
-    /// Why the loop ended: `max_iterations`, `free_space` or `enospc`.
-    pub stopped_by: &'static str,
-}
 
 struct Runner<'a> {
     dev: &'a mut Device,
@@ -155,7 +130,7 @@ impl Runner<'_> {
                 let (list, start) = self.live.remove(dir).unwrap_or_default();
                 let mut keep = VecDeque::with_capacity(list.len());
                 for (i, ino) in list.into_iter().enumerate() {
-                    if i >= start && (i - start + 1) as u64 % k == 0 {
+                    if i >= start && ((i - start + 1) as u64).is_multiple_of(*k) {
                         self.h.fs.now = self.now.ns();
                         self.h.fs.unlink(ino);
                         self.finish(IoKind::Trim, 0, 0);

@@ -115,7 +115,7 @@ pub struct Report {
     pub end_to_end_waf: Option<f64>,
     /// An aging scenario's per-iteration records (`zonesim run --scenario`), docs/fs.md.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub scenario: Option<crate::sim::scenario::ScenarioReport>,
+    pub scenario: Option<super::fs::ScenarioReport>,
     /// Latency distribution of each job and direction (not in the JSON report; the Python
     /// package's `Result.latency_cdf`).
     #[serde(skip)]
