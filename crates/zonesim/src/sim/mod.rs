@@ -322,6 +322,15 @@ impl<'d> Engine<'d> {
             }
             _ => self.dev.submit(now, s.ns, command(&io)).done,
         };
+        self.book(now, src, done, io.kind, io.len);
+        if self.sources[src as usize].open_loop() {
+            self.schedule_arrival(src);
+        }
+    }
+
+    /// Count a request of `src` issued at `now` and schedule its completion at `done`.
+    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+        let s = &mut self.sources[src as usize];
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -331,14 +340,11 @@ impl<'d> Engine<'d> {
             done,
             Ev::Done {
                 src,
-                kind: io.kind,
+                kind,
                 issued: now,
-                bytes: io.len,
+                bytes,
             },
         );
-        if s.open_loop() {
-            self.schedule_arrival(src);
-        }
     }
 
     fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
@@ -406,20 +412,7 @@ impl<'d> Engine<'d> {
         h.fs.now = now.ns();
         fj.tail(h);
         let done = h.submit(self.dev, now);
-        s.outstanding += 1;
-        s.issued += 1;
-        s.stats.issued(now);
-        self.outstanding += 1;
-        self.issued += 1;
-        self.q.push(
-            done,
-            Ev::Done {
-                src,
-                kind: IoKind::Flush,
-                issued: now,
-                bytes: 0,
-            },
-        );
+        self.book(now, src, done, IoKind::Flush, 0);
     }
 
     /// The file system's background GC thread: gated by idleness (conventional: no request
