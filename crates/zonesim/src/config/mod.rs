@@ -728,6 +728,15 @@ pub struct SchedConfig {
     pub preempt_migration: bool,
 }
 
+/// What a run records beside the totals (`[stats]`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StatsConfig {
+    /// Sample a time series every this many simulated milliseconds (the report's
+    /// `timeseries`, docs/report.md). Default 0: off.
+    pub interval_ms: f64,
+}
+
 /// Kind of a namespace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -773,6 +782,8 @@ pub struct DeviceConfig {
     pub slc: SlcConfig,
     #[serde(default)]
     pub sched: SchedConfig,
+    #[serde(default)]
+    pub stats: StatsConfig,
     /// Namespaces in id order; empty = one conventional namespace.
     #[serde(default)]
     pub namespaces: Vec<NamespaceConfig>,

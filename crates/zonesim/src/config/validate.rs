@@ -184,6 +184,10 @@ impl DeviceConfig {
             ));
         }
         in_range("host.overhead_us", self.host.overhead_us, 0.0, MAX_US)?;
+        let iv = self.stats.interval_ms;
+        if iv != 0.0 {
+            in_range("stats.interval_ms", iv, 0.001, 1e6)?;
+        }
         self.validate_zoned()
     }
 

@@ -4,6 +4,7 @@ pub mod apps;
 pub mod fio;
 pub mod fs;
 pub mod io;
+pub mod scenario;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

@@ -426,3 +426,50 @@ fn join(dir: &str, name: &str) -> String {
         format!("{dir}/{name}")
     }
 }
+
+/// The file system's columns of the time series (`stats.interval_ms`): segment classes,
+/// fragmentation, GC phase (0 off, 1 No-GC, 2 Normal, 3 Boosted) and cumulative bytes written
+/// by kind, from [`F2fs::sample`].
+impl crate::stats::SeriesSection for FsHost {
+    fn series_columns(&self) -> Vec<&'static str> {
+        vec![
+            "fs.free_segments",
+            "fs.dirty_segments",
+            "fs.valid_segments",
+            "fs.prefree_segments",
+            "fs.free_sections",
+            "fs.fragmentation",
+            "fs.gc_phase",
+            "fs.user_bytes",
+            "fs.bytes_written",
+            "fs.gc_bytes_written",
+            "fs.node_bytes",
+            "fs.meta_bytes",
+        ]
+    }
+
+    fn sample_series(&self, out: &mut Vec<f64>) {
+        use crate::host::fs::GcPhase;
+        let s = self.fs.sample();
+        let phase = match s.gc_phase {
+            GcPhase::Off => 0.0,
+            GcPhase::NoGc => 1.0,
+            GcPhase::Normal => 2.0,
+            GcPhase::Boosted => 3.0,
+        };
+        out.extend([
+            s.free_segments as f64,
+            s.dirty_segments as f64,
+            s.valid_segments as f64,
+            s.prefree_segments as f64,
+            s.free_sections as f64,
+            s.fragmentation,
+            phase,
+            s.user_bytes as f64,
+            s.fs_bytes_written as f64,
+            s.gc_bytes_written as f64,
+            s.node_bytes as f64,
+            s.meta_bytes as f64,
+        ]);
+    }
+}

@@ -8,10 +8,14 @@
 
 pub mod fs;
 mod precondition;
+pub mod scenario;
 mod source;
+mod spec;
+pub mod sweep;
 
 pub use precondition::Precondition;
 pub use source::{ReplayMode, TraceReplay};
+pub use spec::{execute, RunSpec, WorkloadSpec, DEFAULT_WORKLOAD, DEFAULT_ZONED_WORKLOAD};
 
 use crate::config::DeviceConfig;
 use crate::device::Device;
@@ -20,9 +24,10 @@ use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobReport, SimReport};
-use crate::stats::{IoStats, Report};
+use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
+use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What to run.
@@ -58,6 +63,27 @@ impl Default for RunOptions {
 /// and the requests completed so far in it.
 pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
 
+/// What the caller of a run sees and steers while it runs.
+pub struct Control<'a> {
+    /// Called now and then (every 65536 completions) with the phase and the requests completed.
+    pub progress: Progress<'a>,
+    /// Checked at the same points: once set (by another thread, a signal handler), the run
+    /// stops with [`Error::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Control<'_> {
+    /// Report progress; an error if the run is to stop.
+    #[cold]
+    fn tick(&mut self, phase: &'static str, completed: u64) -> Result<()> {
+        (self.progress)(phase, completed);
+        match self.stop {
+            Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted { phase, completed }),
+            _ => Ok(()),
+        }
+    }
+}
+
 enum Ev {
     /// A request of source `src` completes.
     Done {
@@ -89,6 +115,10 @@ struct Engine<'d> {
     completed: u64,
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
+    /// Time series of the measured phase (`stats.interval_ms`), when on.
+    sampler: Option<Sampler>,
+    /// The sampler's next interval boundary; `SimTime::MAX` when off (one compare per event).
+    next_sample: SimTime,
     /// The host file system (`--fs`), if any.
     fs: Option<fs::FsHost>,
     last_issue: SimTime,
@@ -120,12 +150,43 @@ impl<'d> Engine<'d> {
             completed: 0,
             bg_idle_ns,
             error: None,
+            sampler: None,
+            next_sample: SimTime::MAX,
             fs: None,
             last_issue: SimTime::ZERO,
         }
     }
 
-    fn run(&mut self, start: SimTime, progress: Progress) -> Result<SimTime> {
+    /// Sample a time series every `interval_ns` from `start` (the measured phase).
+    fn sample_every(&mut self, interval_ns: u64, start: SimTime) {
+        let s = Sampler::new(interval_ns, start, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    /// The components whose state the time series samples, in column order after the host
+    /// columns. Extension point: a model with its own columns (a host file system) implements
+    /// `stats::SeriesSection` and is listed here.
+    fn sections(&self) -> Vec<&dyn SeriesSection> {
+        let mut v: Vec<&dyn SeriesSection> = vec![&*self.dev];
+        if let Some(fs) = &self.fs {
+            v.push(fs);
+        }
+        v
+    }
+
+    /// Close the intervals of the time series that end at or before `now`.
+    #[cold]
+    fn sample(&mut self, now: SimTime) {
+        let Some(mut s) = self.sampler.take() else {
+            return;
+        };
+        s.advance(now, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    fn run(&mut self, start: SimTime, ctl: &mut Control) -> Result<SimTime> {
         self.q.push(start, Ev::Group { g: 0 });
         if let Some(h) = &self.fs {
             if h.fs.p.background_gc {
@@ -143,6 +204,9 @@ impl<'d> Engine<'d> {
                 continue;
             }
             now = t;
+            if t >= self.next_sample {
+                self.sample(t);
+            }
             match ev {
                 Ev::Done {
                     src,
@@ -159,7 +223,7 @@ impl<'d> Engine<'d> {
                 return Err(e);
             }
             if self.completed & 0xFFFF == 0 {
-                progress(self.phase, self.completed);
+                ctl.tick(self.phase, self.completed)?;
             }
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
@@ -246,8 +310,10 @@ impl<'d> Engine<'d> {
                         h.submit(self.dev, now).max(now + cpu)
                     }
                     Err(_) => {
-                        // ENOSPC: counted by the file system; the job ends like fio's.
-                        h.fs.out.clear();
+                        // ENOSPC: counted by the file system; the job ends like fio's (what
+                        // the failed call queued, e.g. GC and checkpoints, still reaches the
+                        // device).
+                        h.submit(self.dev, now);
                         s.stop();
                         self.maybe_tail(now, src);
                         return;
@@ -256,6 +322,15 @@ impl<'d> Engine<'d> {
             }
             _ => self.dev.submit(now, s.ns, command(&io)).done,
         };
+        self.book(now, src, done, io.kind, io.len);
+        if self.sources[src as usize].open_loop() {
+            self.schedule_arrival(src);
+        }
+    }
+
+    /// Count a request of `src` issued at `now` and schedule its completion at `done`.
+    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+        let s = &mut self.sources[src as usize];
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -265,14 +340,11 @@ impl<'d> Engine<'d> {
             done,
             Ev::Done {
                 src,
-                kind: io.kind,
+                kind,
                 issued: now,
-                bytes: io.len,
+                bytes,
             },
         );
-        if s.open_loop() {
-            self.schedule_arrival(src);
-        }
     }
 
     fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
@@ -282,6 +354,9 @@ impl<'d> Engine<'d> {
         s.outstanding -= 1;
         s.completed += 1;
         s.stats.record(kind, issued, now, bytes);
+        if let Some(ts) = &mut self.sampler {
+            ts.record(kind, issued, now, bytes);
+        }
         if kind == IoKind::Read && s.files.is_some() {
             if let Some(h) = &mut self.fs {
                 h.reads_in_flight -= 1;
@@ -337,20 +412,7 @@ impl<'d> Engine<'d> {
         h.fs.now = now.ns();
         fj.tail(h);
         let done = h.submit(self.dev, now);
-        s.outstanding += 1;
-        s.issued += 1;
-        s.stats.issued(now);
-        self.outstanding += 1;
-        self.issued += 1;
-        self.q.push(
-            done,
-            Ev::Done {
-                src,
-                kind: IoKind::Flush,
-                issued: now,
-                bytes: 0,
-            },
-        );
+        self.book(now, src, done, IoKind::Flush, 0);
     }
 
     /// The file system's background GC thread: gated by idleness (conventional: no request
@@ -393,8 +455,26 @@ pub fn run(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
+    run_with(
+        cfg,
+        workload,
+        opts,
+        &mut Control {
+            progress,
+            stop: None,
+        },
+    )
+}
+
+/// [`run`] with a stop flag beside the progress observer.
+pub fn run_with(
+    cfg: &DeviceConfig,
+    workload: &Workload,
+    opts: &RunOptions,
+    ctl: &mut Control,
+) -> Result<Report> {
     let mut dev = Device::new(cfg, opts.seed)?;
-    run_device(&mut dev, workload, opts, progress)
+    run_device_with(&mut dev, workload, opts, ctl)
 }
 
 /// Run `workload` on an existing device (after what it already ran: it starts when the device's
@@ -405,9 +485,27 @@ pub fn run_device(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
+    run_device_with(
+        dev,
+        workload,
+        opts,
+        &mut Control {
+            progress,
+            stop: None,
+        },
+    )
+}
+
+/// [`run_device`] with a stop flag beside the progress observer.
+pub fn run_device_with(
+    dev: &mut Device,
+    workload: &Workload,
+    opts: &RunOptions,
+    ctl: &mut Control,
+) -> Result<Report> {
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
-    let pre = precondition::run(dev, opts, progress)?;
+    let pre = precondition::run(dev, opts, ctl)?;
     let t0 = dev.clock;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
@@ -424,9 +522,14 @@ pub fn run_device(
     dev.reset_counters();
     let sources = source::build(workload, dev, opts.namespace, opts.seed, fs_host.is_some())?;
     let measure = Instant::now();
+    let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);
     eng.fs = fs_host;
-    let mut end = eng.run(t0, progress)?;
+    if interval_ns > 0 {
+        eng.sample_every(interval_ns, t0);
+    }
+    let mut end = eng.run(t0, ctl)?;
+    let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
     // Unmount: the dirty data and a checkpoint reach the device.
     let mut fs_host = eng.fs.take();
     if let Some(h) = &mut fs_host {
@@ -448,8 +551,14 @@ pub fn run_device(
     let mut total = IoStats::default();
     let mut jobs = Vec::new();
     let mut trace = None;
+    let mut latency_cdfs = Vec::new();
     for s in &sources {
         total.merge(&s.stats);
+        latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points)| JobCdf {
+            job: s.name.clone(),
+            op,
+            points,
+        }));
         jobs.push(JobReport {
             name: s.name.clone(),
             namespace: s.ns,
@@ -470,6 +579,7 @@ pub fn run_device(
         jobs,
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
         fs,
+        scenario: None,
         device,
         precondition: pre,
         sim: SimReport {
@@ -484,6 +594,9 @@ pub fn run_device(
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
         },
         trace,
+        emulation: None,
+        timeseries,
+        latency_cdfs,
     })
 }
 
@@ -496,11 +609,11 @@ fn run_on(
     dev: &mut Device,
     sources: Vec<Source>,
     start: SimTime,
-    progress: Progress,
+    ctl: &mut Control,
 ) -> Result<SimTime> {
     let mut eng = Engine::new(dev, sources);
     eng.phase = "preconditioning";
-    eng.run(start, progress)
+    eng.run(start, ctl)
 }
 
 /// The device command for a host request: the run is the adapter between the host side

@@ -214,3 +214,29 @@ impl FsReport {
         }
     }
 }
+
+/// One iteration's record.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Iteration {
+    pub iteration: u64,
+    pub end_ns: u64,
+    pub write_mib_s: f64,
+    pub read_mib_s: f64,
+    pub written_bytes: u64,
+    pub read_bytes: u64,
+    pub free_bytes: u64,
+    pub fs_waf: f64,
+    pub device_waf: f64,
+    pub end_to_end_waf: f64,
+    #[serde(flatten)]
+    pub sample: crate::host::fs::FsSample,
+}
+
+/// The `scenario` section of the report.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ScenarioReport {
+    pub name: String,
+    pub iterations: Vec<Iteration>,
+    /// Why the loop ended: `max_iterations`, `free_space` or `enospc`.
+    pub stopped_by: &'static str,
+}

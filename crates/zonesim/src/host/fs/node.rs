@@ -36,7 +36,7 @@ pub fn node_of(fb: u64) -> u32 {
 /// The node index whose block points at node `idx` (the inode for the first level).
 #[inline]
 pub fn parent_of(idx: u32) -> u32 {
-    if idx < 3 || (idx as u64 - 3) % GROUP == 0 {
+    if idx < 3 || (idx as u64 - 3).is_multiple_of(GROUP) {
         0
     } else {
         (3 + (idx as u64 - 3) / GROUP * GROUP) as u32
@@ -48,7 +48,7 @@ pub fn kind_of(idx: u32) -> NodeKind {
     match idx {
         0 => NodeKind::Inode,
         1 | 2 => NodeKind::Direct,
-        i if (i as u64 - 3) % GROUP == 0 => NodeKind::Indirect,
+        i if (i as u64 - 3).is_multiple_of(GROUP) => NodeKind::Indirect,
         _ => NodeKind::Direct,
     }
 }

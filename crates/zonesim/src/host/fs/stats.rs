@@ -224,6 +224,11 @@ impl F2fs {
             .count() as u64
     }
 
+    /// Space left for files and nodes (user capacity − valid blocks), bytes.
+    pub fn free_bytes(&self) -> u64 {
+        self.geo.user_blocks.saturating_sub(self.valid_blocks) * BLOCK_BYTES
+    }
+
     /// Bytes of data blocks held by files and nodes.
     pub fn valid_bytes(&self) -> u64 {
         self.valid_blocks * BLOCK_BYTES

@@ -309,48 +309,34 @@ impl F2fs {
     fn new_segment(&mut self, log: u8) -> bool {
         let c = self.cur[log as usize];
         if c.seg != NULL {
+            // The next segment of the section is opened before the current one is closed, so
+            // a section being written never looks free (and is never reset under a log).
+            let next = if c.ssr {
+                None
+            } else {
+                self.segs.next_in_section(c.seg)
+            };
+            if let Some(n) = next {
+                self.open(log, n);
+            }
             if self.segs.close(c.seg) {
                 let freed = self.segs.try_free(c.seg);
                 self.on_freed(c.seg, freed);
             }
             self.ssa_pending += 1;
-            if !c.ssr {
-                if let Some(n) = self.segs.next_in_section(c.seg) {
-                    self.open(log, n);
-                    return true;
-                }
+            if next.is_some() {
+                return true;
             }
             self.cur[log as usize].seg = NULL;
         }
-        if self.need_ssr() {
-            if let Some(s) = self.pick_ssr(log) {
-                self.segs.open_ssr(s, log);
-                self.cur[log as usize] = super::Cur {
-                    seg: s,
-                    blk: 0,
-                    ssr: true,
-                };
-                self.c.ssr_segments += 1;
-                return true;
-            }
+        if self.need_ssr() && self.open_ssr(log) {
+            return true;
         }
         if let Some(s) = self.segs.take_section() {
             self.open(log, s);
             return true;
         }
-        if self.p.mode == FsMode::Adaptive {
-            if let Some(s) = self.pick_ssr(log) {
-                self.segs.open_ssr(s, log);
-                self.cur[log as usize] = super::Cur {
-                    seg: s,
-                    blk: 0,
-                    ssr: true,
-                };
-                self.c.ssr_segments += 1;
-                return true;
-            }
-        }
-        false
+        self.p.mode == FsMode::Adaptive && self.open_ssr(log)
     }
 
     fn open(&mut self, log: u8, seg: u32) {
@@ -360,6 +346,22 @@ impl F2fs {
             blk: 0,
             ssr: false,
         };
+    }
+
+    /// Open an SSR segment (slack space recycling: a dirty segment's free blocks) for `log`,
+    /// if `pick_ssr` finds one.
+    fn open_ssr(&mut self, log: u8) -> bool {
+        let Some(s) = self.pick_ssr(log) else {
+            return false;
+        };
+        self.segs.open_ssr(s, log);
+        self.cur[log as usize] = super::Cur {
+            seg: s,
+            blk: 0,
+            ssr: true,
+        };
+        self.c.ssr_segments += 1;
+        true
     }
 
     /// SSR victim: the non-current segment of `log`'s type with the fewest checkpointed-valid
