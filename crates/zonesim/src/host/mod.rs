@@ -2,6 +2,7 @@
 
 pub mod fio;
 pub mod io;
+pub mod order;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

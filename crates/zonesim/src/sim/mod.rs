@@ -17,6 +17,7 @@ use crate::device::Device;
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
+use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobReport, SimReport};
@@ -58,13 +59,16 @@ impl Default for RunOptions {
 pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
 
 enum Ev {
-    /// A request of source `src` completes.
+    /// A request of source `src` completes; `zone`: the zone whose write lock it holds.
     Done {
         src: u32,
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
+        zone: u32,
     },
+    /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
+    Submit { slot: u32 },
     /// Source `src` issues its next request (after think time / at a trace arrival).
     Issue { src: u32 },
     /// Stonewall group `g` starts.
@@ -86,7 +90,26 @@ struct Engine<'d> {
     completed: u64,
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
+    /// Zone write locks and requeueing of the zoned namespaces' writes (host/order.rs), by
+    /// namespace; None for a conventional namespace.
+    order: Vec<Option<ZoneWriteOrder<Held>>>,
+    /// Requeued requests on their way (slots reused through `free_held`).
+    held: Vec<Held>,
+    free_held: Vec<u32>,
 }
+
+/// A zoned write between the host and the device: issued, waiting for its zone's lock or
+/// requeued.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    src: u32,
+    io: HostIo,
+    issued: SimTime,
+    zone: u32,
+}
+
+/// No zone lock held by a request.
+const NO_LOCK: u32 = u32::MAX;
 
 impl<'d> Engine<'d> {
     fn new(dev: &'d mut Device, sources: Vec<Source>) -> Engine<'d> {
@@ -103,7 +126,22 @@ impl<'d> Engine<'d> {
             .gc
             .background
             .then(|| SimTime::from_us(dev.cfg.ftl.gc.idle_us).ns());
+        let order = (0..dev.namespaces.len())
+            .map(|ns| {
+                let z = dev.zoned(ns)?;
+                let h = &dev.cfg.host;
+                let cfg = OrderConfig {
+                    zone_write_lock: h.zone_write_lock,
+                    requeue_probability: h.requeue_probability,
+                    requeue_delay_ns: SimTime::from_us(h.requeue_delay_us).ns(),
+                };
+                Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
+            })
+            .collect();
         Engine {
+            order,
+            held: Vec::new(),
+            free_held: Vec::new(),
             phase: "running",
             dev,
             q: EventQueue::new(),
@@ -128,8 +166,14 @@ impl<'d> Engine<'d> {
                     kind,
                     issued,
                     bytes,
-                } => self.on_done(now, src, kind, issued, bytes),
+                    zone,
+                } => self.on_done(now, src, kind, issued, bytes, zone),
                 Ev::Issue { src } => self.issue(now, src),
+                Ev::Submit { slot } => {
+                    let h = self.held[slot as usize];
+                    self.free_held.push(slot);
+                    self.submit(now, h);
+                }
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
             }
@@ -198,27 +242,116 @@ impl<'d> Engine<'d> {
                 return;
             }
         };
-        let done = self.dev.submit(now, s.ns, command(&io)).done;
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
+        let (ns, open_loop) = (s.ns, s.open_loop());
         self.outstanding += 1;
         self.issued += 1;
-        self.q.push(
-            done,
-            Ev::Done {
-                src,
-                kind: io.kind,
-                issued: now,
-                bytes: io.len,
-            },
-        );
-        if s.open_loop() {
+        let h = Held {
+            src,
+            io,
+            issued: now,
+            zone: NO_LOCK,
+        };
+        match self.zoned_write(ns, io) {
+            // Zone appends need no lock: the device picks their LBA.
+            Some(_) if io.kind == IoKind::ZoneAppend => self.dispatch(now, h),
+            Some(zone) => {
+                let order = self.order[ns].as_mut().expect("zoned");
+                let h = Held {
+                    zone: if order.locks() { zone } else { NO_LOCK },
+                    ..h
+                };
+                if let Some(h) = order.write(zone, h) {
+                    self.dispatch(now, h);
+                }
+            }
+            None => self.submit(now, h),
+        }
+        if open_loop {
             self.schedule_arrival(src);
         }
     }
 
-    fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
+    /// The ordering counters of the zoned namespaces, merged; None if nothing was requeued
+    /// or waited for a lock (the report then has no `sim.ordering`).
+    fn ordering(&self) -> Option<OrderCounters> {
+        let mut c = OrderCounters::default();
+        for o in self.order.iter().flatten() {
+            c.dispatched += o.counters.dispatched;
+            c.requeued += o.counters.requeued;
+            c.lock_waits += o.counters.lock_waits;
+        }
+        (c.requeued + c.lock_waits > 0).then_some(c)
+    }
+
+    /// The zone of a write or append to a zoned namespace (they go through the host's zone
+    /// write ordering), else None.
+    #[inline]
+    fn zoned_write(&self, ns: usize, io: HostIo) -> Option<u32> {
+        if !matches!(io.kind, IoKind::Write | IoKind::ZoneAppend) {
+            return None;
+        }
+        let z = self.dev.zoned(ns)?;
+        let zone_bytes = z.zone_config().zone_size * crate::nand::SLOT_BYTES;
+        Some((io.offset / zone_bytes) as u32)
+    }
+
+    /// Dispatch a zoned write or append to the device: at once, or requeued (held until the
+    /// requeue delay has passed).
+    fn dispatch(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
+        let delay = self.order[ns].as_mut().expect("zoned").dispatch_delay();
+        if delay == 0 {
+            self.submit(now, h);
+            return;
+        }
+        let slot = match self.free_held.pop() {
+            Some(s) => {
+                self.held[s as usize] = h;
+                s
+            }
+            None => {
+                self.held.push(h);
+                self.held.len() as u32 - 1
+            }
+        };
+        self.q.push(now + delay, Ev::Submit { slot });
+    }
+
+    /// The request reaches the device now; its completion event is scheduled.
+    #[inline]
+    fn submit(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
+        let done = self.dev.submit(now, ns, command(&h.io)).done;
+        self.q.push(
+            done,
+            Ev::Done {
+                src: h.src,
+                kind: h.io.kind,
+                issued: h.issued,
+                bytes: h.io.len,
+                zone: h.zone,
+            },
+        );
+    }
+
+    fn on_done(
+        &mut self,
+        now: SimTime,
+        src: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+    ) {
+        if zone != NO_LOCK {
+            let ns = self.sources[src as usize].ns;
+            if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(zone)) {
+                self.dispatch(now, next);
+            }
+        }
         self.outstanding -= 1;
         self.completed += 1;
         let s = &mut self.sources[src as usize];
@@ -305,6 +438,7 @@ pub fn run_device(
     let end = eng.run(t0, progress)?;
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
+    let ordering = eng.ordering();
     let sources = std::mem::take(&mut eng.sources);
     drop(eng);
     dev.clock = end;
@@ -342,6 +476,7 @@ pub fn run_device(
             requests_issued: issued,
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+            ordering,
         },
         trace,
     })
