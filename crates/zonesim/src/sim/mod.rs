@@ -22,6 +22,7 @@ use crate::device::Device;
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
+use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
@@ -85,13 +86,16 @@ impl Control<'_> {
 }
 
 enum Ev {
-    /// A request of source `src` completes.
+    /// A request of source `src` completes; `zone`: the zone whose write lock it holds.
     Done {
         src: u32,
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
+        zone: u32,
     },
+    /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
+    Submit { slot: u32 },
     /// Source `src` issues its next request (after think time / at a trace arrival).
     Issue { src: u32 },
     /// Stonewall group `g` starts.
@@ -122,7 +126,26 @@ struct Engine<'d> {
     /// The host file system (`--fs`), if any.
     fs: Option<fs::FsHost>,
     last_issue: SimTime,
+    /// Zone write locks and requeueing of the zoned namespaces' writes (host/order.rs), by
+    /// namespace; None for a conventional namespace.
+    order: Vec<Option<ZoneWriteOrder<Held>>>,
+    /// Requeued requests on their way (slots reused through `free_held`).
+    held: Vec<Held>,
+    free_held: Vec<u32>,
 }
+
+/// A zoned write between the host and the device: issued, waiting for its zone's lock or
+/// requeued.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    src: u32,
+    io: HostIo,
+    issued: SimTime,
+    zone: u32,
+}
+
+/// No zone lock held by a request.
+const NO_LOCK: u32 = u32::MAX;
 
 impl<'d> Engine<'d> {
     fn new(dev: &'d mut Device, sources: Vec<Source>) -> Engine<'d> {
@@ -139,7 +162,22 @@ impl<'d> Engine<'d> {
             .gc
             .background
             .then(|| SimTime::from_us(dev.cfg.ftl.gc.idle_us).ns());
+        let order = (0..dev.namespaces.len())
+            .map(|ns| {
+                let z = dev.zoned(ns)?;
+                let h = &dev.cfg.host;
+                let cfg = OrderConfig {
+                    zone_write_lock: h.zone_write_lock,
+                    requeue_probability: h.requeue_probability,
+                    requeue_delay_ns: SimTime::from_us(h.requeue_delay_us).ns(),
+                };
+                Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
+            })
+            .collect();
         Engine {
+            order,
+            held: Vec::new(),
+            free_held: Vec::new(),
             phase: "running",
             dev,
             q: EventQueue::new(),
@@ -213,8 +251,14 @@ impl<'d> Engine<'d> {
                     kind,
                     issued,
                     bytes,
-                } => self.on_done(now, src, kind, issued, bytes),
+                    zone,
+                } => self.on_done(now, src, kind, issued, bytes, zone),
                 Ev::Issue { src } => self.issue(now, src),
+                Ev::Submit { slot } => {
+                    let h = self.held[slot as usize];
+                    self.free_held.push(slot);
+                    self.submit(now, h);
+                }
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
                 Ev::FsBg => {}
@@ -299,43 +343,59 @@ impl<'d> Engine<'d> {
             }
         };
         self.last_issue = now;
-        let done = match (&mut self.fs, &mut s.files) {
-            (Some(h), Some(fj)) => {
-                h.fs.now = now.ns();
-                match fj.run(h, &io) {
-                    Ok(cpu) => {
-                        if io.kind == IoKind::Read {
-                            h.reads_in_flight += 1;
-                        }
-                        h.submit(self.dev, now).max(now + cpu)
+        if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
+            h.fs.now = now.ns();
+            let done = match fj.run(h, &io) {
+                Ok(cpu) => {
+                    if io.kind == IoKind::Read {
+                        h.reads_in_flight += 1;
                     }
-                    Err(_) => {
-                        // ENOSPC: counted by the file system; the job ends like fio's (what
-                        // the failed call queued, e.g. GC and checkpoints, still reaches the
-                        // device).
-                        h.submit(self.dev, now);
-                        s.stop();
-                        self.maybe_tail(now, src);
-                        return;
-                    }
+                    h.submit(self.dev, now).max(now + cpu)
                 }
-            }
-            _ => self.dev.submit(now, s.ns, command(&io)).done,
-        };
-        self.book(now, src, done, io.kind, io.len);
+                Err(_) => {
+                    // ENOSPC: counted by the file system; the job ends like fio's (what
+                    // the failed call queued, e.g. GC and checkpoints, still reaches the
+                    // device).
+                    h.submit(self.dev, now);
+                    s.stop();
+                    self.maybe_tail(now, src);
+                    return;
+                }
+            };
+            self.book(now, src, done, io.kind, io.len);
+        } else {
+            self.count_issued(now, src);
+            let ns = self.sources[src as usize].ns;
+            self.route(
+                now,
+                ns,
+                Held {
+                    src,
+                    io,
+                    issued: now,
+                    zone: NO_LOCK,
+                },
+            );
+        }
         if self.sources[src as usize].open_loop() {
             self.schedule_arrival(src);
         }
     }
 
-    /// Count a request of `src` issued at `now` and schedule its completion at `done`.
-    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+    /// Count a request of `src` issued at `now`.
+    fn count_issued(&mut self, now: SimTime, src: u32) {
         let s = &mut self.sources[src as usize];
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
         self.outstanding += 1;
         self.issued += 1;
+    }
+
+    /// Count a request of `src` issued at `now` and schedule its completion at `done` (a
+    /// request that bypasses the zone write ordering: file-system requests and job tails).
+    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+        self.count_issued(now, src);
         self.q.push(
             done,
             Ev::Done {
@@ -343,11 +403,108 @@ impl<'d> Engine<'d> {
                 kind,
                 issued: now,
                 bytes,
+                zone: NO_LOCK,
             },
         );
     }
 
-    fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
+    /// A device request through the host's zone write ordering: zoned writes wait for their
+    /// zone's lock (appends need none: the device picks their LBA); the rest go at once.
+    fn route(&mut self, now: SimTime, ns: usize, h: Held) {
+        match self.zoned_write(ns, h.io) {
+            Some(_) if h.io.kind == IoKind::ZoneAppend => self.dispatch(now, h),
+            Some(zone) => {
+                let order = self.order[ns].as_mut().expect("zoned");
+                let h = Held {
+                    zone: if order.locks() { zone } else { NO_LOCK },
+                    ..h
+                };
+                if let Some(h) = order.write(zone, h) {
+                    self.dispatch(now, h);
+                }
+            }
+            None => self.submit(now, h),
+        }
+    }
+
+    /// The ordering counters of the zoned namespaces, merged; None if nothing was requeued
+    /// or waited for a lock (the report then has no `sim.ordering`).
+    fn ordering(&self) -> Option<OrderCounters> {
+        let mut c = OrderCounters::default();
+        for o in self.order.iter().flatten() {
+            c.dispatched += o.counters.dispatched;
+            c.requeued += o.counters.requeued;
+            c.lock_waits += o.counters.lock_waits;
+        }
+        (c.requeued + c.lock_waits > 0).then_some(c)
+    }
+
+    /// The zone of a write or append to a zoned namespace (they go through the host's zone
+    /// write ordering), else None.
+    #[inline]
+    fn zoned_write(&self, ns: usize, io: HostIo) -> Option<u32> {
+        if !matches!(io.kind, IoKind::Write | IoKind::ZoneAppend) {
+            return None;
+        }
+        let z = self.dev.zoned(ns)?;
+        let zone_bytes = z.zone_config().zone_size * crate::nand::SLOT_BYTES;
+        Some((io.offset / zone_bytes) as u32)
+    }
+
+    /// Dispatch a zoned write or append to the device: at once, or requeued (held until the
+    /// requeue delay has passed).
+    fn dispatch(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
+        let delay = self.order[ns].as_mut().expect("zoned").dispatch_delay();
+        if delay == 0 {
+            self.submit(now, h);
+            return;
+        }
+        let slot = match self.free_held.pop() {
+            Some(s) => {
+                self.held[s as usize] = h;
+                s
+            }
+            None => {
+                self.held.push(h);
+                self.held.len() as u32 - 1
+            }
+        };
+        self.q.push(now + delay, Ev::Submit { slot });
+    }
+
+    /// The request reaches the device now; its completion event is scheduled.
+    #[inline]
+    fn submit(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
+        let done = self.dev.submit(now, ns, command(&h.io)).done;
+        self.q.push(
+            done,
+            Ev::Done {
+                src: h.src,
+                kind: h.io.kind,
+                issued: h.issued,
+                bytes: h.io.len,
+                zone: h.zone,
+            },
+        );
+    }
+
+    fn on_done(
+        &mut self,
+        now: SimTime,
+        src: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+    ) {
+        if zone != NO_LOCK {
+            let ns = self.sources[src as usize].ns;
+            if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(zone)) {
+                self.dispatch(now, next);
+            }
+        }
         self.outstanding -= 1;
         self.completed += 1;
         let s = &mut self.sources[src as usize];
@@ -542,6 +699,7 @@ pub fn run_device_with(
     }
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
+    let ordering = eng.ordering();
     let sources = std::mem::take(&mut eng.sources);
     drop(eng);
     dev.clock = end;
@@ -592,6 +750,7 @@ pub fn run_device_with(
             requests_issued: issued,
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+            ordering,
         },
         trace,
         emulation: None,
