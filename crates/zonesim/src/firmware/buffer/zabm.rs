@@ -304,6 +304,8 @@ mod tests {
         b.open(2);
         assert_eq!(b.admit(2, SimTime(0)), Admit::Evict(0));
         b.flushed(0, 8, SimTime(100));
+        // A zone flushed for lack of slots gives its table back (as the FTL does).
+        b.close(0);
         // The slots come back when the program completes.
         assert_eq!(ready(b.admit(2, SimTime(10))), (SimTime(100), 8));
         b.check().unwrap();
