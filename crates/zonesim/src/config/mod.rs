@@ -649,6 +649,10 @@ pub struct ZoneSection {
     pub max_active: u32,
     /// Map zones onto single flash blocks instead of whole superblocks (ConZone+ §4.3).
     pub sub_block: bool,
+    /// Budget of valid in-place-updated data held in SLC (ZMS budget-based in-place update,
+    /// seed 002 "Challenge #2"), bytes, a multiple of 4 KiB. 0 (default) = off: JEDEC ZUFS
+    /// forbids in-place updates, an `Op::InPlace` is then a plain write.
+    pub ipu_budget_bytes: u64,
 }
 
 impl Default for ZoneSection {
@@ -659,6 +663,7 @@ impl Default for ZoneSection {
             max_open: 6,
             max_active: 0,
             sub_block: false,
+            ipu_budget_bytes: 0,
         }
     }
 }

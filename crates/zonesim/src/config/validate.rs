@@ -324,9 +324,37 @@ impl DeviceConfig {
                 format!("must be in 1..=1048576 (got {})", f.zml_entries),
             ));
         }
+        self.validate_ipu(zoned)?;
         let h = &self.host;
         in_range("host.requeue_probability", h.requeue_probability, 0.0, 0.99)?;
         in_range("host.requeue_delay_us", h.requeue_delay_us, 0.0, MAX_US)?;
+        Ok(())
+    }
+
+    /// Rules of the budget-based in-place update (`zone.ipu_budget_bytes`, ZMS).
+    fn validate_ipu(&self, zoned: bool) -> Result<()> {
+        let ipu = self.zone.ipu_budget_bytes;
+        if ipu == 0 {
+            return Ok(());
+        }
+        if !ipu.is_multiple_of(4096) || ipu > 1 << 40 {
+            return Err(Error::config(
+                "zone.ipu_budget_bytes",
+                format!("{ipu}: must be a multiple of 4096, at most 1 TiB"),
+            ));
+        }
+        if !zoned {
+            return Err(Error::config(
+                "zone.ipu_budget_bytes",
+                "budgets in-place updates of zoned namespaces; the device has none",
+            ));
+        }
+        if self.slc.granularity == super::SlcGranularity::Zone {
+            return Err(Error::config(
+                "zone.ipu_budget_bytes",
+                "in-place updates share the page-level SLC frontier; they conflict with slc.granularity = zone",
+            ));
+        }
         Ok(())
     }
 }

@@ -243,10 +243,12 @@ impl Device {
         self.link.advance(now);
         let now = now + self.overhead_ns;
         let n = cmd.pages as u64;
-        if n > 0 && cmd.lba.0 + n > self.capacity_bytes(ns) / SLOT_BYTES {
+        let lbas = self.capacity_bytes(ns) / SLOT_BYTES;
+        let dst_out = matches!(cmd.op, Op::Copy { dst } if n > 0 && dst.0 + n > lbas);
+        if n > 0 && cmd.lba.0 + n > lbas || dst_out {
             // Like a device answering "LBA out of range": rejected at once, counted.
             self.out_of_range += 1;
-            return Completion::at(now);
+            return Completion::refused(now);
         }
         let (mut lent, namespaces) = self.lend();
         namespaces[ns].submit(&mut lent, now, cmd)

@@ -276,6 +276,7 @@ fn zoned_ns_report(id: usize, z: &ZonedFtl) -> ZonedNsReport {
         zmt_bytes: z.zone_map().map(|m| m.zmt_bytes()),
         zone_map: z.zone_map().map(|m| m.counters.clone()),
         zabm: z.buffers().zabm().cloned(),
+        ipu: z.ipu().cloned(),
     }
 }
 

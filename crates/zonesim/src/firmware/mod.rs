@@ -70,3 +70,8 @@ pub trait Ftl {
     /// The namespace's invariants (map vs reverse map, valid counts, pools, zone state).
     fn check_invariants(&self) -> Result<(), String>;
 }
+
+/// Serde helper: leave a zero counter out of the report (counters of optional mechanisms).
+pub(crate) fn is_zero(v: &u64) -> bool {
+    *v == 0
+}

@@ -782,6 +782,7 @@ pub fn command(io: &HostIo) -> Command {
         IoKind::Read => Op::Read,
         IoKind::Write => Op::Write { hint: io.hint },
         IoKind::ZoneAppend => Op::Append,
+        IoKind::InPlace => Op::InPlace { hint: io.hint },
         IoKind::Trim => Op::Trim,
         IoKind::Flush => Op::Flush,
         IoKind::ZoneOpen => Op::Zone(ZoneAction::Open),

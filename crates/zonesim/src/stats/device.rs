@@ -8,6 +8,7 @@
 
 use crate::firmware::buffer::ZabmCounters;
 use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
+use crate::firmware::zoned::IpuCounters;
 use crate::firmware::zoned::ZonedCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
 use serde::Serialize;
@@ -345,4 +346,7 @@ pub struct ZonedNsReport {
     /// The ZABM slot buffer (`buffer.kind = zabm`, ZUFS §4.2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zabm: Option<ZabmCounters>,
+    /// Budget-based in-place update (`zone.ipu_budget_bytes > 0`, ZMS; docs/zoned.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipu: Option<IpuCounters>,
 }

@@ -57,6 +57,11 @@ pub struct FtlCounters {
     pub map_programs: u64,
     /// Slots programmed as padding of partial units.
     pub padding_slots: u64,
+    /// Device-side copy commands (`Op::Copy`) and the pages they copied (absent when none).
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_commands: u64,
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_pages: u64,
 }
 
 /// The die-level preemption the config asks for: with `ftl.gc.preemptible` host reads
@@ -335,10 +340,16 @@ impl PageFtl {
 
     /// Read `n` pages from `lpa`. Returns when the data has reached the host.
     fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+        self.counters.host_read_pages += n as u64;
+        let ready = self.read_flash(lent, now, lpa, n);
+        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+    }
+
+    /// Read `n` pages from `lpa` into the controller. Returns when the data is read.
+    fn read_flash(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         let mut ready = now;
         let mut i = 0;
-        self.counters.host_read_pages += n as u64;
         while i < n {
             let l = Lpa(lpa.0 + i);
             i += 1;
@@ -380,13 +391,23 @@ impl PageFtl {
             );
             ready = ready.max(t);
         }
-        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+        ready
+    }
+
+    /// Device-side copy of `n` pages from `src` to `dst`: read inside the device, written as
+    /// a write whose data never crosses the host link.
+    fn copy(&mut self, lent: &mut Lent, now: SimTime, src: Lpa, dst: Lpa, n: u32) -> SimTime {
+        self.counters.copy_commands += 1;
+        self.counters.copy_pages += n as u64;
+        let ready = self.read_flash(lent, now, src, n);
+        self.write_hinted(lent, now, dst, n, 0, Some(ready))
     }
 
     /// Write `n` pages from `lpa` into the write buffer with the host's lifetime hint (0 none,
     /// 1 short .. 4 extreme, used by the `hint` placement). Returns when the last page is in
     /// the buffer (write-back caching: the host sees completion before the program). The
-    /// controller CPU first classifies the pages (policy cost).
+    /// controller CPU first classifies the pages (policy cost). The data crosses the host link,
+    /// or (`internal`: a copy) is in the controller at that time.
     fn write_hinted(
         &mut self,
         lent: &mut Lent,
@@ -394,6 +415,7 @@ impl PageFtl {
         lpa: Lpa,
         n: u32,
         hint: u8,
+        internal: Option<SimTime>,
     ) -> SimTime {
         let now = self
             .cpu
@@ -409,14 +431,14 @@ impl PageFtl {
                 Entry::Buffered(_) => {
                     // Overwrite in SRAM: absorbed.
                     self.buffer.counters.write_hits += 1;
-                    done = done.max(lent.link.to_device(admitted, SLOT_BYTES));
+                    done = done.max(arrive(lent, admitted, internal));
                     continue;
                 }
                 Entry::Flash(p) => self.invalidate(p),
                 Entry::Unmapped => {}
             }
             admitted = self.buffer.admit(admitted);
-            let arrived = lent.link.to_device(admitted, SLOT_BYTES);
+            let arrived = arrive(lent, admitted, internal);
             self.buffer.arrived(arrived);
             done = done.max(arrived);
             let tag = self.buffer.push(l, stream as u8);
@@ -571,15 +593,28 @@ impl PageFtl {
     }
 }
 
+/// When a page admitted at `admitted` is in the buffer: over the host link, or (`internal`)
+/// when the device has read it.
+#[inline]
+fn arrive(lent: &mut Lent, admitted: SimTime, internal: Option<SimTime>) -> SimTime {
+    match internal {
+        None => lent.link.to_device(admitted, SLOT_BYTES),
+        Some(r) => admitted.max(r),
+    }
+}
+
 impl Ftl for PageFtl {
     #[inline]
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
         Completion::at(match cmd.op {
             Op::Read => self.read(lent, now, lpa, n),
-            Op::Write { hint } => self.write_hinted(lent, now, lpa, n, hint),
+            Op::Write { hint } | Op::InPlace { hint } => {
+                self.write_hinted(lent, now, lpa, n, hint, None)
+            }
+            Op::Copy { dst } => self.copy(lent, now, lpa, Lpa(dst.0 as u32), n),
             // A conventional namespace takes an append as a write at the given LBA.
-            Op::Append => self.write_hinted(lent, now, lpa, n, 0),
+            Op::Append => self.write_hinted(lent, now, lpa, n, 0, None),
             Op::Trim => self.trim(lent, now, lpa, n),
             Op::Flush => self.flush(lent, now),
             // Zone management on a conventional namespace is not supported: a no-op.

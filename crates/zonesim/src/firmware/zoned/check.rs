@@ -19,10 +19,14 @@ impl ZonedFtl {
             slc_held += (st.slc_end - st.reg_wp) as u64;
         }
         let mapped = self.slc.valid_total();
-        if mapped != slc_held {
+        let ipu = self.ipu.as_ref().map_or(0, |i| i.valid());
+        if mapped != slc_held + ipu {
             return Err(format!(
-                "SLC holds {mapped} valid pages but zones account for {slc_held}"
+                "SLC holds {mapped} valid pages but zones account for {slc_held} and IPU copies for {ipu}"
             ));
+        }
+        if let Some(i) = &self.ipu {
+            i.check()?;
         }
         for b in 0..self.bufs.len() as u32 {
             let owner = self.bufs.owner(b);
