@@ -12,6 +12,10 @@ mod f2fs_lfs_waf;
 mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
+mod zufs_block_size;
+mod zufs_common;
+mod zufs_wide_read;
+mod zufs_zabm;
 
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -199,6 +203,21 @@ pub fn all() -> Vec<Experiment> {
             name: "supgc-throughput",
             title: "SUP-GC §5.3.1 Fig. 13: throughput without GC, SUP / BF / GCaR vs Cosmos+",
             run: supgc_throughput::run_exp,
+        },
+        Experiment {
+            name: "zufs-wide-read",
+            title: "ZUFS §5.3 Fig. 7b: 4 KiB random reads over growing ranges, CUFS vs ZUFS",
+            run: zufs_wide_read::run_exp,
+        },
+        Experiment {
+            name: "zufs-block-size",
+            title: "ZUFS §5.3 Fig. 7c: random reads over the widest range, 4 KiB .. 512 KiB blocks",
+            run: zufs_block_size::run_exp,
+        },
+        Experiment {
+            name: "zufs-zabm",
+            title: "ZUFS §5.4 Fig. 8: single-zone writes, ZABM 192 KiB / 768 KiB vs ZMS-style 768 KiB static buffer",
+            run: zufs_zabm::run_exp,
         },
     ]
 }
