@@ -12,6 +12,7 @@ mod f2fs_lfs_waf;
 mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
+mod zufs_fragmentation;
 
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -199,6 +200,11 @@ pub fn all() -> Vec<Experiment> {
             name: "supgc-throughput",
             title: "SUP-GC §5.3.1 Fig. 13: throughput without GC, SUP / BF / GCaR vs Cosmos+",
             run: supgc_throughput::run_exp,
+        },
+        Experiment {
+            name: "zufs-fragmentation",
+            title: "ZUFS §5.5: F2FS aging on CUFS vs ZUFS, throughput, segments, fragmentation, GC phases (Fig. 9-10)",
+            run: zufs_fragmentation::run_exp,
         },
     ]
 }
