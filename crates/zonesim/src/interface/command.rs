@@ -63,11 +63,18 @@ impl Command {
 }
 
 /// A command's completion: when the device answers, and (zone append) the LBA it wrote.
+///
+/// With `resume` set the command is not complete yet: it waits inside the device (a read for
+/// its map page), and `done` is when the caller must resume it (`Device::resume` with this
+/// token), which answers with the next `Completion`. Only callers that ask for it
+/// (`Device::submit_deferring`) ever see one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Completion {
     pub done: SimTime,
     /// Zone append only: the first LBA written, or None if the command was rejected.
     pub appended: Option<Lba>,
+    /// The device's token of a command still in flight, to resume at `done`.
+    pub resume: Option<u32>,
 }
 
 impl Completion {
@@ -77,6 +84,17 @@ impl Completion {
         Completion {
             done,
             appended: None,
+            resume: None,
+        }
+    }
+
+    /// A command parked in the device as `token`, to be resumed at `at`.
+    #[inline]
+    pub fn resume_at(at: SimTime, token: u32) -> Completion {
+        Completion {
+            done: at,
+            appended: None,
+            resume: Some(token),
         }
     }
 }

@@ -23,7 +23,7 @@ use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::{HostIo, IoKind};
-use crate::interface::{Command, Op, ZoneAction};
+use crate::interface::{Command, Completion, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
@@ -88,6 +88,15 @@ enum Ev {
     /// A request of source `src` completes.
     Done {
         src: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+    },
+    /// A request of source `src` parked in the device as `token` (a read waiting for its map
+    /// page) continues.
+    Resume {
+        src: u32,
+        token: u32,
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
@@ -214,6 +223,17 @@ impl<'d> Engine<'d> {
                     issued,
                     bytes,
                 } => self.on_done(now, src, kind, issued, bytes),
+                Ev::Resume {
+                    src,
+                    token,
+                    kind,
+                    issued,
+                    bytes,
+                } => {
+                    let ns = self.sources[src as usize].ns;
+                    let c = self.dev.resume(now, ns, token);
+                    self.schedule(src, c, kind, issued, bytes);
+                }
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
@@ -299,7 +319,7 @@ impl<'d> Engine<'d> {
             }
         };
         self.last_issue = now;
-        let done = match (&mut self.fs, &mut s.files) {
+        let c = match (&mut self.fs, &mut s.files) {
             (Some(h), Some(fj)) => {
                 h.fs.now = now.ns();
                 match fj.run(h, &io) {
@@ -307,7 +327,7 @@ impl<'d> Engine<'d> {
                         if io.kind == IoKind::Read {
                             h.reads_in_flight += 1;
                         }
-                        h.submit(self.dev, now).max(now + cpu)
+                        Completion::at(h.submit(self.dev, now).max(now + cpu))
                     }
                     Err(_) => {
                         // ENOSPC: counted by the file system; the job ends like fio's (what
@@ -320,31 +340,44 @@ impl<'d> Engine<'d> {
                     }
                 }
             }
-            _ => self.dev.submit(now, s.ns, command(&io)).done,
+            _ => self.dev.submit_deferring(now, s.ns, command(&io)),
         };
-        self.book(now, src, done, io.kind, io.len);
+        self.book(now, src, c, io.kind, io.len);
         if self.sources[src as usize].open_loop() {
             self.schedule_arrival(src);
         }
     }
 
-    /// Count a request of `src` issued at `now` and schedule its completion at `done`.
-    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+    /// Count a request of `src` issued at `now` and schedule its completion `c`.
+    fn book(&mut self, now: SimTime, src: u32, c: Completion, kind: IoKind, bytes: u64) {
         let s = &mut self.sources[src as usize];
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
         self.outstanding += 1;
         self.issued += 1;
-        self.q.push(
-            done,
-            Ev::Done {
+        self.schedule(src, c, kind, now, bytes);
+    }
+
+    /// Schedule the completion `c` of a request of `src` issued at `issued`, or its resumption
+    /// when the device parked it.
+    fn schedule(&mut self, src: u32, c: Completion, kind: IoKind, issued: SimTime, bytes: u64) {
+        let ev = match c.resume {
+            None => Ev::Done {
                 src,
                 kind,
-                issued: now,
+                issued,
                 bytes,
             },
-        );
+            Some(token) => Ev::Resume {
+                src,
+                token,
+                kind,
+                issued,
+                bytes,
+            },
+        };
+        self.q.push(c.done, ev);
     }
 
     fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
@@ -412,7 +445,7 @@ impl<'d> Engine<'d> {
         h.fs.now = now.ns();
         fj.tail(h);
         let done = h.submit(self.dev, now);
-        self.book(now, src, done, IoKind::Flush, 0);
+        self.book(now, src, Completion::at(done), IoKind::Flush, 0);
     }
 
     /// The file system's background GC thread: gated by idleness (conventional: no request

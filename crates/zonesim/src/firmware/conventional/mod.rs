@@ -34,9 +34,11 @@ use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
+use pending::{PendingReads, Resumed};
 use serde::Serialize;
 
 mod gc;
+mod pending;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -96,6 +98,8 @@ pub struct PageFtl {
     gc_map_pages: Vec<u32>,
     pub counters: FtlCounters,
     pub gc_stats: GcStats,
+    /// Data reads waiting for their map pages (when the caller resumes parked commands).
+    pending: PendingReads,
 }
 
 impl PageFtl {
@@ -150,6 +154,7 @@ impl PageFtl {
             gc_map_pages: Vec::new(),
             counters: FtlCounters::default(),
             gc_stats: GcStats::default(),
+            pending: PendingReads::default(),
             geo,
         }
     }
@@ -251,12 +256,15 @@ impl PageFtl {
 
     // ----- host commands -------------------------------------------------------------------
 
-    /// Read `n` pages from `lpa`. Returns when the data has reached the host.
-    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+    /// Read `n` pages from `lpa`. Completes when the data has reached the host; with
+    /// `lent.defer`, the data reads of pages whose map page missed wait for it parked
+    /// (`pending.rs`) and the completion asks to be resumed when the first map page arrives.
+    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> Completion {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         let mut ready = now;
         let mut i = 0;
         self.counters.host_read_pages += n as u64;
+        self.pending.begin();
         while i < n {
             let l = Lpa(lpa.0 + i);
             i += 1;
@@ -289,6 +297,10 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
+            if lent.defer && map_ready > now {
+                self.pending.defer(map_ready, page.die, slots);
+                continue;
+            }
             let t = lent.nand.read(
                 map_ready,
                 page.die,
@@ -298,7 +310,26 @@ impl PageFtl {
             );
             ready = ready.max(t);
         }
-        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+        let bytes = n as u64 * SLOT_BYTES;
+        if self.pending.any() {
+            let (token, at) = self.pending.park(ready, bytes);
+            return Completion::resume_at(at, token);
+        }
+        Completion::at(lent.link.to_host(ready, bytes))
+    }
+
+    /// Continue parked read `token` at `now`: book the data reads whose map pages are in
+    /// SRAM; complete when none is left.
+    fn resume_read(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        let cell = self.cell;
+        let nand = &mut *lent.nand;
+        let r = self.pending.resume(token, now, |die, slots| {
+            nand.read(now, die, slots as u64 * SLOT_BYTES, cell, OpClass::HostRead)
+        });
+        match r {
+            Resumed::Later(at) => Completion::resume_at(at, token),
+            Resumed::Done { ready, bytes } => Completion::at(lent.link.to_host(ready, bytes)),
+        }
     }
 
     /// Write `n` pages from `lpa` into the write buffer with the host's lifetime hint (0 none,
@@ -491,7 +522,7 @@ impl Ftl for PageFtl {
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
         Completion::at(match cmd.op {
-            Op::Read => self.read(lent, now, lpa, n),
+            Op::Read => return self.read(lent, now, lpa, n),
             Op::Write { hint } => self.write_hinted(lent, now, lpa, n, hint),
             // A conventional namespace takes an append as a write at the given LBA.
             Op::Append => self.write_hinted(lent, now, lpa, n, 0),
@@ -500,6 +531,10 @@ impl Ftl for PageFtl {
             // Zone management on a conventional namespace is not supported: a no-op.
             Op::Zone(_) => now,
         })
+    }
+
+    fn resume(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        self.resume_read(lent, now, token)
     }
 
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {

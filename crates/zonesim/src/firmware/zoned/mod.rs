@@ -267,6 +267,7 @@ impl ZonedFtl {
             Ok((at, out)) => Completion {
                 done: self.accept(lent, now, out),
                 appended: Some(at),
+                resume: None,
             },
             Err(k) => {
                 let op = ZoneOp::Append {
