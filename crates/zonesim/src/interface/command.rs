@@ -77,6 +77,11 @@ impl Command {
 
 /// A command's completion: when the device answers, (zone append) the LBA it wrote, and
 /// whether the device refused it.
+///
+/// With `resume` set the command is not complete yet: it waits inside the device (a read for
+/// its map page), and `done` is when the caller must resume it (`Device::resume` with this
+/// token), which answers with the next `Completion`. Only callers that ask for it
+/// (`Device::submit_deferring`) ever see one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Completion {
     pub done: SimTime,
@@ -86,6 +91,8 @@ pub struct Completion {
     /// violation of an append, an in-place update or a copy): nothing changed, the host may
     /// fall back (e.g. write out of place).
     pub rejected: bool,
+    /// The device's token of a command still in flight, to resume at `done`.
+    pub resume: Option<u32>,
 }
 
 impl Completion {
@@ -96,6 +103,7 @@ impl Completion {
             done,
             appended: None,
             rejected: false,
+            resume: None,
         }
     }
 
@@ -105,6 +113,17 @@ impl Completion {
         Completion {
             rejected: true,
             ..Completion::at(done)
+        }
+    }
+
+    /// A command parked in the device as `token`, to be resumed at `at`.
+    #[inline]
+    pub fn resume_at(at: SimTime, token: u32) -> Completion {
+        Completion {
+            done: at,
+            appended: None,
+            rejected: false,
+            resume: Some(token),
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::{HostIo, IoKind};
-use crate::interface::{Command, Op, ZoneAction};
+use crate::interface::{Command, Completion, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
@@ -96,6 +96,16 @@ enum Ev {
     },
     /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
     Submit { slot: u32 },
+    /// A request of source `src` parked in the device as `token` (a read waiting for its map
+    /// page) continues.
+    Resume {
+        src: u32,
+        token: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+    },
     /// Source `src` issues its next request (after think time / at a trace arrival).
     Issue { src: u32 },
     /// Stonewall group `g` starts.
@@ -253,6 +263,18 @@ impl<'d> Engine<'d> {
                     bytes,
                     zone,
                 } => self.on_done(now, src, kind, issued, bytes, zone),
+                Ev::Resume {
+                    src,
+                    token,
+                    kind,
+                    issued,
+                    bytes,
+                    zone,
+                } => {
+                    let ns = self.sources[src as usize].ns;
+                    let c = self.dev.resume(now, ns, token);
+                    self.schedule(src, c, kind, issued, bytes, zone);
+                }
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Submit { slot } => {
                     let h = self.held[slot as usize];
@@ -362,7 +384,7 @@ impl<'d> Engine<'d> {
                     return;
                 }
             };
-            self.book(now, src, done, io.kind, io.len);
+            self.book(now, src, Completion::at(done), io.kind, io.len);
         } else {
             self.count_issued(now, src);
             let ns = self.sources[src as usize].ns;
@@ -392,20 +414,42 @@ impl<'d> Engine<'d> {
         self.issued += 1;
     }
 
-    /// Count a request of `src` issued at `now` and schedule its completion at `done` (a
-    /// request that bypasses the zone write ordering: file-system requests and job tails).
-    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+    /// Count a request of `src` issued at `now` and schedule its completion `c` (a request
+    /// that bypasses the zone write ordering: file-system requests and job tails).
+    fn book(&mut self, now: SimTime, src: u32, c: Completion, kind: IoKind, bytes: u64) {
         self.count_issued(now, src);
-        self.q.push(
-            done,
-            Ev::Done {
+        self.schedule(src, c, kind, now, bytes, NO_LOCK);
+    }
+
+    /// Schedule the completion `c` of a request of `src` issued at `issued` (holding `zone`'s
+    /// write lock, or NO_LOCK), or its resumption when the device parked it.
+    fn schedule(
+        &mut self,
+        src: u32,
+        c: Completion,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+    ) {
+        let ev = match c.resume {
+            None => Ev::Done {
                 src,
                 kind,
-                issued: now,
+                issued,
                 bytes,
-                zone: NO_LOCK,
+                zone,
             },
-        );
+            Some(token) => Ev::Resume {
+                src,
+                token,
+                kind,
+                issued,
+                bytes,
+                zone,
+            },
+        };
+        self.q.push(c.done, ev);
     }
 
     /// A device request through the host's zone write ordering: zoned writes wait for their
@@ -473,21 +517,12 @@ impl<'d> Engine<'d> {
         self.q.push(now + delay, Ev::Submit { slot });
     }
 
-    /// The request reaches the device now; its completion event is scheduled.
+    /// The request reaches the device now; its completion (or resumption) is scheduled.
     #[inline]
     fn submit(&mut self, now: SimTime, h: Held) {
         let ns = self.sources[h.src as usize].ns;
-        let done = self.dev.submit(now, ns, command(&h.io)).done;
-        self.q.push(
-            done,
-            Ev::Done {
-                src: h.src,
-                kind: h.io.kind,
-                issued: h.issued,
-                bytes: h.io.len,
-                zone: h.zone,
-            },
-        );
+        let c = self.dev.submit_deferring(now, ns, command(&h.io));
+        self.schedule(h.src, c, h.io.kind, h.issued, h.io.len, h.zone);
     }
 
     fn on_done(
@@ -569,7 +604,7 @@ impl<'d> Engine<'d> {
         h.fs.now = now.ns();
         fj.tail(h);
         let done = h.submit(self.dev, now);
-        self.book(now, src, done, IoKind::Flush, 0);
+        self.book(now, src, Completion::at(done), IoKind::Flush, 0);
     }
 
     /// The file system's background GC thread: gated by idleness (conventional: no request

@@ -35,9 +35,11 @@ use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
+use pending::{PendingReads, Resumed};
 use serde::Serialize;
 
 mod gc;
+mod pending;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -107,6 +109,8 @@ pub struct PageFtl {
     gc_map_pages: Vec<u32>,
     pub counters: FtlCounters,
     pub gc_stats: GcStats,
+    /// Data reads waiting for their map pages (when the caller resumes parked commands).
+    pending: PendingReads,
 }
 
 impl PageFtl {
@@ -181,6 +185,7 @@ impl PageFtl {
             gc_map_pages: Vec::new(),
             counters: FtlCounters::default(),
             gc_stats: GcStats::default(),
+            pending: PendingReads::default(),
             geo,
         }
     }
@@ -338,18 +343,34 @@ impl PageFtl {
 
     // ----- host commands -------------------------------------------------------------------
 
-    /// Read `n` pages from `lpa`. Returns when the data has reached the host.
-    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+    /// Read `n` pages from `lpa`. Completes when the data has reached the host; with
+    /// `lent.defer`, the data reads of pages whose map page missed wait for it parked
+    /// (`pending.rs`) and the completion asks to be resumed when the first map page arrives.
+    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> Completion {
         self.counters.host_read_pages += n as u64;
-        let ready = self.read_flash(lent, now, lpa, n);
-        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+        let ready = self.read_flash(lent, now, lpa, n, lent.defer);
+        let bytes = n as u64 * SLOT_BYTES;
+        if self.pending.any() {
+            let (token, at) = self.pending.park(ready, bytes);
+            return Completion::resume_at(at, token);
+        }
+        Completion::at(lent.link.to_host(ready, bytes))
     }
 
-    /// Read `n` pages from `lpa` into the controller. Returns when the data is read.
-    fn read_flash(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+    /// Read `n` pages from `lpa` into the controller. Returns when the data is read, or (with
+    /// `defer`) when the reads that did not wait for a map page are; the others are parked.
+    fn read_flash(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        lpa: Lpa,
+        n: u32,
+        defer: bool,
+    ) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         let mut ready = now;
         let mut i = 0;
+        self.pending.begin();
         while i < n {
             let l = Lpa(lpa.0 + i);
             i += 1;
@@ -382,6 +403,10 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
+            if defer && map_ready > now {
+                self.pending.defer(map_ready, page.die, slots);
+                continue;
+            }
             let t = lent.nand.read(
                 map_ready,
                 page.die,
@@ -394,12 +419,26 @@ impl PageFtl {
         ready
     }
 
-    /// Device-side copy of `n` pages from `src` to `dst`: read inside the device, written as
-    /// a write whose data never crosses the host link.
+    /// Continue parked read `token` at `now`: book the data reads whose map pages are in
+    /// SRAM; complete when none is left.
+    fn resume_read(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        let cell = self.cell;
+        let nand = &mut *lent.nand;
+        let r = self.pending.resume(token, now, |die, slots| {
+            nand.read(now, die, slots as u64 * SLOT_BYTES, cell, OpClass::HostRead)
+        });
+        match r {
+            Resumed::Later(at) => Completion::resume_at(at, token),
+            Resumed::Done { ready, bytes } => Completion::at(lent.link.to_host(ready, bytes)),
+        }
+    }
+
+    /// Device-side copy of `n` pages from `src` to `dst`: read inside the device (never
+    /// parked), written as a write whose data never crosses the host link.
     fn copy(&mut self, lent: &mut Lent, now: SimTime, src: Lpa, dst: Lpa, n: u32) -> SimTime {
         self.counters.copy_commands += 1;
         self.counters.copy_pages += n as u64;
-        let ready = self.read_flash(lent, now, src, n);
+        let ready = self.read_flash(lent, now, src, n, false);
         self.write_hinted(lent, now, dst, n, 0, Some(ready))
     }
 
@@ -608,7 +647,7 @@ impl Ftl for PageFtl {
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
         Completion::at(match cmd.op {
-            Op::Read => self.read(lent, now, lpa, n),
+            Op::Read => return self.read(lent, now, lpa, n),
             Op::Write { hint } | Op::InPlace { hint } => {
                 self.write_hinted(lent, now, lpa, n, hint, None)
             }
@@ -620,6 +659,10 @@ impl Ftl for PageFtl {
             // Zone management on a conventional namespace is not supported: a no-op.
             Op::Zone(_) => now,
         })
+    }
+
+    fn resume(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        self.resume_read(lent, now, token)
     }
 
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {

@@ -324,6 +324,7 @@ impl ZonedFtl {
                 done: self.accept(lent, now, out, true),
                 appended: Some(at),
                 rejected: false,
+                resume: None,
             },
             Err(k) => {
                 let op = ZoneOp::Append {
