@@ -14,6 +14,7 @@ pub mod supgc_fio;
 mod supgc_throughput;
 mod zufs_block_size;
 mod zufs_common;
+mod zufs_fragmentation;
 mod zufs_wide_read;
 mod zufs_zabm;
 
@@ -218,6 +219,11 @@ pub fn all() -> Vec<Experiment> {
             name: "zufs-zabm",
             title: "ZUFS §5.4 Fig. 8: single-zone writes, ZABM 192 KiB / 768 KiB vs ZMS-style 768 KiB static buffer",
             run: zufs_zabm::run_exp,
+        },
+        Experiment {
+            name: "zufs-fragmentation",
+            title: "ZUFS §5.5: F2FS aging on CUFS vs ZUFS, throughput, segments, fragmentation, GC phases (Fig. 9-10)",
+            run: zufs_fragmentation::run_exp,
         },
     ]
 }
