@@ -256,8 +256,7 @@ fn iotailor_on_a_conventional_namespace_is_an_error_naming_the_key() {
         &opts,
         &mut |_, _| {},
     )
-    .err()
-    .expect("rejected")
+    .expect_err("rejected")
     .to_string();
     assert!(e.starts_with("config: host.iotailor:"), "{e}");
 }
