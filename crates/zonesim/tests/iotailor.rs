@@ -206,8 +206,9 @@ proptest! {
     }
 }
 
-/// End to end on the small zoned device: three writers at random sizes and depths; every
-/// request completes once, the device sees exactly the bytes written, no zone rule breaks.
+/// End to end on the small zoned device: three writers at random sizes and depths, with the
+/// zone write lock and requeueing or without both; every request completes once, the device
+/// sees exactly the bytes written, no zone rule breaks.
 #[test]
 fn runs_with_iotailor_complete_every_request_and_keep_zone_order() {
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
@@ -218,8 +219,11 @@ fn runs_with_iotailor_complete_every_request_and_keep_zone_order() {
     runner
         .run(&strat, |(kib4, qd, lock)| {
             let bs = kib4 * 4;
+            // With the zone write lock, requeued tailored requests cannot overtake (no
+            // unaligned writes); without it, nothing is requeued, so nothing overtakes either.
+            let requeue = format!("host.requeue_probability={}", if lock { 0.05 } else { 0.0 });
             let lock = format!("host.zone_write_lock={lock}");
-            let cfg = common::small_zoned(&["host.iotailor=true", &lock]);
+            let cfg = common::small_zoned(&["host.iotailor=true", &lock, &requeue]);
             let text = format!(
                 "[global]\nzonemode=zbd\nrw=write\nbs={bs}k\niodepth={qd}\nsize=1z\nio_size=2m\n[a]\noffset=0z\n[b]\noffset=1z\n[c]\noffset=2z\n"
             );
