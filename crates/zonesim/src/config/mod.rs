@@ -197,6 +197,20 @@ pub struct HostConfig {
     /// Default 50 (chosen).
     #[serde(default = "default_requeue_delay_us")]
     pub requeue_delay_us: f64,
+    /// IOTailor (ZMS, seed 002 "Challenge #1", `host/iotailor.rs`): zoned writes of the run's
+    /// sources are split and grouped per zone into superpage-aligned requests before they
+    /// reach the device. Needs the run's namespace to be zoned. Default false.
+    #[serde(default)]
+    pub iotailor: bool,
+    /// IOTailor: the longest a partial (less than a superpage) group is held before it is
+    /// issued as it is, µs (a bounded hold keeps closed-loop sources moving). Default 1000
+    /// (chosen: about one TLC program, the cost of the SLC detour it avoids).
+    #[serde(default = "default_iotailor_hold_us")]
+    pub iotailor_hold_us: f64,
+}
+
+fn default_iotailor_hold_us() -> f64 {
+    1000.0
 }
 
 fn default_requeue_delay_us() -> f64 {

@@ -328,6 +328,13 @@ impl DeviceConfig {
         let h = &self.host;
         in_range("host.requeue_probability", h.requeue_probability, 0.0, 0.99)?;
         in_range("host.requeue_delay_us", h.requeue_delay_us, 0.0, MAX_US)?;
+        in_range("host.iotailor_hold_us", h.iotailor_hold_us, 0.0, MAX_US)?;
+        if h.iotailor && !zoned {
+            return Err(Error::config(
+                "host.iotailor",
+                "reshapes writes to zones; the device has no zoned namespace",
+            ));
+        }
         Ok(())
     }
 

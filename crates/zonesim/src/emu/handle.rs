@@ -108,6 +108,12 @@ impl Handle {
         let cfg = crate::load_device(&opts.device, &opts.sets)?;
         let dev = Device::new(&cfg, opts.seed)?;
         dev.check_namespace(opts.namespace)?;
+        if cfg.host.iotailor {
+            return Err(Error::config(
+                "host.iotailor",
+                "reshapes the writes of a simulated run's sources; the emulation handle submits each command as it comes",
+            ));
+        }
         let store = Store::open(&opts.store, dev.capacity_bytes(opts.namespace))?;
         let recorder = match &opts.record {
             Some((path, format)) => Some(Recorder::create(path, *format)?),
@@ -308,6 +314,7 @@ impl Handle {
                 requests_completed: self.completed,
                 requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
                 ordering: None,
+                iotailor: None,
             },
             trace: None,
             emulation: Some(self.emulation_report()),

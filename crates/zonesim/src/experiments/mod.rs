@@ -12,6 +12,7 @@ mod f2fs_lfs_waf;
 mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
+mod zms_multizone;
 mod zufs_block_size;
 mod zufs_common;
 mod zufs_fragmentation;
@@ -224,6 +225,11 @@ pub fn all() -> Vec<Experiment> {
             name: "zufs-fragmentation",
             title: "ZUFS §5.5: F2FS aging on CUFS vs ZUFS, throughput, segments, fragmentation, GC phases (Fig. 9-10)",
             run: zufs_fragmentation::run_exp,
+        },
+        Experiment {
+            name: "zms-multizone",
+            title: "ZMS Challenge #1: three writers to their own zones, without and with IOTailor",
+            run: zms_multizone::run_exp,
         },
     ]
 }

@@ -4,6 +4,7 @@ pub mod apps;
 pub mod fio;
 pub mod fs;
 pub mod io;
+pub mod iotailor;
 pub mod order;
 pub mod scenario;
 pub mod trace;

@@ -22,6 +22,7 @@ use crate::device::Device;
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
+use crate::host::iotailor::{Hold, IoTailor, TailorConfig, TailorCounters};
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Completion, Op, ZoneAction};
@@ -86,13 +87,15 @@ impl Control<'_> {
 }
 
 enum Ev {
-    /// A request of source `src` completes; `zone`: the zone whose write lock it holds.
+    /// A request of source `src` completes; `zone`: the zone whose write lock it holds;
+    /// `out`: the IOTailor request it is (NO_OUT for a host request).
     Done {
         src: u32,
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
         zone: u32,
+        out: u32,
     },
     /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
     Submit { slot: u32 },
@@ -105,7 +108,10 @@ enum Ev {
         issued: SimTime,
         bytes: u64,
         zone: u32,
+        out: u32,
     },
+    /// IOTailor's hold bound for zone `zone` of namespace `ns` (generation `gen`) expires.
+    Hold { ns: u32, zone: u32, gen: u32 },
     /// Source `src` issues its next request (after think time / at a trace arrival).
     Issue { src: u32 },
     /// Stonewall group `g` starts.
@@ -142,6 +148,9 @@ struct Engine<'d> {
     /// Requeued requests on their way (slots reused through `free_held`).
     held: Vec<Held>,
     free_held: Vec<u32>,
+    /// IOTailor's per-zone queues of the zoned namespaces (host/iotailor.rs), by namespace;
+    /// empty unless `host.iotailor` (measured run only).
+    tailor: Vec<Option<IoTailor<Held>>>,
 }
 
 /// A zoned write between the host and the device: issued, waiting for its zone's lock or
@@ -152,10 +161,14 @@ struct Held {
     io: HostIo,
     issued: SimTime,
     zone: u32,
+    /// The IOTailor request this is, or NO_OUT (a host request as issued).
+    out: u32,
 }
 
 /// No zone lock held by a request.
 const NO_LOCK: u32 = u32::MAX;
+/// Not an IOTailor request.
+const NO_OUT: u32 = u32::MAX;
 
 impl<'d> Engine<'d> {
     fn new(dev: &'d mut Device, sources: Vec<Source>) -> Engine<'d> {
@@ -186,6 +199,7 @@ impl<'d> Engine<'d> {
             .collect();
         Engine {
             order,
+            tailor: Vec::new(),
             held: Vec::new(),
             free_held: Vec::new(),
             phase: "running",
@@ -262,7 +276,8 @@ impl<'d> Engine<'d> {
                     issued,
                     bytes,
                     zone,
-                } => self.on_done(now, src, kind, issued, bytes, zone),
+                    out,
+                } => self.on_done(now, src, kind, issued, bytes, zone, out),
                 Ev::Resume {
                     src,
                     token,
@@ -270,10 +285,23 @@ impl<'d> Engine<'d> {
                     issued,
                     bytes,
                     zone,
+                    out,
                 } => {
                     let ns = self.sources[src as usize].ns;
                     let c = self.dev.resume(now, ns, token);
-                    self.schedule(src, c, kind, issued, bytes, zone);
+                    let h = Held {
+                        src,
+                        io: HostIo::new(kind, 0, bytes),
+                        issued,
+                        zone,
+                        out,
+                    };
+                    self.schedule(c, h);
+                }
+                Ev::Hold { ns, zone, gen } => {
+                    let t = self.tailor[ns as usize].as_mut().expect("iotailor");
+                    t.expire(now.ns(), zone, gen);
+                    self.issue_tailored(now, ns as usize);
                 }
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Submit { slot } => {
@@ -396,6 +424,7 @@ impl<'d> Engine<'d> {
                     io,
                     issued: now,
                     zone: NO_LOCK,
+                    out: NO_OUT,
                 },
             );
         }
@@ -418,20 +447,27 @@ impl<'d> Engine<'d> {
     /// that bypasses the zone write ordering: file-system requests and job tails).
     fn book(&mut self, now: SimTime, src: u32, c: Completion, kind: IoKind, bytes: u64) {
         self.count_issued(now, src);
-        self.schedule(src, c, kind, now, bytes, NO_LOCK);
+        let h = Held {
+            src,
+            io: HostIo::new(kind, 0, bytes),
+            issued: now,
+            zone: NO_LOCK,
+            out: NO_OUT,
+        };
+        self.schedule(c, h);
     }
 
-    /// Schedule the completion `c` of a request of `src` issued at `issued` (holding `zone`'s
-    /// write lock, or NO_LOCK), or its resumption when the device parked it.
-    fn schedule(
-        &mut self,
-        src: u32,
-        c: Completion,
-        kind: IoKind,
-        issued: SimTime,
-        bytes: u64,
-        zone: u32,
-    ) {
+    /// Schedule the completion `c` of request `h` (of `h.io.len` bytes, issued at `h.issued`,
+    /// holding `h.zone`'s write lock or NO_LOCK), or its resumption when the device parked it.
+    fn schedule(&mut self, c: Completion, h: Held) {
+        let Held {
+            src,
+            issued,
+            zone,
+            out,
+            ..
+        } = h;
+        let (kind, bytes) = (h.io.kind, h.io.len);
         let ev = match c.resume {
             None => Ev::Done {
                 src,
@@ -439,6 +475,7 @@ impl<'d> Engine<'d> {
                 issued,
                 bytes,
                 zone,
+                out,
             },
             Some(token) => Ev::Resume {
                 src,
@@ -447,6 +484,7 @@ impl<'d> Engine<'d> {
                 issued,
                 bytes,
                 zone,
+                out,
             },
         };
         self.q.push(c.done, ev);
@@ -455,6 +493,74 @@ impl<'d> Engine<'d> {
     /// A device request through the host's zone write ordering: zoned writes wait for their
     /// zone's lock (appends need none: the device picks their LBA); the rest go at once.
     fn route(&mut self, now: SimTime, ns: usize, h: Held) {
+        if h.out == NO_OUT
+            && self.tailor.get(ns).is_some_and(Option::is_some)
+            && self.tailor_io(now, ns, h)
+        {
+            return;
+        }
+        self.order_io(now, ns, h);
+    }
+
+    /// A host request through IOTailor (host/iotailor.rs): a zoned write enters its zone's
+    /// queue (true: the queue owns it); a flush or zone command first releases the held
+    /// bytes it orders after, then goes on (false).
+    fn tailor_io(&mut self, now: SimTime, ns: usize, h: Held) -> bool {
+        let t = self.tailor[ns].as_mut().expect("iotailor");
+        let io = h.io;
+        let taken = match io.kind {
+            IoKind::Write if t.fits(io.offset, io.len) => {
+                if let Some(Hold { zone, gen, at_ns }) = t.write(now.ns(), io.offset, io.len, h) {
+                    let ev = Ev::Hold {
+                        ns: ns as u32,
+                        zone,
+                        gen,
+                    };
+                    self.q.push(SimTime(at_ns), ev);
+                }
+                true
+            }
+            IoKind::Write => {
+                t.bypass(now.ns(), io.offset);
+                false
+            }
+            IoKind::Flush => {
+                t.sync_all(now.ns());
+                false
+            }
+            IoKind::ZoneReset | IoKind::ZoneFinish | IoKind::ZoneClose => {
+                let z = t.zone_of(io.offset);
+                t.sync_zone(now.ns(), z);
+                false
+            }
+            _ => false,
+        };
+        self.issue_tailored(now, ns);
+        taken
+    }
+
+    /// The device requests IOTailor just released, through the zone write ordering.
+    fn issue_tailored(&mut self, now: SimTime, ns: usize) {
+        let t = self.tailor[ns].as_mut().expect("iotailor");
+        let mut issued = std::mem::take(&mut t.issued);
+        for e in issued.drain(..) {
+            let h = Held {
+                io: HostIo {
+                    offset: e.offset,
+                    len: e.len,
+                    ..e.tag.io
+                },
+                issued: now,
+                out: e.id,
+                ..e.tag
+            };
+            self.order_io(now, ns, h);
+        }
+        self.tailor[ns].as_mut().expect("iotailor").issued = issued;
+    }
+
+    /// A device request through the host's zone write ordering (see `route`).
+    fn order_io(&mut self, now: SimTime, ns: usize, h: Held) {
         match self.zoned_write(ns, h.io) {
             Some(_) if h.io.kind == IoKind::ZoneAppend => self.dispatch(now, h),
             Some(zone) => {
@@ -481,6 +587,35 @@ impl<'d> Engine<'d> {
             c.lock_waits += o.counters.lock_waits;
         }
         (c.requeued + c.lock_waits > 0).then_some(c)
+    }
+
+    /// Put IOTailor (`host.iotailor`) in front of every zoned namespace.
+    fn tailor_writes(&mut self) {
+        let hold_ns = SimTime::from_us(self.dev.cfg.host.iotailor_hold_us).ns();
+        self.tailor = (0..self.dev.namespaces.len())
+            .map(|ns| {
+                let z = self.dev.zoned(ns)?;
+                let zc = z.zone_config();
+                let cfg = TailorConfig {
+                    superpage: z.superpage_bytes(),
+                    zone_bytes: zc.zone_size * crate::nand::SLOT_BYTES,
+                    zone_capacity: zc.zone_capacity * crate::nand::SLOT_BYTES,
+                    hold_ns,
+                };
+                Some(IoTailor::new(cfg, zc.zones))
+            })
+            .collect();
+    }
+
+    /// IOTailor's counters of the zoned namespaces, merged; None when it is off.
+    fn iotailor(&self) -> Option<TailorCounters> {
+        let mut all = self.tailor.iter().flatten().peekable();
+        all.peek()?;
+        let mut c = TailorCounters::default();
+        for t in all {
+            c.merge(&t.counters());
+        }
+        Some(c)
     }
 
     /// The zone of a write or append to a zoned namespace (they go through the host's zone
@@ -522,9 +657,10 @@ impl<'d> Engine<'d> {
     fn submit(&mut self, now: SimTime, h: Held) {
         let ns = self.sources[h.src as usize].ns;
         let c = self.dev.submit_deferring(now, ns, command(&h.io));
-        self.schedule(h.src, c, h.io.kind, h.issued, h.io.len, h.zone);
+        self.schedule(c, h);
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn on_done(
         &mut self,
         now: SimTime,
@@ -533,13 +669,33 @@ impl<'d> Engine<'d> {
         issued: SimTime,
         bytes: u64,
         zone: u32,
+        out: u32,
     ) {
+        let ns = self.sources[src as usize].ns;
         if zone != NO_LOCK {
-            let ns = self.sources[src as usize].ns;
             if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(zone)) {
                 self.dispatch(now, next);
             }
         }
+        if out == NO_OUT {
+            self.host_done(now, src, kind, issued, bytes);
+            return;
+        }
+        // An IOTailor request: the host writes whose last bytes it carried complete.
+        let t = self.tailor[ns].as_mut().expect("iotailor");
+        let z = t.completed(out);
+        let mut done = std::mem::take(&mut t.done);
+        for h in done.drain(..) {
+            self.host_done(now, h.src, h.io.kind, h.issued, h.io.len);
+        }
+        let t = self.tailor[ns].as_mut().expect("iotailor");
+        t.done = done;
+        t.settle(now.ns(), z);
+        self.issue_tailored(now, ns);
+    }
+
+    /// Host request of `src` issued at `issued` completes now: statistics, the source's next.
+    fn host_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
         self.outstanding -= 1;
         self.completed += 1;
         let s = &mut self.sources[src as usize];
@@ -697,6 +853,7 @@ pub fn run_device_with(
 ) -> Result<Report> {
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
+    check_iotailor(dev, opts.namespace)?;
     let pre = precondition::run(dev, opts, ctl)?;
     let t0 = dev.clock;
     if opts.check_invariants {
@@ -716,6 +873,9 @@ pub fn run_device_with(
     let measure = Instant::now();
     let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);
+    if eng.dev.cfg.host.iotailor {
+        eng.tailor_writes();
+    }
     eng.fs = fs_host;
     if interval_ns > 0 {
         eng.sample_every(interval_ns, t0);
@@ -735,6 +895,7 @@ pub fn run_device_with(
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let ordering = eng.ordering();
+    let iotailor = eng.iotailor();
     let sources = std::mem::take(&mut eng.sources);
     drop(eng);
     dev.clock = end;
@@ -786,12 +947,34 @@ pub fn run_device_with(
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
             ordering,
+            iotailor,
         },
         trace,
         emulation: None,
         timeseries,
         latency_cdfs,
     })
+}
+
+/// `host.iotailor` reshapes the zoned writes of the run's sources: the run's namespace must be
+/// zoned, and a host file system (which submits its own commands) is not tailored.
+pub(crate) fn check_iotailor(dev: &Device, ns: usize) -> Result<()> {
+    if !dev.cfg.host.iotailor {
+        return Ok(());
+    }
+    if dev.zoned(ns).is_none() {
+        return Err(Error::config(
+            "host.iotailor",
+            format!("reshapes writes to zones; namespace {ns} (--namespace) is not zoned"),
+        ));
+    }
+    if dev.cfg.fs.is_some() {
+        return Err(Error::config(
+            "host.iotailor",
+            "the host file system (fs) submits its own device commands, which IOTailor does not reshape; set one of them",
+        ));
+    }
+    Ok(())
 }
 
 fn invariant(msg: String) -> Error {

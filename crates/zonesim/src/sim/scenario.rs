@@ -258,6 +258,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
     })?;
     let mut dev = Device::new(cfg, opts.seed)?;
     dev.check_namespace(opts.namespace)?;
+    super::check_iotailor(&dev, opts.namespace)?;
     let mut h = mount(&fs_cfg, &dev, opts.namespace)?;
     let t0 = h.submit(&mut dev, SimTime::ZERO);
     dev.reset_counters();
@@ -348,6 +349,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
             ordering: None,
+            iotailor: None,
         },
         trace: None,
         emulation: None,

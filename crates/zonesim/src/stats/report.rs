@@ -240,6 +240,9 @@ pub struct SimReport {
     /// were requeued or waited for a zone write lock.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ordering: Option<crate::host::order::OrderCounters>,
+    /// IOTailor's per-zone request reshaping (host/iotailor.rs): only with `host.iotailor`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iotailor: Option<crate::host::iotailor::TailorCounters>,
 }
 
 /// `trace`: what a trace replay read and replayed (trace replay only).

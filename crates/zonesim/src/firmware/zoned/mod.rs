@@ -154,6 +154,9 @@ pub struct ZonedFtl {
     slc_gc: SlcGc,
     slc_threshold: u32,
     unit: u32,
+    /// Slots of one superpage: one program on every die (what a zone's buffer fills before a
+    /// whole-stripe flush; IOTailor's alignment, seed 002).
+    superpage: u32,
     pub counters: ZonedCounters,
 }
 
@@ -188,6 +191,7 @@ impl ZonedFtl {
             cap,
             size,
             unit,
+            superpage: unit * geo.dies,
             space,
             slc: SlcPool::with_granularity(
                 slc_geo,
@@ -212,6 +216,11 @@ impl ZonedFtl {
 
     pub fn zone_config(&self) -> &ZoneConfig {
         self.zones.config()
+    }
+
+    /// Bytes of one superpage of the zones' regular flash (one program on every die).
+    pub fn superpage_bytes(&self) -> u64 {
+        self.superpage as u64 * crate::nand::SLOT_BYTES
     }
 
     /// Written bytes of every zone (for workload generators after preconditioning).
