@@ -12,6 +12,7 @@ mod f2fs_lfs_waf;
 mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
+mod zms_randread;
 mod zufs_block_size;
 mod zufs_common;
 mod zufs_fragmentation;
@@ -224,6 +225,11 @@ pub fn all() -> Vec<Experiment> {
             name: "zufs-fragmentation",
             title: "ZUFS §5.5: F2FS aging on CUFS vs ZUFS, throughput, segments, fragmentation, GC phases (Fig. 9-10)",
             run: zufs_fragmentation::run_exp,
+        },
+        Experiment {
+            name: "zms-randread",
+            title: "ZMS: 4 KiB random reads over an 8 GiB file, block baseline (page map + L2P cache) vs ZMS (zone map)",
+            run: zms_randread::run_exp,
         },
     ]
 }
