@@ -90,13 +90,24 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let mut rows = Vec::new();
     for p in &points {
         let case = |side: &str| format!("{side}, QD {}", p.qd);
-        rows.push(row_info(&case("baseline"), "KIOPS", p.base.host.read.iops / 1e3));
+        rows.push(row_info(
+            &case("baseline"),
+            "KIOPS",
+            p.base.host.read.iops / 1e3,
+        ));
         rows.push(row_info(&case("ZMS"), "KIOPS", p.zms.host.read.iops / 1e3));
         if p.qd != CHECKED_QD {
-            rows.push(row_info(&case("ZMS vs baseline"), "IOPS gain %", p.gain_pct()));
+            rows.push(row_info(
+                &case("ZMS vs baseline"),
+                "IOPS gain %",
+                p.gain_pct(),
+            ));
         }
     }
-    let checked = points.iter().find(|p| p.qd == CHECKED_QD).expect("QD 1 runs");
+    let checked = points
+        .iter()
+        .find(|p| p.qd == CHECKED_QD)
+        .expect("QD 1 runs");
     rows.extend(claims(checked));
     Ok(Outcome {
         name: "zms-randread".into(),
