@@ -25,37 +25,104 @@ const TABLE: &[(&[&str], Expect)] = &[
     (&["buffer.kind=zabm", "buffer.zone_mapping=modulo"], Runs),
     (&["buffer.kind=zabm", "slc.granularity=zone"], Runs),
     (&["buffer.kind=zabm", "ftl.mapping=page"], Runs),
-    (&["buffer.kind=zabm", "zone.sub_block=true"], Rejected(&["buffer.kind", "zone.sub_block"])),
-    (&["buffer.kind=zabm", "buffer.min_slots_per_zone=1000"], Rejected(&["buffer.min_slots_per_zone", "zone.max_open", "buffer.sram_bytes"])),
-    (&["buffer.kind=zabm", "buffer.sram_bytes=4096"], Rejected(&["buffer.sram_bytes", "program unit"])),
+    (
+        &["buffer.kind=zabm", "zone.sub_block=true"],
+        Rejected(&["buffer.kind", "zone.sub_block"]),
+    ),
+    (
+        &["buffer.kind=zabm", "buffer.min_slots_per_zone=1000"],
+        Rejected(&[
+            "buffer.min_slots_per_zone",
+            "zone.max_open",
+            "buffer.sram_bytes",
+        ]),
+    ),
+    (
+        &["buffer.kind=zabm", "buffer.sram_bytes=4096"],
+        Rejected(&["buffer.sram_bytes", "program unit"]),
+    ),
     // ZABM keys are inert with static buffers (so a zabm preset can switch back).
-    (&["buffer.flush_unit=superpage", "buffer.sram_bytes=1048576", "buffer.min_slots_per_zone=4"], Runs),
+    (
+        &[
+            "buffer.flush_unit=superpage",
+            "buffer.sram_bytes=1048576",
+            "buffer.min_slots_per_zone=4",
+        ],
+        Runs,
+    ),
     // The zone map (ZMT + ZML) instead of the hybrid map.
     (&["ftl.mapping=zone"], Runs),
     (&["ftl.mapping=zone", "ftl.zml_entries=16"], Runs),
     (&["ftl.mapping=zone", "zone.sub_block=true"], Runs),
     (&["ftl.mapping=zone", "slc.granularity=zone"], Runs),
-    (&["ftl.mapping=zone", "buffer.kind=zabm", "buffer.flush_unit=die"], Runs),
-    (&["ftl.mapping=zone", "ftl.l2p_search=bitmap"], Rejected(&["ftl.l2p_search", "ftl.mapping"])),
+    (
+        &[
+            "ftl.mapping=zone",
+            "buffer.kind=zabm",
+            "buffer.flush_unit=die",
+        ],
+        Runs,
+    ),
+    (
+        &["ftl.mapping=zone", "ftl.l2p_search=bitmap"],
+        Rejected(&["ftl.l2p_search", "ftl.mapping"]),
+    ),
     (&["ftl.zml_entries=0"], Rejected(&["ftl.zml_entries"])),
     // The CUFS two-level map needs a device without zoned namespaces.
-    (&["ftl.mapping=two_level"], Rejected(&["ftl.mapping", "namespaces[1].kind"])),
-    (&["ftl.compressed_l1=true"], Rejected(&["ftl.compressed_l1", "ftl.mapping"])),
+    (
+        &["ftl.mapping=two_level"],
+        Rejected(&["ftl.mapping", "namespaces[1].kind"]),
+    ),
+    (
+        &["ftl.compressed_l1=true"],
+        Rejected(&["ftl.compressed_l1", "ftl.mapping"]),
+    ),
     (&["ftl.compressed_region_bytes=1048576"], Runs),
-    (&["ftl.compressed_region_bytes=1000"], Rejected(&["ftl.compressed_region_bytes"])),
+    (
+        &["ftl.compressed_region_bytes=1000"],
+        Rejected(&["ftl.compressed_region_bytes"]),
+    ),
     // Budget-based in-place update (ZMS).
     (&["zone.ipu_budget_bytes=1048576"], Runs),
     (&["zone.ipu_budget_bytes=1048576", "ftl.mapping=zone"], Runs),
     (&["zone.ipu_budget_bytes=1048576", "buffer.kind=zabm"], Runs),
-    (&["zone.ipu_budget_bytes=1048576", "zone.sub_block=true"], Runs),
-    (&["zone.ipu_budget_bytes=1048576", "slc.granularity=zone"], Rejected(&["zone.ipu_budget_bytes", "slc.granularity"])),
-    (&["zone.ipu_budget_bytes=1000"], Rejected(&["zone.ipu_budget_bytes"])),
+    (
+        &["zone.ipu_budget_bytes=1048576", "zone.sub_block=true"],
+        Runs,
+    ),
+    (
+        &["zone.ipu_budget_bytes=1048576", "slc.granularity=zone"],
+        Rejected(&["zone.ipu_budget_bytes", "slc.granularity"]),
+    ),
+    (
+        &["zone.ipu_budget_bytes=1000"],
+        Rejected(&["zone.ipu_budget_bytes"]),
+    ),
     // Host write ordering.
-    (&["host.zone_write_lock=false", "host.requeue_probability=0.1"], Runs),
-    (&["host.requeue_probability=0.1", "zone.sub_block=true"], Runs),
-    (&["host.requeue_probability=0.1", "buffer.kind=zabm", "ftl.mapping=zone"], Runs),
-    (&["host.requeue_probability=1.5"], Rejected(&["host.requeue_probability"])),
-    (&["host.requeue_delay_us=-1"], Rejected(&["host.requeue_delay_us"])),
+    (
+        &["host.zone_write_lock=false", "host.requeue_probability=0.1"],
+        Runs,
+    ),
+    (
+        &["host.requeue_probability=0.1", "zone.sub_block=true"],
+        Runs,
+    ),
+    (
+        &[
+            "host.requeue_probability=0.1",
+            "buffer.kind=zabm",
+            "ftl.mapping=zone",
+        ],
+        Runs,
+    ),
+    (
+        &["host.requeue_probability=1.5"],
+        Rejected(&["host.requeue_probability"]),
+    ),
+    (
+        &["host.requeue_delay_us=-1"],
+        Rejected(&["host.requeue_delay_us"]),
+    ),
 ];
 
 /// Writes then random reads on the conventional namespace 0 and the zoned namespace 1.
@@ -74,7 +141,10 @@ fn runs(sets: &[&str]) {
         let r = sim::run(&cfg, &common::jobs(text), &opts, &mut |_, _| {})
             .unwrap_or_else(|e| panic!("{sets:?} ns {ns}: {e}"));
         assert_eq!(r.sim.requests_issued, r.sim.requests_completed, "{sets:?}");
-        assert!(r.host.read.ios > 0 && r.host.write.ios > 0, "{sets:?} ns {ns}");
+        assert!(
+            r.host.read.ios > 0 && r.host.write.ios > 0,
+            "{sets:?} ns {ns}"
+        );
     }
 }
 
@@ -90,7 +160,10 @@ fn every_combination_runs_or_names_its_keys() {
                 runs(sets);
             }
             Rejected(keys) => {
-                let msg = loaded.map(|_| ()).expect_err("should be rejected").to_string();
+                let msg = loaded
+                    .map(|_| ())
+                    .expect_err("should be rejected")
+                    .to_string();
                 assert!(!msg.contains('\n'), "one line: {msg}");
                 for k in *keys {
                     assert!(msg.contains(k), "{sets:?}: '{msg}' does not name {k}");

@@ -197,6 +197,11 @@ pub struct HostConfig {
     /// Default 50 (chosen).
     #[serde(default = "default_requeue_delay_us")]
     pub requeue_delay_us: f64,
+    /// Commands the device takes at once (UFS task tags, 32); requests beyond wait in the
+    /// host scheduler and are dispatched by fio `prioclass` / `prio` (host/sched.rs). 0 = no
+    /// limit (the default: nothing waits, priorities have no effect).
+    #[serde(default)]
+    pub queue_depth: u32,
 }
 
 fn default_requeue_delay_us() -> f64 {

@@ -333,6 +333,12 @@ impl DeviceConfig {
         let h = &self.host;
         in_range("host.requeue_probability", h.requeue_probability, 0.0, 0.99)?;
         in_range("host.requeue_delay_us", h.requeue_delay_us, 0.0, MAX_US)?;
+        if h.queue_depth > 1 << 16 {
+            return Err(Error::config(
+                "host.queue_depth",
+                format!("{}: must be at most 65536 (0 = no limit)", h.queue_depth),
+            ));
+        }
         Ok(())
     }
 

@@ -289,6 +289,7 @@ impl Handle {
             jobs: vec![JobReport {
                 name: self.opts.name.clone(),
                 namespace: self.ns,
+                priority: None,
                 host: host.clone(),
             }],
             host,
@@ -308,6 +309,7 @@ impl Handle {
                 requests_completed: self.completed,
                 requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
                 ordering: None,
+                dispatch: None,
             },
             trace: None,
             emulation: Some(self.emulation_report()),

@@ -6,6 +6,7 @@ pub mod fs;
 pub mod io;
 pub mod order;
 pub mod scenario;
+pub mod sched;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

@@ -23,9 +23,10 @@ use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
+use crate::host::sched::PrioDispatch;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Completion, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
+use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -93,6 +94,8 @@ enum Ev {
         issued: SimTime,
         bytes: u64,
         zone: u32,
+        /// It holds one of the device's tags (`host.queue_depth`, host/sched.rs).
+        tag: bool,
     },
     /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
     Submit { slot: u32 },
@@ -105,6 +108,7 @@ enum Ev {
         issued: SimTime,
         bytes: u64,
         zone: u32,
+        tag: bool,
     },
     /// Source `src` issues its next request (after think time / at a trace arrival).
     Issue { src: u32 },
@@ -142,6 +146,8 @@ struct Engine<'d> {
     /// Requeued requests on their way (slots reused through `free_held`).
     held: Vec<Held>,
     free_held: Vec<u32>,
+    /// The host scheduler in front of the device's tags (`host.queue_depth` > 0).
+    sched: Option<PrioDispatch<Held>>,
 }
 
 /// A zoned write between the host and the device: issued, waiting for its zone's lock or
@@ -184,8 +190,10 @@ impl<'d> Engine<'d> {
                 Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
             })
             .collect();
+        let depth = dev.cfg.host.queue_depth;
         Engine {
             order,
+            sched: (depth > 0).then(|| PrioDispatch::new(depth)),
             held: Vec::new(),
             free_held: Vec::new(),
             phase: "running",
@@ -262,7 +270,8 @@ impl<'d> Engine<'d> {
                     issued,
                     bytes,
                     zone,
-                } => self.on_done(now, src, kind, issued, bytes, zone),
+                    tag,
+                } => self.on_done(now, src, kind, issued, bytes, zone, tag),
                 Ev::Resume {
                     src,
                     token,
@@ -270,10 +279,11 @@ impl<'d> Engine<'d> {
                     issued,
                     bytes,
                     zone,
+                    tag,
                 } => {
                     let ns = self.sources[src as usize].ns;
                     let c = self.dev.resume(now, ns, token);
-                    self.schedule(src, c, kind, issued, bytes, zone);
+                    self.schedule(src, c, kind, issued, bytes, (zone, tag));
                 }
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Submit { slot } => {
@@ -418,11 +428,12 @@ impl<'d> Engine<'d> {
     /// that bypasses the zone write ordering: file-system requests and job tails).
     fn book(&mut self, now: SimTime, src: u32, c: Completion, kind: IoKind, bytes: u64) {
         self.count_issued(now, src);
-        self.schedule(src, c, kind, now, bytes, NO_LOCK);
+        self.schedule(src, c, kind, now, bytes, (NO_LOCK, false));
     }
 
     /// Schedule the completion `c` of a request of `src` issued at `issued` (holding `zone`'s
-    /// write lock, or NO_LOCK), or its resumption when the device parked it.
+    /// write lock, or NO_LOCK, and a device tag or not), or its resumption when the device
+    /// parked it.
     fn schedule(
         &mut self,
         src: u32,
@@ -430,7 +441,7 @@ impl<'d> Engine<'d> {
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
-        zone: u32,
+        (zone, tag): (u32, bool),
     ) {
         let ev = match c.resume {
             None => Ev::Done {
@@ -439,6 +450,7 @@ impl<'d> Engine<'d> {
                 issued,
                 bytes,
                 zone,
+                tag,
             },
             Some(token) => Ev::Resume {
                 src,
@@ -447,6 +459,7 @@ impl<'d> Engine<'d> {
                 issued,
                 bytes,
                 zone,
+                tag,
             },
         };
         self.q.push(c.done, ev);
@@ -517,12 +530,26 @@ impl<'d> Engine<'d> {
         self.q.push(now + delay, Ev::Submit { slot });
     }
 
-    /// The request reaches the device now; its completion (or resumption) is scheduled.
+    /// The request leaves the host: to the device now, or into the host scheduler when every
+    /// device tag is in use (`host.queue_depth`, host/sched.rs).
     #[inline]
     fn submit(&mut self, now: SimTime, h: Held) {
+        let Some(sched) = &mut self.sched else {
+            self.to_device(now, h, false);
+            return;
+        };
+        let prio = self.sources[h.src as usize].prio;
+        if let Some(h) = sched.admit(prio, h) {
+            self.to_device(now, h, true);
+        }
+    }
+
+    /// The request reaches the device now; its completion (or resumption) is scheduled.
+    #[inline]
+    fn to_device(&mut self, now: SimTime, h: Held, tag: bool) {
         let ns = self.sources[h.src as usize].ns;
         let c = self.dev.submit_deferring(now, ns, command(&h.io));
-        self.schedule(h.src, c, h.io.kind, h.issued, h.io.len, h.zone);
+        self.schedule(h.src, c, h.io.kind, h.issued, h.io.len, (h.zone, tag));
     }
 
     fn on_done(
@@ -533,7 +560,14 @@ impl<'d> Engine<'d> {
         issued: SimTime,
         bytes: u64,
         zone: u32,
+        tag: bool,
     ) {
+        if tag {
+            let next = self.sched.as_mut().and_then(PrioDispatch::release);
+            if let Some(h) = next {
+                self.to_device(now, h, true);
+            }
+        }
         if zone != NO_LOCK {
             let ns = self.sources[src as usize].ns;
             if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(zone)) {
@@ -735,6 +769,7 @@ pub fn run_device_with(
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let ordering = eng.ordering();
+    let dispatch = eng.sched.as_ref().map(|s| s.counters.clone());
     let sources = std::mem::take(&mut eng.sources);
     drop(eng);
     dev.clock = end;
@@ -755,6 +790,7 @@ pub fn run_device_with(
         jobs.push(JobReport {
             name: s.name.clone(),
             namespace: s.ns,
+            priority: JobPriority::of(s.prio),
             host: HostReport::from_stats(&s.stats),
         });
         if let Some(t) = s.trace_report() {
@@ -786,6 +822,7 @@ pub fn run_device_with(
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
             ordering,
+            dispatch,
         },
         trace,
         emulation: None,
