@@ -271,7 +271,7 @@ impl<'d> Engine<'d> {
                     bytes,
                     zone,
                     tag,
-                } => self.on_done(now, src, kind, issued, bytes, zone, tag),
+                } => self.on_done(now, src, kind, issued, bytes, (zone, tag)),
                 Ev::Resume {
                     src,
                     token,
@@ -535,18 +535,18 @@ impl<'d> Engine<'d> {
     #[inline]
     fn submit(&mut self, now: SimTime, h: Held) {
         let Some(sched) = &mut self.sched else {
-            self.to_device(now, h, false);
+            self.reach_device(now, h, false);
             return;
         };
         let prio = self.sources[h.src as usize].prio;
         if let Some(h) = sched.admit(prio, h) {
-            self.to_device(now, h, true);
+            self.reach_device(now, h, true);
         }
     }
 
     /// The request reaches the device now; its completion (or resumption) is scheduled.
     #[inline]
-    fn to_device(&mut self, now: SimTime, h: Held, tag: bool) {
+    fn reach_device(&mut self, now: SimTime, h: Held, tag: bool) {
         let ns = self.sources[h.src as usize].ns;
         let c = self.dev.submit_deferring(now, ns, command(&h.io));
         self.schedule(h.src, c, h.io.kind, h.issued, h.io.len, (h.zone, tag));
@@ -559,13 +559,12 @@ impl<'d> Engine<'d> {
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
-        zone: u32,
-        tag: bool,
+        (zone, tag): (u32, bool),
     ) {
         if tag {
             let next = self.sched.as_mut().and_then(PrioDispatch::release);
             if let Some(h) = next {
-                self.to_device(now, h, true);
+                self.reach_device(now, h, true);
             }
         }
         if zone != NO_LOCK {
