@@ -197,6 +197,11 @@ pub struct HostConfig {
     /// Default 50 (chosen).
     #[serde(default = "default_requeue_delay_us")]
     pub requeue_delay_us: f64,
+    /// Commands the device takes at once (UFS task tags, 32); requests beyond wait in the
+    /// host scheduler and are dispatched by fio `prioclass` / `prio` (host/sched.rs). 0 = no
+    /// limit (the default: nothing waits, priorities have no effect).
+    #[serde(default)]
+    pub queue_depth: u32,
     /// IOTailor (ZMS, seed 002 "Challenge #1", `host/iotailor.rs`): zoned writes of the run's
     /// sources are split and grouped per zone into superpage-aligned requests before they
     /// reach the device. Needs the run's namespace to be zoned. Default false.

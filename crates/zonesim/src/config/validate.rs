@@ -283,15 +283,20 @@ impl DeviceConfig {
                 .any(|n| n.kind == super::NamespaceKind::Conventional);
         match f.mapping {
             MappingKind::TwoLevel if zoned => {
+                let i = self
+                    .namespaces
+                    .iter()
+                    .position(|n| n.kind == super::NamespaceKind::Zoned)
+                    .unwrap_or(0);
                 return Err(Error::config(
                     "ftl.mapping",
-                    "two_level maps conventional namespaces; a zoned namespace needs page, hybrid or zone",
+                    format!("two_level maps conventional namespaces; it conflicts with namespaces[{i}].kind = zoned, which needs page, hybrid or zone"),
                 ));
             }
             MappingKind::TwoLevel if !conventional => {
                 return Err(Error::config(
                     "ftl.mapping",
-                    "two_level needs a conventional namespace",
+                    "two_level needs a conventional namespace (namespaces[].kind = conventional)",
                 ));
             }
             MappingKind::Zone if f.l2p_search != super::L2pSearch::Multiple => {
@@ -333,6 +338,12 @@ impl DeviceConfig {
             return Err(Error::config(
                 "host.iotailor",
                 "reshapes writes to zones; the device has no zoned namespace",
+            ));
+        }
+        if h.queue_depth > 1 << 16 {
+            return Err(Error::config(
+                "host.queue_depth",
+                format!("{}: must be at most 65536 (0 = no limit)", h.queue_depth),
             ));
         }
         Ok(())

@@ -295,6 +295,7 @@ impl Handle {
             jobs: vec![JobReport {
                 name: self.opts.name.clone(),
                 namespace: self.ns,
+                priority: None,
                 host: host.clone(),
             }],
             host,
@@ -315,6 +316,7 @@ impl Handle {
                 requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
                 ordering: None,
                 iotailor: None,
+                dispatch: None,
             },
             trace: None,
             emulation: Some(self.emulation_report()),

@@ -13,9 +13,11 @@ mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
 mod zms_multizone;
+mod zms_randread;
 mod zufs_block_size;
 mod zufs_common;
 mod zufs_fragmentation;
+mod zufs_ordering;
 mod zufs_wide_read;
 mod zufs_zabm;
 
@@ -230,6 +232,16 @@ pub fn all() -> Vec<Experiment> {
             name: "zms-multizone",
             title: "ZMS Challenge #1: three writers to their own zones, without and with IOTailor",
             run: zms_multizone::run_exp,
+        },
+        Experiment {
+            name: "zms-randread",
+            title: "ZMS: 4 KiB random reads over an 8 GiB file, block baseline (page map + L2P cache) vs ZMS (zone map)",
+            run: zms_randread::run_exp,
+        },
+        Experiment {
+            name: "zufs-ordering",
+            title: "ZUFS §3.3: QD 32 sequential zoned writes with requeueing, with / without zone write locking, and zone append",
+            run: zufs_ordering::run_exp,
         },
     ]
 }

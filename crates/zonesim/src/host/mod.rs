@@ -7,6 +7,7 @@ pub mod io;
 pub mod iotailor;
 pub mod order;
 pub mod scenario;
+pub mod sched;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

@@ -24,9 +24,10 @@ use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::iotailor::{Hold, IoTailor, TailorConfig, TailorCounters};
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
+use crate::host::sched::PrioDispatch;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Completion, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
+use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,6 +97,8 @@ enum Ev {
         bytes: u64,
         zone: u32,
         out: u32,
+        /// It holds one of the device's tags (`host.queue_depth`, host/sched.rs).
+        tag: bool,
     },
     /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
     Submit { slot: u32 },
@@ -109,6 +112,7 @@ enum Ev {
         bytes: u64,
         zone: u32,
         out: u32,
+        tag: bool,
     },
     /// IOTailor's hold bound for zone `zone` of namespace `ns` (generation `gen`) expires.
     Hold { ns: u32, zone: u32, gen: u32 },
@@ -151,6 +155,8 @@ struct Engine<'d> {
     /// IOTailor's per-zone queues of the zoned namespaces (host/iotailor.rs), by namespace;
     /// empty unless `host.iotailor` (measured run only).
     tailor: Vec<Option<IoTailor<Held>>>,
+    /// The host scheduler in front of the device's tags (`host.queue_depth` > 0).
+    sched: Option<PrioDispatch<Held>>,
 }
 
 /// A zoned write between the host and the device: issued, waiting for its zone's lock or
@@ -163,6 +169,8 @@ struct Held {
     zone: u32,
     /// The IOTailor request this is, or NO_OUT (a host request as issued).
     out: u32,
+    /// It holds one of the device's tags (`host.queue_depth`, host/sched.rs).
+    tag: bool,
 }
 
 /// No zone lock held by a request.
@@ -197,9 +205,11 @@ impl<'d> Engine<'d> {
                 Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
             })
             .collect();
+        let depth = dev.cfg.host.queue_depth;
         Engine {
             order,
             tailor: Vec::new(),
+            sched: (depth > 0).then(|| PrioDispatch::new(depth)),
             held: Vec::new(),
             free_held: Vec::new(),
             phase: "running",
@@ -277,7 +287,8 @@ impl<'d> Engine<'d> {
                     bytes,
                     zone,
                     out,
-                } => self.on_done(now, src, kind, issued, bytes, zone, out),
+                    tag,
+                } => self.on_done(now, src, kind, issued, bytes, zone, out, tag),
                 Ev::Resume {
                     src,
                     token,
@@ -286,6 +297,7 @@ impl<'d> Engine<'d> {
                     bytes,
                     zone,
                     out,
+                    tag,
                 } => {
                     let ns = self.sources[src as usize].ns;
                     let c = self.dev.resume(now, ns, token);
@@ -295,6 +307,7 @@ impl<'d> Engine<'d> {
                         issued,
                         zone,
                         out,
+                        tag,
                     };
                     self.schedule(c, h);
                 }
@@ -425,6 +438,7 @@ impl<'d> Engine<'d> {
                     issued: now,
                     zone: NO_LOCK,
                     out: NO_OUT,
+                    tag: false,
                 },
             );
         }
@@ -453,18 +467,21 @@ impl<'d> Engine<'d> {
             issued: now,
             zone: NO_LOCK,
             out: NO_OUT,
+            tag: false,
         };
         self.schedule(c, h);
     }
 
     /// Schedule the completion `c` of request `h` (of `h.io.len` bytes, issued at `h.issued`,
-    /// holding `h.zone`'s write lock or NO_LOCK), or its resumption when the device parked it.
+    /// holding `h.zone`'s write lock or NO_LOCK, and a device tag or not), or its resumption
+    /// when the device parked it.
     fn schedule(&mut self, c: Completion, h: Held) {
         let Held {
             src,
             issued,
             zone,
             out,
+            tag,
             ..
         } = h;
         let (kind, bytes) = (h.io.kind, h.io.len);
@@ -476,6 +493,7 @@ impl<'d> Engine<'d> {
                 bytes,
                 zone,
                 out,
+                tag,
             },
             Some(token) => Ev::Resume {
                 src,
@@ -485,6 +503,7 @@ impl<'d> Engine<'d> {
                 bytes,
                 zone,
                 out,
+                tag,
             },
         };
         self.q.push(c.done, ev);
@@ -652,12 +671,26 @@ impl<'d> Engine<'d> {
         self.q.push(now + delay, Ev::Submit { slot });
     }
 
-    /// The request reaches the device now; its completion (or resumption) is scheduled.
+    /// The request leaves the host: to the device now, or into the host scheduler when every
+    /// device tag is in use (`host.queue_depth`, host/sched.rs).
     #[inline]
     fn submit(&mut self, now: SimTime, h: Held) {
+        let Some(sched) = &mut self.sched else {
+            self.reach_device(now, h, false);
+            return;
+        };
+        let prio = self.sources[h.src as usize].prio;
+        if let Some(h) = sched.admit(prio, h) {
+            self.reach_device(now, h, true);
+        }
+    }
+
+    /// The request reaches the device now; its completion (or resumption) is scheduled.
+    #[inline]
+    fn reach_device(&mut self, now: SimTime, h: Held, tag: bool) {
         let ns = self.sources[h.src as usize].ns;
         let c = self.dev.submit_deferring(now, ns, command(&h.io));
-        self.schedule(c, h);
+        self.schedule(c, Held { tag, ..h });
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -670,8 +703,15 @@ impl<'d> Engine<'d> {
         bytes: u64,
         zone: u32,
         out: u32,
+        tag: bool,
     ) {
         let ns = self.sources[src as usize].ns;
+        if tag {
+            let next = self.sched.as_mut().and_then(PrioDispatch::release);
+            if let Some(h) = next {
+                self.reach_device(now, h, true);
+            }
+        }
         if zone != NO_LOCK {
             if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(zone)) {
                 self.dispatch(now, next);
@@ -896,6 +936,7 @@ pub fn run_device_with(
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let ordering = eng.ordering();
     let iotailor = eng.iotailor();
+    let dispatch = eng.sched.as_ref().map(|s| s.counters.clone());
     let sources = std::mem::take(&mut eng.sources);
     drop(eng);
     dev.clock = end;
@@ -916,6 +957,7 @@ pub fn run_device_with(
         jobs.push(JobReport {
             name: s.name.clone(),
             namespace: s.ns,
+            priority: JobPriority::of(s.prio),
             host: HostReport::from_stats(&s.stats),
         });
         if let Some(t) = s.trace_report() {
@@ -948,6 +990,7 @@ pub fn run_device_with(
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
             ordering,
             iotailor,
+            dispatch,
         },
         trace,
         emulation: None,

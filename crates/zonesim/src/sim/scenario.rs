@@ -331,6 +331,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
                 sc.name.clone()
             },
             namespace: h.main_ns,
+            priority: None,
             host: HostReport::from_stats(&stats),
         }],
         device,
@@ -350,6 +351,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
             ordering: None,
             iotailor: None,
+            dispatch: None,
         },
         trace: None,
         emulation: None,

@@ -150,6 +150,8 @@ pub(super) struct Source {
     pub stonewall: bool,
     pub depth: u32,
     pub thinktime_ns: u64,
+    /// fio `prio` / `prioclass`: the source's rank in the host scheduler (host/sched.rs).
+    pub prio: crate::host::sched::IoPrio,
     runtime_ns: Option<u64>,
     deadline: Option<SimTime>,
     exhausted: bool,
@@ -172,6 +174,7 @@ impl Source {
             stonewall: false,
             depth: depth.max(1),
             thinktime_ns: 0,
+            prio: crate::host::sched::IoPrio::default(),
             runtime_ns: None,
             deadline: None,
             exhausted: false,
@@ -194,6 +197,7 @@ impl Source {
         let mut s = Source::new(name, Kind::Job(Box::new(gen)), spec.iodepth);
         s.stonewall = spec.stonewall;
         s.thinktime_ns = spec.thinktime_ns;
+        s.prio = spec.prio;
         s.runtime_ns = spec.runtime_ns;
         s
     }

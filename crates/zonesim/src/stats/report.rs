@@ -206,8 +206,36 @@ impl Report {
 pub struct JobReport {
     pub name: String,
     pub namespace: usize,
+    /// fio `prioclass` / `prio` of the job, when it set either (host/sched.rs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<JobPriority>,
     #[serde(flatten)]
     pub host: HostReport,
+}
+
+/// `jobs[i].priority`: the job's I/O priority as the host scheduler used it.
+#[derive(Debug, Clone, Serialize)]
+pub struct JobPriority {
+    /// fio `prioclass` as given (0-3).
+    pub prioclass: u8,
+    /// `realtime`, `best-effort`, `idle` or `none` (= best-effort).
+    pub class: &'static str,
+    /// fio `prio` (0-7), or Linux's default level 4 when unset.
+    pub prio: u8,
+    /// Scheduling rank, lower dispatched first (RT 0-7, BE 8-15, idle 16).
+    pub rank: usize,
+}
+
+impl JobPriority {
+    /// The report of `p`, or None for a job that set neither option.
+    pub fn of(p: crate::host::sched::IoPrio) -> Option<JobPriority> {
+        (p != crate::host::sched::IoPrio::default()).then(|| JobPriority {
+            prioclass: p.class,
+            class: p.class_name(),
+            prio: p.level.unwrap_or(crate::host::sched::LEVEL_NORM),
+            rank: p.rank(),
+        })
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -243,6 +271,10 @@ pub struct SimReport {
     /// IOTailor's per-zone request reshaping (host/iotailor.rs): only with `host.iotailor`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iotailor: Option<crate::host::iotailor::TailorCounters>,
+    /// The host scheduler in front of the device's tags (`host.queue_depth` > 0,
+    /// host/sched.rs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<crate::host::sched::DispatchCounters>,
 }
 
 /// `trace`: what a trace replay read and replayed (trace replay only).

@@ -50,6 +50,8 @@
 //! | `zone_reset_frequency` | 0..=1 | `0` | see "Zoned mode" |
 //! | `write_hint` | `none` `short` `medium` `long` `extreme` | `none` | lifetime hint, kept for placement |
 //! | `zone_append` | bool | `0` | zbd writes are sent as zone appends (fio's option; needs `zonemode=zbd`); appends bypass the host's zone write lock |
+//! | `prio` | int 0-7 | unset (BE level 4) | I/O priority level, 0 highest (fio's option); orders the job's requests in the host scheduler when `host.queue_depth` tags are in use |
+//! | `prioclass` | int 0-3 | `0` | I/O priority class: 0 none (= best-effort), 1 realtime, 2 best-effort, 3 idle (fio's option, Linux `IOPRIO_CLASS_*`) |
 //! | `ipu` | bool | `0` | zonesim extension (not fio): writes are in-place updates, taken below a zone's write pointer within the device's `zone.ipu_budget_bytes` (ZMS, docs/zoned.md); rejected ones are counted by the device |
 //! | `namespace` | integer ≥ 0 | the run's `--namespace` | zonesim extension (not fio): the namespace (logical unit) the job targets, so jobs on several namespaces of one device run concurrently |
 //!
@@ -256,6 +258,10 @@ pub struct JobSpec {
     pub write_hint: WriteHint,
     /// fio `zone_append=1`: the job's zbd writes are zone appends (the device picks the LBA).
     pub zone_append: bool,
+    /// fio `prioclass` (0 none, 1 realtime, 2 best-effort, 3 idle) and `prio` (0-7, 0
+    /// highest): the job's place in the host scheduler when the device's tags are all in use
+    /// (`host.queue_depth`, host/sched.rs).
+    pub prio: crate::host::sched::IoPrio,
     /// zonesim extension `ipu=1`: the job's writes are in-place updates (`IoKind::InPlace`):
     /// below a zone's write pointer the device may take them within its IPU budget (ZMS).
     pub ipu: bool,
@@ -337,6 +343,7 @@ pub fn default_job() -> JobSpec {
         zone_reset_frequency: 0.0,
         write_hint: WriteHint::None,
         zone_append: false,
+        prio: crate::host::sched::IoPrio::default(),
         ipu: false,
         namespace: None,
         files: FileOpts::default(),

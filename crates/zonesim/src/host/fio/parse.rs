@@ -264,6 +264,8 @@ fn apply(
         "zone_reset_threshold" => spec.zone_reset_threshold = parse_fraction(key, v()?)?,
         "zone_reset_frequency" => spec.zone_reset_frequency = parse_fraction(key, v()?)?,
         "zone_append" => spec.zone_append = parse_bool(key, value)?,
+        "prio" => spec.prio.level = Some(parse_int(key, v()?, 0, 7)? as u8),
+        "prioclass" => spec.prio.class = parse_int(key, v()?, 0, 3)? as u8,
         "ipu" => spec.ipu = parse_bool(key, value)?,
         "namespace" => spec.namespace = Some(parse_int(key, v()?, 0, u32::MAX as u64)? as u32),
         "write_hint" => {
@@ -642,6 +644,23 @@ mod tests {
         assert!(err("[j]\nrwmixread=101").contains("rwmixread must be an integer in 0..=100"));
         assert!(err("[j]\nloops=-1").contains("loops must be an integer >= 1"));
         assert!(err("[j]\nnumjobs=two").contains("numjobs"));
+    }
+
+    #[test]
+    fn priority_options() {
+        use crate::host::sched::{IoPrio, CLASS_IDLE};
+        let j = one("[j]\nprioclass=3\nprio=7");
+        assert_eq!(
+            j.prio,
+            IoPrio {
+                class: CLASS_IDLE,
+                level: Some(7)
+            }
+        );
+        assert_eq!(one("[j]").prio, IoPrio::default());
+        assert!(err("[j]\nprio=8").contains("prio must be an integer in 0..=7"));
+        assert!(err("[j]\nprioclass=4").contains("prioclass must be an integer in 0..=3"));
+        assert!(err("[j]\nprio=-1").contains("prio must be"));
     }
 
     #[test]
