@@ -10,8 +10,14 @@
 //! Units: times in microseconds (`*_us`), bandwidths in MiB/s (`*_mb_s`, 2^20 bytes per second),
 //! sizes in bytes (`*_bytes`).
 
+mod firmware;
 mod presets;
 mod validate;
+
+pub use firmware::{
+    Arbitration, CacheConfig, FirmwareConfig, FirmwareCost, FirmwareModel, LockGranularity,
+    LockHandoff, QueuePriority, MAX_HOST_QUEUES,
+};
 
 pub use presets::{preset_text, PRESETS};
 
@@ -183,6 +189,26 @@ pub struct HostConfig {
     /// sees it, microseconds. Default 0.
     #[serde(default)]
     pub overhead_us: f64,
+    /// Submission/completion queue pairs (NVMe up to 64 Ki, UFS 32); fio jobs and their
+    /// `numjobs` clones take queues in turn (job k on queue k mod queues). 0 (default): one
+    /// queue per job, unbounded, no per-queue report.
+    #[serde(default)]
+    pub queues: u32,
+    /// Entries of each submission queue: a job waits while its queue holds this many
+    /// commands. 0 (default): unbounded.
+    #[serde(default)]
+    pub queue_depth: u32,
+    /// Which queue the controller fetches from next when several hold commands and the HIL
+    /// core is busy (`rr` or `wrr`). Default `rr`.
+    #[serde(default)]
+    pub arbitration: Arbitration,
+    /// Priority class of queue 0, 1, ... under `wrr` (`urgent`, `high`, `medium`, `low`);
+    /// queues not listed are `medium`.
+    #[serde(default)]
+    pub queue_priority: Vec<QueuePriority>,
+    /// Weights of the high, medium and low classes under `wrr`. Default [4, 2, 1].
+    #[serde(default = "firmware::wrr_weights")]
+    pub wrr_weights: [u32; 3],
 }
 
 /// Victim selection policy of garbage collection.
@@ -674,6 +700,12 @@ pub struct DeviceConfig {
     pub slc: SlcConfig,
     #[serde(default)]
     pub sched: SchedConfig,
+    /// Multi-core firmware model (issue 15); off by default.
+    #[serde(default)]
+    pub firmware: FirmwareConfig,
+    /// DRAM data cache in front of the FTL; none by default.
+    #[serde(default)]
+    pub cache: CacheConfig,
     /// Namespaces in id order; empty = one conventional namespace.
     #[serde(default)]
     pub namespaces: Vec<NamespaceConfig>,

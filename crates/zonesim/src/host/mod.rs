@@ -2,6 +2,7 @@
 
 pub mod fio;
 pub mod io;
+pub mod queues;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

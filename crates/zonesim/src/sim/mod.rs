@@ -7,13 +7,14 @@
 //! event issues the source's next request. Jobs separated by `stonewall` run in groups.
 
 mod precondition;
+mod queues;
 mod source;
 
 pub use precondition::Precondition;
 pub use source::{ReplayMode, TraceReplay};
 
 use crate::config::DeviceConfig;
-use crate::device::Device;
+use crate::device::{Device, Submitted};
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
@@ -21,6 +22,7 @@ use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobReport, SimReport};
 use crate::stats::{IoStats, Report};
+use queues::{HostQueues, Waiting};
 use source::Source;
 use std::time::Instant;
 
@@ -71,6 +73,16 @@ enum Ev {
     Group { g: u32 },
     /// Background GC opportunity, valid if no request was issued since `token`.
     BgGc { token: u64 },
+    /// The controller fetches the next command from the host queues (sim/queues.rs).
+    Fetch,
+    /// The flash work of a request of source `src` is done: the firmware cores complete it.
+    Flash {
+        src: u32,
+        kind: IoKind,
+        token: u32,
+        issued: SimTime,
+        bytes: u64,
+    },
 }
 
 /// The engine state of one run over one device.
@@ -86,10 +98,16 @@ struct Engine<'d> {
     completed: u64,
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
+    queues: HostQueues,
 }
 
 impl<'d> Engine<'d> {
-    fn new(dev: &'d mut Device, sources: Vec<Source>) -> Engine<'d> {
+    fn new(dev: &'d mut Device, mut sources: Vec<Source>) -> Engine<'d> {
+        let mut queue_of: Vec<u32> = vec![0; sources.len()];
+        let queues = HostQueues::new(&dev.cfg, &mut queue_of);
+        for (s, q) in sources.iter_mut().zip(queue_of) {
+            s.queue = q;
+        }
         let mut groups: Vec<Vec<u32>> = vec![Vec::new()];
         for (i, s) in sources.iter().enumerate() {
             if s.stonewall && !groups.last().unwrap().is_empty() {
@@ -114,6 +132,7 @@ impl<'d> Engine<'d> {
             completed: 0,
             bg_idle_ns,
             error: None,
+            queues,
         }
     }
 
@@ -132,6 +151,25 @@ impl<'d> Engine<'d> {
                 Ev::Issue { src } => self.issue(now, src),
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
+                Ev::Fetch => self.on_fetch(now),
+                Ev::Flash {
+                    src,
+                    kind,
+                    token,
+                    issued,
+                    bytes,
+                } => {
+                    let done = self.dev.complete_queued(now, token);
+                    self.q.push(
+                        done,
+                        Ev::Done {
+                            src,
+                            kind,
+                            issued,
+                            bytes,
+                        },
+                    );
+                }
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -190,6 +228,12 @@ impl<'d> Engine<'d> {
             return;
         }
         let s = &mut self.sources[src as usize];
+        let q = s.queue;
+        if !self.queues.has_room(q) {
+            // The source's submission queue is full: it waits for a slot.
+            self.queues.blocked[q as usize].push_back(src);
+            return;
+        }
         let io = match s.next_io(now) {
             Ok(Some(io)) => io,
             Ok(None) => return,
@@ -198,23 +242,86 @@ impl<'d> Engine<'d> {
                 return;
             }
         };
-        let done = self.dev.submit(now, s.ns, command(&io)).done;
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
+        if let Some(st) = self.queues.stats.get_mut(q as usize) {
+            st.issued(now);
+        }
         self.outstanding += 1;
         self.issued += 1;
-        self.q.push(
-            done,
-            Ev::Done {
-                src,
-                kind: io.kind,
-                issued: now,
-                bytes: io.len,
-            },
-        );
-        if s.open_loop() {
+        self.queues.submitted(q);
+        let open_loop = s.open_loop();
+        match self.dev.fetch_free_at(now) {
+            // Fetching takes the HIL core: the command waits in its queue unless the core is
+            // free and no other command waits.
+            Some(free) if free > now || self.queues.any_waiting() => {
+                self.queues.wait(
+                    q,
+                    Waiting {
+                        src,
+                        io,
+                        issued: now,
+                    },
+                );
+                self.schedule_fetch(now.max(free));
+            }
+            _ => self.submit(now, src, q, io, now),
+        }
+        if open_loop {
             self.schedule_arrival(src);
+        }
+    }
+
+    /// Hand a command of source `src` from queue `q` to the device at `now`.
+    fn submit(&mut self, now: SimTime, src: u32, q: u32, io: HostIo, issued: SimTime) {
+        let ns = self.sources[src as usize].ns;
+        let (kind, bytes) = (io.kind, io.len);
+        match self.dev.submit_queued(issued, now, ns, q, command(&io)) {
+            Submitted::Done(c) => self.q.push(
+                c.done,
+                Ev::Done {
+                    src,
+                    kind,
+                    issued,
+                    bytes,
+                },
+            ),
+            Submitted::Flash { at, token } => self.q.push(
+                at,
+                Ev::Flash {
+                    src,
+                    kind,
+                    token,
+                    issued,
+                    bytes,
+                },
+            ),
+        }
+    }
+
+    fn schedule_fetch(&mut self, at: SimTime) {
+        if !self.queues.fetch_scheduled {
+            self.queues.fetch_scheduled = true;
+            self.q.push(at, Ev::Fetch);
+        }
+    }
+
+    /// The controller fetches the command the arbiter picks; the next fetch when the HIL
+    /// core is free again.
+    fn on_fetch(&mut self, now: SimTime) {
+        self.queues.fetch_scheduled = false;
+        let free = self.dev.fetch_free_at(now).unwrap_or(now);
+        if free > now {
+            self.schedule_fetch(free);
+            return;
+        }
+        if let Some((q, w)) = self.queues.fetch() {
+            self.submit(now, w.src, q, w.io, w.issued);
+        }
+        if self.queues.any_waiting() {
+            let free = self.dev.fetch_free_at(now).unwrap_or(now);
+            self.schedule_fetch(free.max(now));
         }
     }
 
@@ -225,6 +332,15 @@ impl<'d> Engine<'d> {
         s.outstanding -= 1;
         s.completed += 1;
         s.stats.record(kind, issued, now, bytes);
+        let q = s.queue;
+        if let Some(st) = self.queues.stats.get_mut(q as usize) {
+            st.record(kind, issued, now, bytes);
+        }
+        if let Some(waiting) = self.queues.completed(q) {
+            // A source waited for this slot of the queue.
+            self.issue(now, waiting);
+        }
+        let s = &mut self.sources[src as usize];
         if !s.open_loop() {
             if s.thinktime_ns > 0 {
                 let t = now + s.thinktime_ns;
@@ -306,6 +422,7 @@ pub fn run_device(
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let sources = std::mem::take(&mut eng.sources);
+    let queue_stats = std::mem::take(&mut eng.queues.stats);
     drop(eng);
     dev.clock = end;
     if opts.check_invariants {
@@ -326,9 +443,12 @@ pub fn run_device(
         }
     }
     let wall_s = wall.elapsed().as_secs_f64();
+    let mut host = HostReport::from_stats(&total);
+    host.queues = queue_stats.iter().map(HostReport::from_stats).collect();
+    let firmware = dev.firmware_report(host.window_ns);
     Ok(Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
-        host: HostReport::from_stats(&total),
+        host,
         jobs,
         device: dev.report(),
         precondition: pre,
@@ -344,6 +464,7 @@ pub fn run_device(
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
         },
         trace,
+        firmware,
     })
 }
 

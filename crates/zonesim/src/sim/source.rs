@@ -159,6 +159,8 @@ pub(super) struct Source {
     pub completed: u64,
     pub stats: IoStats,
     pub group_reported: bool,
+    /// Host queue the source submits to (sim/queues.rs).
+    pub queue: u32,
 }
 
 impl Source {
@@ -179,6 +181,7 @@ impl Source {
             completed: 0,
             stats: IoStats::default(),
             group_reported: false,
+            queue: 0,
         }
     }
 

@@ -2,6 +2,7 @@
 //! JSON report (schema in docs/report.md).
 
 pub mod device;
+pub mod firmware;
 pub mod report;
 
 pub use device::DeviceReport;

@@ -67,6 +67,9 @@ pub struct HostReport {
     pub zone_mgmt: OpReport,
     /// Window the rates are computed over: first issue to last completion (ns).
     pub window_ns: u64,
+    /// `host.queues.N`: the requests of host queue N (with `host.queues` set).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queues: Vec<HostReport>,
 }
 
 impl HostReport {
@@ -82,6 +85,7 @@ impl HostReport {
             flush: OpReport::from_stats(&s.flush, window_ns),
             zone_mgmt: OpReport::from_stats(&s.zone_mgmt, window_ns),
             window_ns,
+            queues: Vec::new(),
         }
     }
 }
@@ -101,6 +105,9 @@ pub struct Report {
         serialize_with = "sorted_keys"
     )]
     pub trace: Option<TraceReport>,
+    /// The multi-core firmware model and the data cache (absent when both are off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<super::firmware::FirmwareReport>,
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they
