@@ -235,6 +235,33 @@ impl DeviceConfig {
                 ));
             }
         }
+        for (cell, t) in [
+            (super::CellType::Slc, self.nand.timing.slc),
+            (super::CellType::Mlc, self.nand.timing.mlc),
+            (super::CellType::Tlc, self.nand.timing.tlc),
+            (super::CellType::Qlc, self.nand.timing.qlc),
+        ] {
+            for (key, p) in [
+                ("read_us_by_page", t.read_us_by_page),
+                ("program_us_by_page", t.program_us_by_page),
+            ] {
+                let key = format!("nand.timing.{}.{key}", cell.name());
+                let bits = cell.bits_per_cell() as usize;
+                if !p.is_empty() && p.as_slice().len() != bits {
+                    return Err(Error::config(
+                        key,
+                        format!(
+                            "needs one time per page type ({bits} for {}), got {}",
+                            cell.name(),
+                            p.as_slice().len()
+                        ),
+                    ));
+                }
+                for &v in p.as_slice() {
+                    in_range(&key, v, 0.001, 1e7)?;
+                }
+            }
+        }
         let f = &self.firmware;
         in_range("firmware.core_mhz", f.core_mhz, 1.0, 100_000.0)?;
         count("firmware.workers", f.workers, 4096)?;

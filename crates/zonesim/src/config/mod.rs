@@ -66,6 +66,52 @@ pub struct CellTiming {
     pub read_us: f64,
     pub program_us: f64,
     pub erase_us: f64,
+    /// Array read time by page type (LSB, CSB, MSB, TSB: page index mod bits per cell), seed
+    /// 004 Table I; empty = `read_us` for every page.
+    #[serde(default, skip_serializing_if = "PageTimes::is_empty")]
+    pub read_us_by_page: PageTimes,
+    /// Program time by page type; a program unit (every page of a word line, programmed in
+    /// order) takes their sum. Empty = `program_us` per unit.
+    #[serde(default, skip_serializing_if = "PageTimes::is_empty")]
+    pub program_us_by_page: PageTimes,
+}
+
+/// Times (µs) by page type, one per bit of the cell, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize, Serialize)]
+#[serde(try_from = "Vec<f64>", into = "Vec<f64>")]
+pub struct PageTimes {
+    n: u8,
+    us: [f64; 4],
+}
+
+impl PageTimes {
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    pub fn as_slice(&self) -> &[f64] {
+        &self.us[..self.n as usize]
+    }
+}
+
+impl TryFrom<Vec<f64>> for PageTimes {
+    type Error = String;
+    fn try_from(v: Vec<f64>) -> std::result::Result<PageTimes, String> {
+        if v.len() > 4 {
+            return Err(format!("at most 4 page types (got {})", v.len()));
+        }
+        let mut us = [0.0; 4];
+        us[..v.len()].copy_from_slice(&v);
+        Ok(PageTimes {
+            n: v.len() as u8,
+            us,
+        })
+    }
+}
+
+impl From<PageTimes> for Vec<f64> {
+    fn from(p: PageTimes) -> Vec<f64> {
+        p.as_slice().to_vec()
+    }
 }
 
 /// Timing per cell type. Defaults: ConZone Table 2 for SLC/TLC/QLC (read/program), erase 3.5 ms;
@@ -88,21 +134,29 @@ impl Default for TimingTable {
                 read_us: 20.0,
                 program_us: 75.0,
                 erase_us: 3500.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
             mlc: CellTiming {
                 read_us: 75.0,
                 program_us: 750.0,
                 erase_us: 3800.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
             tlc: CellTiming {
                 read_us: 32.0,
                 program_us: 937.5,
                 erase_us: 3500.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
             qlc: CellTiming {
                 read_us: 85.0,
                 program_us: 6400.0,
                 erase_us: 3500.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
         }
     }
@@ -124,6 +178,8 @@ struct PartialCellTiming {
     read_us: Option<f64>,
     program_us: Option<f64>,
     erase_us: Option<f64>,
+    read_us_by_page: Option<PageTimes>,
+    program_us_by_page: Option<PageTimes>,
 }
 
 impl PartialCellTiming {
@@ -132,6 +188,8 @@ impl PartialCellTiming {
             read_us: self.read_us.unwrap_or(d.read_us),
             program_us: self.program_us.unwrap_or(d.program_us),
             erase_us: self.erase_us.unwrap_or(d.erase_us),
+            read_us_by_page: self.read_us_by_page.unwrap_or(d.read_us_by_page),
+            program_us_by_page: self.program_us_by_page.unwrap_or(d.program_us_by_page),
         }
     }
 }

@@ -18,6 +18,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "ConZone+ §6.1 device: TLC 2 ch x 2 chips, two 384 KiB zone buffers, 1 MiB L2P; ns 0 conventional metadata in SLC, ns 1 zoned (85 x 48 MiB zones)",
         include_str!("../../../../presets/conzone-paper.toml"),
     ),
+    (
+        "mcmq-2022",
+        "MCMQ (DATE'22) MLC SSD: 8 ch x 1 chip x 2 dies x 2 planes, 8 KiB pages, Table I LSB/MSB latencies, 512 MiB data cache (16 GiB: 1/32 of 512 GB)",
+        include_str!("../../../../presets/mcmq-2022.toml"),
+    ),
 ];
 
 pub fn preset_text(name: &str) -> Option<&'static str> {

@@ -321,6 +321,7 @@ impl Device {
     }
 
     pub(super) fn reset_firmware_counters(&mut self) {
+        self.nand.page_type_reads = [0; 4];
         if let Some(c) = &mut self.fw.cores {
             c.reset_counters();
         }

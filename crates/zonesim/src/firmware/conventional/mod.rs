@@ -289,9 +289,10 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
-            let t = lent.nand.read(
+            let t = lent.nand.read_page(
                 map_ready,
                 page.die,
+                page.page,
                 slots as u64 * SLOT_BYTES,
                 self.cell,
                 OpClass::HostRead,
