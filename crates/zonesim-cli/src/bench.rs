@@ -53,6 +53,8 @@ struct Case {
     namespace: usize,
     pre: Precondition,
     workload: Workload,
+    /// Device overrides (`--set`), e.g. the host file system.
+    sets: &'static [&'static str],
 }
 
 /// A fio job file as a workload (the zoned cases use `zonemode=zbd`).
@@ -74,6 +76,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             namespace: 0,
             pre: Precondition::Seq,
             workload: job(RwMode::RandRead, a.ios, 32),
+            sets: &[],
         },
         Case {
             name: "randwrite-4k-steady",
@@ -83,6 +86,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             namespace: 0,
             pre: Precondition::Steady,
             workload: job(RwMode::RandWrite, a.ios, 32),
+            sets: &[],
         },
         Case {
             name: "trace-disksim-afap",
@@ -94,6 +98,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 &tmp,
                 ReplayMode::AsFastAsPossible { qd: 32 },
             )),
+            sets: &[],
         },
         Case {
             name: "zoned-randread-4k",
@@ -105,6 +110,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 "[r]\nrw=randread\nbs=4k\niodepth=32\nzonemode=zbd\nnumber_ios={}\ntime_based\nruntime=1h\n",
                 a.ios
             ))?,
+            sets: &[],
         },
         Case {
             name: "zoned-randwrite-4k",
@@ -116,6 +122,19 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 "[w]\nrw=randwrite\nbs=4k\niodepth=32\nzonemode=zbd\nmax_open_zones=6\nnumber_ios={}\ntime_based\nruntime=1h\n",
                 a.ios
             ))?,
+            sets: &[],
+        },
+        Case {
+            name: "fs-randwrite-4k",
+            what: "F2FS model (--fs f2fs) on the 16 GiB device: 4 KiB buffered random writes over 8 x 64 MiB files, fsync every 32 (each a device flush), QD 1 (user writes per wall s)",
+            device: "ufs-conventional",
+            namespace: 0,
+            pre: Precondition::None,
+            workload: fio(&format!(
+                "[w]\nrw=randwrite\nbs=4k\ndirectory=/data\nnrfiles=8\nfilesize=64m\nnorandommap\nfsync=32\nnumber_ios={}\ntime_based\nruntime=1h\n",
+                a.ios
+            ))?,
+            sets: &["fs.kind=f2fs"],
         },
     ];
     if let Some(o) = &a.only {
@@ -134,7 +153,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
         );
     }
     for c in cases {
-        let cfg = zonesim::load_device(c.device, &[])?;
+        let sets: Vec<String> = c.sets.iter().map(|s| s.to_string()).collect();
+        let cfg = zonesim::load_device(c.device, &sets)?;
         let opts = RunOptions {
             seed: 1,
             precondition: c.pre,

@@ -5,8 +5,11 @@ mod bench;
 mod experiment_cmd;
 mod f2fs_layout;
 mod layout_cmd;
+#[cfg(target_os = "linux")]
+mod mount_cmd;
 mod run_cmd;
 mod summary;
+mod sweep_cmd;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand};
@@ -39,9 +42,14 @@ enum Cmd {
     /// Size the namespaces of an F2FS metadata + zoned data device (ConZone+ §4.1).
     #[command(allow_negative_numbers = true)]
     Layout(layout_cmd::LayoutArgs),
+    /// Run every point of a grid of device keys (SWEEP.toml) on a local pool; results as CSV.
+    Sweep(sweep_cmd::SweepArgs),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
+    /// Expose a namespace as DIR/disk through FUSE until unmounted, then write the report.
+    #[cfg(target_os = "linux")]
+    Mount(Box<mount_cmd::MountArgs>),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +93,9 @@ fn main() -> ExitCode {
         Cmd::Trace(t) => trace_cmd::run(t),
         Cmd::Experiment(e) => experiment_cmd::run(e),
         Cmd::Layout(a) => layout_cmd::run(a),
+        #[cfg(target_os = "linux")]
+        Cmd::Mount(a) => mount_cmd::run(*a),
+        Cmd::Sweep(a) => sweep_cmd::run(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

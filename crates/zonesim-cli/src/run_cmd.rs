@@ -7,15 +7,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use zonesim::config::DeviceConfig;
-use zonesim::host::fio::parse_job_file;
-use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
-use zonesim::Error;
-
-/// The default workloads of `zonesim run`: workloads/default.fio on a conventional namespace,
-/// workloads/default-zoned.fio on a zoned one.
-pub const DEFAULT_WORKLOAD: &str = include_str!("../../../workloads/default.fio");
-pub const DEFAULT_ZONED_WORKLOAD: &str = include_str!("../../../workloads/default-zoned.fio");
+use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
+use zonesim::{Control, Error, RunSpec, WorkloadSpec};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
@@ -28,6 +21,14 @@ pub struct RunArgs {
     /// Block trace to replay.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// Run the fio jobs on files of a host file system (`f2fs`, docs/fs.md) or on the raw
+    /// namespace (`none`, the default unless the device has an `[fs]` section).
+    #[arg(long, value_parser = ["f2fs", "none"])]
+    pub fs: Option<String>,
+    /// Aging scenario (TOML steps with a loop and stop condition, docs/fs.md) run on the
+    /// host file system instead of fio jobs.
+    #[arg(long, conflicts_with_all = ["workload", "trace"])]
+    pub scenario: Option<PathBuf>,
     /// Override a device key: --set nand.channels=4 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
@@ -77,13 +78,23 @@ pub struct RunArgs {
     /// Print the JSON report to stdout instead of the summary table.
     #[arg(long)]
     pub json_stdout: bool,
+    /// Sample a time series every MS simulated milliseconds (the report's `timeseries`; sets
+    /// the device key stats.interval_ms).
+    #[arg(long, value_name = "MS")]
+    pub interval_ms: Option<f64>,
+    /// Write the time series as CSV here (sampled every --interval-ms, stats.interval_ms, or
+    /// 100 simulated ms when neither is set).
+    #[arg(long, value_name = "FILE.csv")]
+    pub timeseries: Option<PathBuf>,
 }
 
 fn parse_pre(s: &str) -> Result<Precondition, Error> {
     s.parse()
 }
 
-pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), Error> {
+/// Where the requests come from: the trace with its replay options, the job file, or the
+/// namespace's default workload.
+fn workload_spec(a: &RunArgs) -> WorkloadSpec {
     if let Some(t) = &a.trace {
         let mode = if a.as_fast_as_possible {
             ReplayMode::AsFastAsPossible { qd: a.qd }
@@ -99,57 +110,58 @@ pub fn workload(a: &RunArgs, cfg: &DeviceConfig) -> Result<(Workload, String), E
         r.stop_ns = a.trace_stop_ns;
         r.skip = a.trace_skip;
         r.max_requests = a.trace_max_requests;
-        return Ok((Workload::Trace(r), format!("trace {}", t.display())));
+        return WorkloadSpec::Trace(r);
     }
-    let (text, name) = match &a.workload {
-        Some(p) => (zonesim::error::read_text_file(p)?, p.display().to_string()),
-        None => {
-            let zoned = cfg
-                .namespaces
-                .get(a.namespace)
-                .is_some_and(|n| n.kind == zonesim::config::NamespaceKind::Zoned);
-            if zoned {
-                (
-                    DEFAULT_ZONED_WORKLOAD.to_string(),
-                    "workloads/default-zoned.fio".into(),
-                )
-            } else {
-                (DEFAULT_WORKLOAD.to_string(), "workloads/default.fio".into())
-            }
-        }
-    };
-    let jobs = parse_job_file(&text, &name)?;
-    Ok((Workload::Jobs(jobs), format!("fio {name}")))
+    match &a.workload {
+        Some(p) => WorkloadSpec::FioFile(p.clone()),
+        None => WorkloadSpec::Default,
+    }
 }
 
-/// Loads the device; a name that is neither a preset nor a file lists the presets.
-pub fn load_device(spec: &str, sets: &[String]) -> Result<DeviceConfig, Error> {
-    zonesim::load_device(spec, sets).map_err(|e| match e {
-        Error::Io { source, .. }
-            if source.kind() == std::io::ErrorKind::NotFound && !spec.contains(['/', '.']) =>
-        {
-            let names: Vec<&str> = zonesim::config::PRESETS.iter().map(|p| p.0).collect();
-            Error::Usage(format!(
-                "--device {spec}: no such preset or file (presets: {})",
-                names.join(", ")
-            ))
-        }
-        e => e,
-    })
+/// The device keys of the run's own flags (`--fs`, `--interval-ms`) around the `--set`s.
+fn device_sets(a: &RunArgs) -> Vec<String> {
+    let mut sets = a.sets.clone();
+    if a.fs.as_deref() == Some("f2fs") {
+        sets.insert(0, "fs.kind=f2fs".to_string());
+    }
+    if let Some(ms) = a.interval_ms {
+        sets.push(format!("stats.interval_ms={ms:?}"));
+    }
+    sets
 }
+
+/// The sampling interval of `--timeseries` when neither `--interval-ms` nor `stats.interval_ms`
+/// gives one: 100 simulated ms.
+const DEFAULT_TIMESERIES_INTERVAL_MS: f64 = 100.0;
 
 pub fn run(a: RunArgs) -> Result<()> {
-    let cfg = load_device(&a.device, &a.sets)?;
+    let mut cfg = zonesim::load_device(&a.device, &device_sets(&a))?;
+    if a.fs.as_deref() == Some("none") {
+        cfg.fs = None;
+    }
     if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
         eprintln!("zonesim: warning: {w}");
     }
-    let (wl, wl_name) = workload(&a, &cfg)?;
-    let opts = RunOptions {
+    if a.timeseries.is_some() && cfg.stats.interval_ms == 0.0 {
+        // `--timeseries` alone: sample at the default interval rather than refuse.
+        cfg.stats.interval_ms = DEFAULT_TIMESERIES_INTERVAL_MS;
+    }
+    let options = RunOptions {
         seed: a.seed,
         precondition: a.precondition,
         namespace: a.namespace,
         check_invariants: a.check_invariants || cfg!(debug_assertions),
     };
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let sc = zonesim::host::scenario::Scenario::parse(&text, &path.display().to_string())?;
+        let report = zonesim::sim::scenario::run(&cfg, &sc, &options)?;
+        return emit(&a, &cfg, &path.display().to_string(), &report);
+    }
+    let mut spec = RunSpec::new(cfg, workload_spec(&a));
+    spec.options = options;
+    // Resolved once here for the summary's name and parse errors before anything runs.
+    let (_, wl_name) = spec.resolve_workload()?;
     let started = Instant::now();
     let interactive = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
@@ -167,18 +179,37 @@ pub fn run(a: RunArgs) -> Result<()> {
         b.set_message(format!("{phase}: {done} requests completed"));
         b.tick();
     };
-    let report = sim::run(&cfg, &wl, &opts, &mut progress)?;
+    let report = zonesim::run(
+        &spec,
+        &mut Control {
+            progress: &mut progress,
+            stop: None,
+        },
+    )?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    emit(&a, &spec.device, &wl_name, &report)
+}
+
+/// Write the report: `--json FILE`, `--timeseries FILE.csv`, `--json-stdout` or the summary.
+fn emit(
+    a: &RunArgs,
+    cfg: &zonesim::config::DeviceConfig,
+    wl_name: &str,
+    report: &zonesim::stats::Report,
+) -> Result<()> {
     if let Some(p) = &a.json {
-        let text = serde_json::to_string_pretty(&report)?;
+        let text = serde_json::to_string_pretty(report)?;
         std::fs::write(p, text + "\n").map_err(|e| Error::io(p, e))?;
     }
+    if let (Some(p), Some(ts)) = (&a.timeseries, &report.timeseries) {
+        std::fs::write(p, ts.to_csv()).map_err(|e| Error::io(p, e))?;
+    }
     if a.json_stdout {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        print!("{}", summary::render(&cfg, &wl_name, &report));
+        print!("{}", summary::render(cfg, wl_name, report));
     }
     Ok(())
 }

@@ -505,3 +505,23 @@ fn readme_examples_and_presets_listing() {
         assert!(listing.contains(desc), "{p}: {listing}");
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn mount_bad_input_is_one_line_exit_2() {
+    let dir = std::env::temp_dir();
+    let d = dir.to_str().unwrap();
+    bad_input(&["mount", d, "--store", "ram"], &["--store", "sparse:PATH"]);
+    bad_input(&["mount", d, "--pace", "fast"], &["--pace", "realtime"]);
+    bad_input(&["mount", d, "--store", "none", "--verify"], &["--verify"]);
+    bad_input(
+        &[
+            "mount",
+            "/nonexistent-zonesim-dir",
+            "--device",
+            "ufs-conventional",
+        ],
+        &["/nonexistent-zonesim-dir", "directory"],
+    );
+    bad_input(&["mount", d, "--namespace", "3"], &["namespace"]);
+}

@@ -29,6 +29,9 @@ pub enum Error {
     /// Any other invalid usage (e.g. contradictory options).
     #[error("{0}")]
     Usage(String),
+    /// The run was stopped from outside (`sim::Control::stop`, Ctrl-C) before it ended.
+    #[error("interrupted after {completed} requests ({phase})")]
+    Interrupted { phase: &'static str, completed: u64 },
 }
 
 impl Error {

@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod device;
+pub mod emu;
 pub mod engine;
 pub mod error;
 pub mod experiments;
@@ -15,12 +16,27 @@ pub mod sim;
 pub mod stats;
 
 pub use error::{Error, Result};
+/// The run facade shared by every front end (CLI, Python, fio ioengine): build a
+/// [`RunSpec`] and call [`run`] (`sim::execute`).
+pub use sim::{execute as run, Control, RunSpec, WorkloadSpec};
 
 /// Load a device config (a preset name or a TOML file, then `KEY=VALUE` overrides) and check
 /// every rule before anything simulates: the config's own ([`config::DeviceConfig::load`]) and
-/// those of the namespace plan ([`device::validate`]). Errors are config errors (exit code 2).
+/// those of the namespace plan ([`device::validate`]). Errors are config errors (exit code 2);
+/// a name that is neither a preset nor a file lists the presets.
 pub fn load_device(spec: &str, sets: &[String]) -> Result<config::DeviceConfig> {
-    let cfg = config::DeviceConfig::load(spec, sets)?;
+    let cfg = config::DeviceConfig::load(spec, sets).map_err(|e| match e {
+        Error::Io { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound && !spec.contains(['/', '.']) =>
+        {
+            let names: Vec<&str> = config::PRESETS.iter().map(|p| p.0).collect();
+            Error::Usage(format!(
+                "--device {spec}: no such preset or file (presets: {})",
+                names.join(", ")
+            ))
+        }
+        e => e,
+    })?;
     device::validate(&cfg)?;
     Ok(cfg)
 }

@@ -1,6 +1,6 @@
 //! The JSON schema of the report is what docs/report.md documents: the key paths of a
 //! conventional run (fio jobs, Bloom placement) and of zoned runs (trace replay, timed and as
-//! fast as possible, with zone errors) together equal the list under "All key paths" in
+//! fast as possible, with zone errors) and of an emulated device (`emu`) together equal the list under "All key paths" in
 //! docs/report.md. A key renamed, added or removed without the docs fails here.
 
 mod common;
@@ -91,10 +91,35 @@ fn conventional() -> Value {
             "nand.blocks_per_plane=256",
             "nand.channels=2",
             "ftl.gc.placement=bloom",
+            "stats.interval_ms=1",
         ],
     );
     let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=2000\n[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=500\n");
     serde_json::to_value(run(&cfg, &wl, Precondition::None, 1)).unwrap()
+}
+
+/// A device driven through the emulation handle: sparse store with verify (and one page changed
+/// behind it, so the mismatch offset appears), a recorded trace.
+fn emulated() -> Value {
+    use std::os::unix::fs::FileExt;
+    use zonesim::emu::{Handle, HandleOptions, RecordFormat, StoreSpec};
+    let dir = std::env::temp_dir().join(format!("zonesim-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let img = dir.join("store.img");
+    let mut h = Handle::open(HandleOptions {
+        device: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/small-zoned.toml").into(),
+        store: StoreSpec::Sparse(img.clone()),
+        verify: true,
+        record: Some((dir.join("rec.iolog"), RecordFormat::Iolog)),
+        ..Default::default()
+    })
+    .unwrap();
+    let t = h.write(0, &[1u8; 8192]).unwrap();
+    h.complete(&t);
+    let f = std::fs::OpenOptions::new().write(true).open(&img).unwrap();
+    f.write_all_at(&[2], 10).unwrap();
+    assert!(h.read(0, &mut [0u8; 8192]).is_err());
+    serde_json::to_value(h.finish().unwrap()).unwrap()
 }
 
 #[test]
@@ -104,6 +129,7 @@ fn report_key_paths_are_the_documented_ones() {
         conventional(),
         zoned_trace(ReplayMode::AsFastAsPossible { qd: 1 }),
         zoned_trace(ReplayMode::Timed { time_scale: 1.0 }),
+        emulated(),
     ] {
         paths(&r, "", &mut emitted);
     }

@@ -11,6 +11,7 @@
 //! sizes in bytes (`*_bytes`).
 
 mod firmware;
+pub mod fs;
 mod presets;
 mod validate;
 
@@ -713,6 +714,15 @@ pub struct SchedConfig {
     pub preempt_migration: bool,
 }
 
+/// What a run records beside the totals (`[stats]`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StatsConfig {
+    /// Sample a time series every this many simulated milliseconds (the report's
+    /// `timeseries`, docs/report.md). Default 0: off.
+    pub interval_ms: f64,
+}
+
 /// Kind of a namespace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -764,9 +774,14 @@ pub struct DeviceConfig {
     /// DRAM data cache in front of the FTL; none by default.
     #[serde(default)]
     pub cache: CacheConfig,
+    #[serde(default)]
+    pub stats: StatsConfig,
     /// Namespaces in id order; empty = one conventional namespace.
     #[serde(default)]
     pub namespaces: Vec<NamespaceConfig>,
+    /// The host file system run under the workload (docs/fs.md); absent = raw block I/O.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs: Option<fs::FsConfig>,
 }
 
 impl DeviceConfig {

@@ -53,6 +53,9 @@ const MAX_GC_WINDOW: u32 = 1 << 20;
 impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
         self.validate_firmware()?;
+        if let Some(fs) = &self.fs {
+            fs.validate()?;
+        }
         let n = &self.nand;
         count("nand.channels", n.channels, 1024)?;
         count("nand.chips_per_channel", n.chips_per_channel, 256)?;
@@ -182,6 +185,10 @@ impl DeviceConfig {
             ));
         }
         in_range("host.overhead_us", self.host.overhead_us, 0.0, MAX_US)?;
+        let iv = self.stats.interval_ms;
+        if iv != 0.0 {
+            in_range("stats.interval_ms", iv, 0.001, 1e6)?;
+        }
         self.validate_zoned()
     }
 

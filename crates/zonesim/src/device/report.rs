@@ -16,6 +16,7 @@ use crate::stats::device::{
     PlacementSection, RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport,
     ZonedNsReport, ZonesReport,
 };
+use crate::stats::SeriesSection;
 use std::collections::BTreeMap;
 
 impl Device {
@@ -48,14 +49,20 @@ impl Device {
         log
     }
 
-    /// The `device` section of the report.
-    pub fn report(&self) -> DeviceReport {
+    /// Write amplification so far: 4 KiB slots programmed per 4 KiB page written by the host.
+    pub fn waf(&self) -> f64 {
         let (programmed, host) = self.write_volume();
-        let waf = if host == 0 {
+        if host == 0 {
             0.0
         } else {
             programmed as f64 / host as f64
-        };
+        }
+    }
+
+    /// The `device` section of the report.
+    pub fn report(&self) -> DeviceReport {
+        let (_, host) = self.write_volume();
+        let waf = self.waf();
         let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
         let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
         let buf = |f: fn(&BufferCounters) -> u64| -> u64 {
@@ -179,6 +186,34 @@ impl Device {
             erase_stddev: all.stddev,
             regions,
         }
+    }
+}
+
+/// The device's columns of the time series (`timeseries`, docs/report.md): its state at the
+/// end of each interval, counters since the start of the measured phase.
+impl SeriesSection for Device {
+    fn series_columns(&self) -> Vec<&'static str> {
+        vec![
+            "waf",
+            "free_superblocks",
+            "gc_pages_moved",
+            "slc_valid_pages",
+            "slc_free_superblocks",
+            "buffer_pages",
+        ]
+    }
+
+    fn sample_series(&self, out: &mut Vec<f64>) {
+        let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
+        let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
+        out.extend([
+            self.waf(),
+            sum(|f| f.free_superblocks().into()) as f64,
+            (sum(|f| f.counters.gc_pages_moved) + zsum(|z| z.counters.slc_gc_pages_moved)) as f64,
+            zsum(ZonedFtl::slc_valid_pages) as f64,
+            zsum(|z| z.slc_free_superblocks().into()) as f64,
+            (sum(|f| f.buffer().buffered().into()) + zsum(ZonedFtl::buffered_pages)) as f64,
+        ]);
     }
 }
 

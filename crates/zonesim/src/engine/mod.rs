@@ -12,7 +12,7 @@ mod timeline;
 
 pub use queue::EventQueue;
 pub use time::SimTime;
-pub use timeline::Timeline;
+pub use timeline::{Slot, Timeline};
 
 use rand::SeedableRng;
 

@@ -1,5 +1,4 @@
 use super::SimTime;
-use std::collections::VecDeque;
 
 /// A shared resource (a channel, a link direction) that serves transfers in the earliest gap
 /// at or after their ready time.
@@ -10,13 +9,45 @@ use std::collections::VecDeque;
 /// ready late; a bus arbiter serves whoever is ready. So the timeline keeps the future busy
 /// intervals (sorted, disjoint) and fills gaps. Intervals that end before the simulation clock
 /// are dropped ([`Timeline::advance`]), so the list stays as short as the work in flight.
+///
+/// A reservation is one search ([`Timeline::find`], returning a [`Slot`]) and one insertion
+/// at the slot found ([`Timeline::take`]); callers that must check a gap on another resource
+/// first (a die and its channel) search once per candidate and insert once. The list is a
+/// `Vec` whose past intervals are skipped by an index and dropped in batches, so a search
+/// walks one plain slice and nothing allocates once the list has reached its working size.
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
-    busy: VecDeque<(SimTime, SimTime)>,
+    /// Busy intervals; `busy[head..]` are the live ones, sorted and disjoint.
+    busy: Vec<(SimTime, SimTime)>,
+    /// Intervals before this index ended at or before the simulation clock.
+    head: usize,
     /// Holes shorter than this (ns) are filled in: no reservation is ever that short, so they
-    /// could never be used, and dropping them keeps the list short (dies: the shortest read).
+    /// could never be used, and dropping them keeps the list short (dies: the shortest read;
+    /// channels and the link: one 4 KiB slot).
     min_gap: u64,
 }
+
+/// A gap found by [`Timeline::find`]: where the reservation starts and where it goes in the
+/// list. Valid until the timeline is next changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    pub start: SimTime,
+    /// Index (in `busy`) of the first interval after the gap.
+    pos: usize,
+    /// The gap is after every reservation.
+    at_end: bool,
+}
+
+impl Slot {
+    /// The gap lies after all work booked on the timeline (the common case).
+    #[inline]
+    pub fn at_end(&self) -> bool {
+        self.at_end
+    }
+}
+
+/// Past intervals dropped in one batch (the live ones move to the front).
+const COMPACT: usize = 32;
 
 impl Timeline {
     pub fn new() -> Timeline {
@@ -26,92 +57,122 @@ impl Timeline {
     /// A timeline whose reservations all last at least `min_gap` ns.
     pub fn with_min_gap(min_gap: u64) -> Timeline {
         Timeline {
-            busy: VecDeque::with_capacity(64),
+            busy: Vec::with_capacity(64),
+            head: 0,
             min_gap,
         }
+    }
+
+    /// The live intervals.
+    #[inline]
+    fn live(&self) -> &[(SimTime, SimTime)] {
+        &self.busy[self.head..]
     }
 
     /// Forget intervals that ended at or before `now` (no future reservation can be ready
     /// before the current simulation time).
     #[inline]
     pub fn advance(&mut self, now: SimTime) {
-        while self.busy.front().is_some_and(|&(_, e)| e <= now) {
-            self.busy.pop_front();
+        let n = self.busy.len();
+        let mut h = self.head;
+        while h < n && self.busy[h].1 <= now {
+            h += 1;
         }
+        if h == self.head {
+            return; // nothing ended (or nothing booked)
+        }
+        self.head = h;
+        if h == n {
+            self.busy.clear();
+            self.head = 0;
+        } else if h >= COMPACT {
+            self.compact();
+        }
+    }
+
+    /// Drop the past intervals (the live ones move to the front; the capacity stays).
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        self.busy.drain(..self.head);
+        self.head = 0;
     }
 
     /// Start of the earliest gap of `dur` ns at or after `ready`, without reserving it.
     #[inline]
     pub fn earliest(&self, ready: SimTime, dur: u64) -> SimTime {
-        match self.busy.back() {
-            None => return ready,
-            Some(last) if last.1 <= ready => return ready,
-            _ => {}
-        }
-        self.scan(ready, dur).0
+        self.find(ready, dur).start
     }
 
-    /// (start of the earliest gap of `dur` at or after `ready`, index of the first interval
-    /// after it).
+    /// The earliest gap of `dur` ns at or after `ready`, to reserve with [`Timeline::take`].
     #[inline]
-    fn scan(&self, ready: SimTime, dur: u64) -> (SimTime, usize) {
-        let mut start = ready;
+    pub fn find(&self, ready: SimTime, dur: u64) -> Slot {
+        let live = self.live();
+        match live.last() {
+            Some(last) if last.1 > ready => {}
+            _ => {
+                return Slot {
+                    start: ready,
+                    pos: self.busy.len(),
+                    at_end: true,
+                }
+            }
+        }
         // Skip every interval that ends before `ready` (binary search on long lists: the list
         // is sorted; the walk below passes over them on short ones).
-        let first = if self.busy.len() <= 32 || self.busy[0].1 > ready {
+        let first = if live.len() <= 4 || live[0].1 > ready {
             0
         } else {
-            let (a, b) = self.busy.as_slices();
-            if a.last().is_some_and(|&(_, e)| e > ready) {
-                a.partition_point(|&(_, e)| e <= ready)
-            } else {
-                a.len() + b.partition_point(|&(_, e)| e <= ready)
-            }
+            live.partition_point(|&(_, e)| e <= ready)
         };
-        let mut pos = self.busy.len();
-        for i in first..self.busy.len() {
-            let (s, e) = self.busy[i];
+        let mut start = ready;
+        for (i, &(s, e)) in live[first..].iter().enumerate() {
             if s >= start + dur {
-                pos = i;
-                break;
+                return Slot {
+                    start,
+                    pos: self.head + first + i,
+                    at_end: false,
+                };
             }
             start = start.max(e);
         }
-        (start, pos)
+        Slot {
+            start,
+            pos: self.busy.len(),
+            at_end: true,
+        }
     }
 
-    /// Reserve `dur` ns in the earliest gap starting at or after `ready`; returns the start.
-    #[inline]
-    pub fn reserve(&mut self, ready: SimTime, dur: u64) -> SimTime {
-        // Fast path: at or after the end of all work, extend or append.
-        match self.busy.back_mut() {
-            None => {
-                if dur > 0 {
-                    self.busy.push_back((ready, ready + dur));
-                }
-                return ready;
-            }
-            Some(last) if last.1 <= ready => {
-                if dur > 0 {
-                    if ready - last.1 < self.min_gap.max(1) {
-                        last.1 = ready + dur;
-                    } else {
-                        self.busy.push_back((ready, ready + dur));
-                    }
-                }
-                return ready;
-            }
-            _ => {}
-        }
-        let (start, pos) = self.scan(ready, dur);
+    /// Reserve `dur` ns at `slot` (found by [`Timeline::find`] for at least `dur` ns, with no
+    /// change to the timeline since).
+    #[inline(always)]
+    pub fn take(&mut self, slot: Slot, dur: u64) {
         if dur == 0 {
-            return start;
+            return;
         }
-        let end = start + dur;
-        // Insert, merging with touching neighbours so back-to-back work is one interval (and
-        // with neighbours that leave a hole too short to use).
-        let touches_prev = pos > 0 && start - self.busy[pos - 1].1 < self.min_gap.max(1);
-        let touches_next = pos < self.busy.len() && self.busy[pos].0 - end < self.min_gap.max(1);
+        let end = slot.start + dur;
+        if !slot.at_end {
+            self.insert(slot.start, end, slot.pos);
+            return;
+        }
+        // After all work (the common case): extend the last interval or append. The list is
+        // empty exactly when no interval is live (`advance` clears it).
+        let gap = self.min_gap.max(1);
+        match self.busy.last_mut() {
+            Some(last) if slot.start - last.1 < gap => last.1 = end,
+            _ => self.busy.push((slot.start, end)),
+        }
+    }
+
+    /// Insert `[start, end)` before `busy[pos]`, merging with touching neighbours so
+    /// back-to-back work is one interval (and with neighbours that leave a hole too short to
+    /// use).
+    fn insert(&mut self, start: SimTime, end: SimTime, pos: usize) {
+        let gap = self.min_gap.max(1);
+        let touches_prev = pos > self.head && start - self.busy[pos - 1].1 < gap;
+        let touches_next = self.busy[pos].0 - end < gap;
+        debug_assert!(pos == self.head || self.busy[pos - 1].1 <= start);
+        debug_assert!(end <= self.busy[pos].0);
         match (touches_prev, touches_next) {
             (true, true) => {
                 self.busy[pos - 1].1 = self.busy[pos].1;
@@ -121,7 +182,14 @@ impl Timeline {
             (false, true) => self.busy[pos].0 = start,
             (false, false) => self.busy.insert(pos, (start, end)),
         }
-        start
+    }
+
+    /// Reserve `dur` ns in the earliest gap starting at or after `ready`; returns the start.
+    #[inline]
+    pub fn reserve(&mut self, ready: SimTime, dur: u64) -> SimTime {
+        let slot = self.find(ready, dur);
+        self.take(slot, dur);
+        slot.start
     }
 
     /// Mark `[start, end)` busy whatever is already reserved there (the union); returns how
@@ -130,7 +198,7 @@ impl Timeline {
         if end <= start {
             return 0;
         }
-        let first = self.busy.partition_point(|&(_, e)| e < start);
+        let first = self.head + self.live().partition_point(|&(_, e)| e < start);
         let mut overlap = 0;
         let (mut s, mut e) = (start, end);
         let mut last = first;
@@ -152,15 +220,12 @@ impl Timeline {
 
     /// End of the last reservation (or ZERO).
     pub fn last_end(&self) -> SimTime {
-        self.busy.back().map(|&(_, e)| e).unwrap_or(SimTime::ZERO)
+        self.live().last().map(|&(_, e)| e).unwrap_or(SimTime::ZERO)
     }
 
     /// Intervals are sorted and disjoint.
     pub fn check(&self) -> bool {
-        self.busy
-            .iter()
-            .zip(self.busy.iter().skip(1))
-            .all(|(a, b)| a.0 < a.1 && a.1 <= b.0)
+        self.live().windows(2).all(|w| w[0].1 <= w[1].0) && self.live().iter().all(|a| a.0 < a.1)
     }
 }
 
@@ -203,13 +268,53 @@ mod tests {
         t.reserve(SimTime(0), 10);
         t.reserve(SimTime(15), 10); // a 5 ns hole: merged
         t.reserve(SimTime(40), 10); // a 15 ns hole: kept
-        assert_eq!(t.busy.len(), 2);
+        assert_eq!(t.live().len(), 2);
         assert_eq!(t.earliest(SimTime(0), 10), SimTime(25));
         assert_eq!(t.earliest(SimTime(0), 16), SimTime(50));
         assert!(t.check());
     }
 
+    /// Earliest gap of `dur` at or after `ready` among all reservations ever made (no
+    /// pruning, no merging): the reference the timeline must agree with.
+    fn naive_earliest(all: &[(u64, u64)], ready: u64, dur: u64) -> u64 {
+        let mut start = ready;
+        loop {
+            match all.iter().find(|&&(s, e)| s < start + dur && start < e) {
+                Some(&(_, e)) => start = e,
+                None => return start,
+            }
+        }
+    }
+
     proptest! {
+        /// Pruning the past, merging holes shorter than any reservation and searching once
+        /// per reservation (find + take) never change where a reservation starts.
+        #[test]
+        fn pruning_and_merging_keep_the_earliest_gap(
+            ops in proptest::collection::vec((0u64..40, 0u64..400, 10u64..60, any::<bool>()), 1..300)
+        ) {
+            let mut t = Timeline::with_min_gap(10);
+            let mut all: Vec<(u64, u64)> = Vec::new();
+            let mut now = 0;
+            for (step, delay, dur, early) in ops {
+                now += step;
+                t.advance(SimTime(now));
+                let ready = now + delay;
+                let want = naive_earliest(&all, ready, dur);
+                let got = if early {
+                    t.reserve(SimTime(ready), dur)
+                } else {
+                    let slot = t.find(SimTime(ready), dur);
+                    prop_assert_eq!(slot.at_end(), all.iter().all(|&(_, e)| e <= slot.start.0));
+                    t.take(slot, dur);
+                    slot.start
+                };
+                prop_assert_eq!(got.0, want);
+                all.push((want, want + dur));
+                prop_assert!(t.check());
+            }
+        }
+
         #[test]
         fn reservations_never_overlap_and_start_when_ready(
             ops in proptest::collection::vec((0u64..1000, 1u64..50), 1..200)

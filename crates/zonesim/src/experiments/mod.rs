@@ -7,6 +7,7 @@ mod conzone_common;
 mod conzone_hybrid_read;
 mod conzone_l2p_search;
 mod conzone_seq;
+mod f2fs_lfs_waf;
 pub mod supgc_fio;
 mod supgc_throughput;
 
@@ -176,6 +177,11 @@ pub fn all() -> Vec<Experiment> {
             name: "conzone-seq",
             title: "ConZone+ §6.2: 512 KiB sequential I/O, 1 and 4 threads, zoned vs block",
             run: conzone_seq::run_exp,
+        },
+        Experiment {
+            name: "f2fs-lfs-waf",
+            title: "F2FS model: FS cleaning WAF vs the analytic LFS greedy / FIFO curves (uniform random overwrites)",
+            run: f2fs_lfs_waf::run_exp,
         },
         Experiment {
             name: "supgc-fio",

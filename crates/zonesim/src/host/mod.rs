@@ -1,8 +1,10 @@
 //! Host side: what issues I/O to the device — fio-style jobs, trace replay, host models.
 
 pub mod fio;
+pub mod fs;
 pub mod io;
 pub mod queues;
+pub mod scenario;
 pub mod trace;
 
 pub use io::{HostIo, IoKind};

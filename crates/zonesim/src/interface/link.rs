@@ -12,10 +12,13 @@ pub struct Link {
 
 impl Link {
     pub fn new(mib_s: f64) -> Link {
+        let ps_per_byte = crate::nand::ps_per_byte(mib_s);
+        // Every transfer moves at least one 4 KiB slot.
+        let slot_ns = SLOT_BYTES * ps_per_byte / 1000;
         Link {
-            ps_per_byte: crate::nand::ps_per_byte(mib_s),
-            to_device: Timeline::new(),
-            to_host: Timeline::new(),
+            ps_per_byte,
+            to_device: Timeline::with_min_gap(slot_ns),
+            to_host: Timeline::with_min_gap(slot_ns),
         }
     }
 

@@ -1,6 +1,6 @@
 use super::geometry::{Geometry, SLOT_BYTES};
 use crate::config::{CellType, DeviceConfig};
-use crate::engine::{SimTime, Timeline};
+use crate::engine::{SimTime, Slot, Timeline};
 use serde::Serialize;
 
 /// Flash operation counters, in flash pages (page_bytes each) and blocks.
@@ -125,14 +125,19 @@ impl NandArray {
             })
             .min()
             .unwrap_or(0);
+        let ch_ps_per_byte = ps_per_byte(cfg.nand.channel_mb_s);
         NandArray {
             lat,
-            ch_ps_per_byte: ps_per_byte(cfg.nand.channel_mb_s),
+            ch_ps_per_byte,
             dies: vec![Timeline::with_min_gap(min_op); geo.dies as usize],
             die_host: vec![Timeline::with_min_gap(min_op); geo.dies as usize],
             now: SimTime::ZERO,
             preemption: Preemption::default(),
-            channels: vec![Timeline::new(); geo.channels as usize],
+            // No channel transfer is shorter than one 4 KiB slot.
+            channels: vec![
+                Timeline::with_min_gap(SLOT_BYTES * ch_ps_per_byte / 1000);
+                geo.channels as usize
+            ],
             erase_count: vec![0; geo.total_blocks()],
             counters: FlashCounters::default(),
             page_type_reads: [0; 4],
@@ -171,7 +176,7 @@ impl NandArray {
     }
 
     /// Drop the past of die `d`'s reservations.
-    #[inline]
+    #[inline(always)]
     fn prune(&mut self, d: usize) {
         let now = self.now;
         self.dies[d].advance(now);
@@ -180,16 +185,33 @@ impl NandArray {
         }
     }
 
-    /// Reserve `die` from `start` to `end` (a gap found by the caller). Operations never
-    /// overlap: a host operation that may preempt and starts while background work occupies
-    /// the die suspends it, pushing that work back by the overlap plus `suspend_ns`.
-    #[inline]
-    fn hold_die(&mut self, die: u32, start: SimTime, end: SimTime, class: OpClass) {
+    /// Reserve `die` from `slot.start` to `end` (`slot` found by the caller on
+    /// `die_tl(die, class)`). Operations never overlap: a host operation that may preempt and
+    /// starts while background work occupies the die suspends it, pushing that work back by
+    /// the overlap plus `suspend_ns`.
+    #[inline(always)]
+    fn hold_die(&mut self, die: u32, slot: Slot, end: SimTime, class: OpClass) {
         let d = die as usize;
+        let dur = end - slot.start;
+        if self.preemption.reads || self.preemption.writes {
+            self.hold_die_preempting(d, slot, end, class);
+        } else {
+            self.dies[d].take(slot, dur);
+        }
+        if class == OpClass::Background {
+            self.counters.background_busy_ns += dur;
+        }
+        self.counters.die_busy_ns += dur;
+    }
+
+    /// [`NandArray::hold_die`] when some host class may preempt: host operations are also
+    /// kept on a second timeline per die.
+    #[inline(never)]
+    fn hold_die_preempting(&mut self, d: usize, slot: Slot, end: SimTime, class: OpClass) {
+        let start = slot.start;
         let dur = end - start;
         if self.preempts(class) {
-            let s = self.die_host[d].reserve(start, dur);
-            debug_assert_eq!(s, start, "overlapping host operations on die {die}");
+            self.die_host[d].take(slot, dur);
             let overlap = self.dies[d].occupy(start, end);
             if overlap > 0 {
                 // The suspended background work finishes later: its remaining time moves to
@@ -199,16 +221,11 @@ impl NandArray {
                 self.counters.suspensions += 1;
             }
         } else {
-            let s = self.dies[d].reserve(start, dur);
-            debug_assert_eq!(s, start, "overlapping operations on die {die}");
-            if class != OpClass::Background && (self.preemption.reads || self.preemption.writes) {
+            self.dies[d].take(slot, dur);
+            if class != OpClass::Background {
                 self.die_host[d].reserve(start, dur);
             }
         }
-        if class == OpClass::Background {
-            self.counters.background_busy_ns += dur;
-        }
-        self.counters.die_busy_ns += dur;
     }
 
     /// Array read of one page on `die`, then `bytes` out over the die's channel.
@@ -262,28 +279,30 @@ impl NandArray {
         self.prune(d);
         let ch = self.geo.channel_of(die) as usize;
         let dur = self.xfer_ns(bytes);
-        let tl = self.die_tl(d, class);
-        let tail = tl.last_end();
-        let mut start = tl.earliest(ready, lat + dur);
-        let xs = if start >= tail {
+        let mut slot = self.die_tl(d, class).find(ready, lat + dur);
+        let xs = if slot.at_end() {
             // After all booked work on the die (the common case): any channel wait fits.
-            self.channels[ch].reserve(start + lat, dur)
+            self.channels[ch].reserve(slot.start + lat, dur)
         } else {
-            let xs = loop {
-                let xs = self.channels[ch].earliest(start + lat, dur);
-                if xs == start + lat {
-                    break xs; // the gap found for the die covers the transfer
+            let xslot = loop {
+                let xslot = self.channels[ch].find(slot.start + lat, dur);
+                if xslot.start == slot.start + lat {
+                    break xslot; // the gap found for the die covers the transfer
                 }
-                let s2 = self.die_tl(d, class).earliest(start, xs + dur - start);
-                if s2 == start {
-                    break xs;
+                let s2 = self
+                    .die_tl(d, class)
+                    .find(slot.start, xslot.start + dur - slot.start);
+                if s2.start == slot.start {
+                    slot = s2;
+                    break xslot;
                 }
-                start = s2;
+                slot = s2;
             };
-            self.channels[ch].reserve(xs, dur)
+            self.channels[ch].take(xslot, dur);
+            xslot.start
         };
         let xe = xs + dur;
-        self.hold_die(die, start, xe, class);
+        self.hold_die(die, slot, xe, class);
         self.counters.page_reads += 1;
         xe
     }
@@ -306,28 +325,32 @@ impl NandArray {
         let dur = self.xfer_ns(slots as u64 * SLOT_BYTES);
         let prog = self.lat[cell_idx(cell)].program;
         // The die is held from the data transfer in to the end of the program.
-        let tl = self.die_tl(d, class);
-        let tail = tl.last_end();
-        let mut start = tl.earliest(ready, dur + prog);
-        let xs = if start >= tail {
+        let mut slot = self.die_tl(d, class).find(ready, dur + prog);
+        let xs = if slot.at_end() {
             // After all booked work on the die (the common case): any channel wait fits.
-            self.channels[ch].reserve(start, dur)
+            let xs = self.channels[ch].reserve(slot.start, dur);
+            if xs != slot.start {
+                slot = self.die_tl(d, class).find(xs, dur + prog);
+            }
+            xs
         } else {
-            let xs = loop {
-                let xs = self.channels[ch].earliest(start, dur);
-                if xs == start {
-                    break xs; // the gap found for the die covers transfer and program
+            let xslot = loop {
+                let xslot = self.channels[ch].find(slot.start, dur);
+                if xslot.start == slot.start {
+                    break xslot; // the gap found for the die covers transfer and program
                 }
-                let s2 = self.die_tl(d, class).earliest(xs, dur + prog);
-                if s2 == xs {
-                    break xs;
+                let s2 = self.die_tl(d, class).find(xslot.start, dur + prog);
+                if s2.start == xslot.start {
+                    slot = s2;
+                    break xslot;
                 }
-                start = s2;
+                slot = s2;
             };
-            self.channels[ch].reserve(xs, dur)
+            self.channels[ch].take(xslot, dur);
+            xslot.start
         };
         let done = xs + dur + prog;
-        self.hold_die(die, xs, done, class);
+        self.hold_die(die, slot, done, class);
         self.counters.page_programs += pages as u64;
         self.counters.programmed_slots += slots as u64;
         done
@@ -386,9 +409,9 @@ impl NandArray {
         let d = die as usize;
         self.prune(d);
         let lat = self.lat[cell_idx(cell)].erase;
-        let start = self.die_tl(d, class).earliest(ready, lat);
-        let done = start + lat;
-        self.hold_die(die, start, done, class);
+        let slot = self.die_tl(d, class).find(ready, lat);
+        let done = slot.start + lat;
+        self.hold_die(die, slot, done, class);
         for plane in planes {
             let i = self.geo.block_index(die, plane, block);
             self.erase_count[i] += 1;

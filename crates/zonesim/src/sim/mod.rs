@@ -6,12 +6,17 @@
 //! per request: the device computes a request's completion when it arrives, and the completion
 //! event issues the source's next request. Jobs separated by `stonewall` run in groups.
 
+pub mod fs;
 mod precondition;
 mod queues;
+pub mod scenario;
 mod source;
+mod spec;
+pub mod sweep;
 
 pub use precondition::Precondition;
 pub use source::{ReplayMode, TraceReplay};
+pub use spec::{execute, RunSpec, WorkloadSpec, DEFAULT_WORKLOAD, DEFAULT_ZONED_WORKLOAD};
 
 use crate::config::DeviceConfig;
 use crate::device::{Device, Submitted};
@@ -20,10 +25,11 @@ use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobReport, SimReport};
-use crate::stats::{IoStats, Report};
+use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
+use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use queues::{HostQueues, Waiting};
 use source::Source;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What to run.
@@ -59,6 +65,27 @@ impl Default for RunOptions {
 /// and the requests completed so far in it.
 pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
 
+/// What the caller of a run sees and steers while it runs.
+pub struct Control<'a> {
+    /// Called now and then (every 65536 completions) with the phase and the requests completed.
+    pub progress: Progress<'a>,
+    /// Checked at the same points: once set (by another thread, a signal handler), the run
+    /// stops with [`Error::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Control<'_> {
+    /// Report progress; an error if the run is to stop.
+    #[cold]
+    fn tick(&mut self, phase: &'static str, completed: u64) -> Result<()> {
+        (self.progress)(phase, completed);
+        match self.stop {
+            Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted { phase, completed }),
+            _ => Ok(()),
+        }
+    }
+}
+
 enum Ev {
     /// A request of source `src` completes.
     Done {
@@ -83,6 +110,8 @@ enum Ev {
         issued: SimTime,
         bytes: u64,
     },
+    /// The host file system's background GC thread wakes.
+    FsBg,
 }
 
 /// The engine state of one run over one device.
@@ -99,6 +128,13 @@ struct Engine<'d> {
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
     queues: HostQueues,
+    /// Time series of the measured phase (`stats.interval_ms`), when on.
+    sampler: Option<Sampler>,
+    /// The sampler's next interval boundary; `SimTime::MAX` when off (one compare per event).
+    next_sample: SimTime,
+    /// The host file system (`--fs`), if any.
+    fs: Option<fs::FsHost>,
+    last_issue: SimTime,
 }
 
 impl<'d> Engine<'d> {
@@ -133,14 +169,63 @@ impl<'d> Engine<'d> {
             bg_idle_ns,
             error: None,
             queues,
+            sampler: None,
+            next_sample: SimTime::MAX,
+            fs: None,
+            last_issue: SimTime::ZERO,
         }
     }
 
-    fn run(&mut self, start: SimTime, progress: Progress) -> Result<SimTime> {
+    /// Sample a time series every `interval_ns` from `start` (the measured phase).
+    fn sample_every(&mut self, interval_ns: u64, start: SimTime) {
+        let s = Sampler::new(interval_ns, start, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    /// The components whose state the time series samples, in column order after the host
+    /// columns. Extension point: a model with its own columns (a host file system) implements
+    /// `stats::SeriesSection` and is listed here.
+    fn sections(&self) -> Vec<&dyn SeriesSection> {
+        let mut v: Vec<&dyn SeriesSection> = vec![&*self.dev];
+        if let Some(fs) = &self.fs {
+            v.push(fs);
+        }
+        v
+    }
+
+    /// Close the intervals of the time series that end at or before `now`.
+    #[cold]
+    fn sample(&mut self, now: SimTime) {
+        let Some(mut s) = self.sampler.take() else {
+            return;
+        };
+        s.advance(now, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    fn run(&mut self, start: SimTime, ctl: &mut Control) -> Result<SimTime> {
         self.q.push(start, Ev::Group { g: 0 });
+        if let Some(h) = &self.fs {
+            if h.fs.p.background_gc {
+                self.q
+                    .push(start + h.fs.p.gc_min_sleep_time_ms * 1_000_000, Ev::FsBg);
+            }
+        }
         let mut now = start;
         while let Some((t, ev)) = self.q.pop() {
+            if let Ev::FsBg = ev {
+                // The file system's GC thread does not extend a finished run.
+                if self.on_fs_bg(t) {
+                    now = t;
+                }
+                continue;
+            }
             now = t;
+            if t >= self.next_sample {
+                self.sample(t);
+            }
             match ev {
                 Ev::Done {
                     src,
@@ -170,12 +255,13 @@ impl<'d> Engine<'d> {
                         },
                     );
                 }
+                Ev::FsBg => {}
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
             }
             if self.completed & 0xFFFF == 0 {
-                progress(self.phase, self.completed);
+                ctl.tick(self.phase, self.completed)?;
             }
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
@@ -193,6 +279,17 @@ impl<'d> Engine<'d> {
                 }
             }
             self.sources[src as usize].start(now);
+            if let (Some(h), Some(fj)) = (&mut self.fs, &mut self.sources[src as usize].files) {
+                h.fs.now = now.ns();
+                fj.setup(h);
+                let ready = h.submit(self.dev, now);
+                if ready > now {
+                    for _ in 0..self.sources[src as usize].depth {
+                        self.q.push(ready, Ev::Issue { src });
+                    }
+                    continue;
+                }
+            }
             if self.sources[src as usize].open_loop() {
                 self.schedule_arrival(src);
             } else {
@@ -236,12 +333,79 @@ impl<'d> Engine<'d> {
         }
         let io = match s.next_io(now) {
             Ok(Some(io)) => io,
-            Ok(None) => return,
+            Ok(None) => {
+                self.maybe_tail(now, src);
+                return;
+            }
             Err(e) => {
                 self.fail(e);
                 return;
             }
         };
+        self.last_issue = now;
+        if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
+            // A file job: the host file system issues the device's requests (no host queues).
+            h.fs.now = now.ns();
+            let done = match fj.run(h, &io) {
+                Ok(cpu) => {
+                    if io.kind == IoKind::Read {
+                        h.reads_in_flight += 1;
+                    }
+                    h.submit(self.dev, now).max(now + cpu)
+                }
+                Err(_) => {
+                    // ENOSPC: counted by the file system; the job ends like fio's (what
+                    // the failed call queued, e.g. GC and checkpoints, still reaches the
+                    // device).
+                    h.submit(self.dev, now);
+                    s.stop();
+                    self.maybe_tail(now, src);
+                    return;
+                }
+            };
+            self.book(now, src, done, io.kind, io.len);
+        } else {
+            let q = self.count_issued(now, src);
+            match self.dev.fetch_free_at(now) {
+                // Fetching takes the HIL core: the command waits in its queue unless the core
+                // is free and no other command waits.
+                Some(free) if free > now || self.queues.any_waiting() => {
+                    self.queues.wait(
+                        q,
+                        Waiting {
+                            src,
+                            io,
+                            issued: now,
+                        },
+                    );
+                    self.schedule_fetch(now.max(free));
+                }
+                _ => self.submit(now, src, q, io, now),
+            }
+        }
+        if self.sources[src as usize].open_loop() {
+            self.schedule_arrival(src);
+        }
+    }
+
+    /// Count a request of `src` issued at `now` and schedule its completion at `done`.
+    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
+        self.count_issued(now, src);
+        self.q.push(
+            done,
+            Ev::Done {
+                src,
+                kind,
+                issued: now,
+                bytes,
+            },
+        );
+    }
+
+    /// Count a request of `src` issued at `now` (source, queue, totals); its queue.
+    fn count_issued(&mut self, now: SimTime, src: u32) -> u32 {
+        let s = &mut self.sources[src as usize];
+        let q = s.queue;
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
@@ -251,26 +415,7 @@ impl<'d> Engine<'d> {
         self.outstanding += 1;
         self.issued += 1;
         self.queues.submitted(q);
-        let open_loop = s.open_loop();
-        match self.dev.fetch_free_at(now) {
-            // Fetching takes the HIL core: the command waits in its queue unless the core is
-            // free and no other command waits.
-            Some(free) if free > now || self.queues.any_waiting() => {
-                self.queues.wait(
-                    q,
-                    Waiting {
-                        src,
-                        io,
-                        issued: now,
-                    },
-                );
-                self.schedule_fetch(now.max(free));
-            }
-            _ => self.submit(now, src, q, io, now),
-        }
-        if open_loop {
-            self.schedule_arrival(src);
-        }
+        q
     }
 
     /// Hand a command of source `src` from queue `q` to the device at `now`.
@@ -336,6 +481,14 @@ impl<'d> Engine<'d> {
         if let Some(st) = self.queues.stats.get_mut(q as usize) {
             st.record(kind, issued, now, bytes);
         }
+        if let Some(ts) = &mut self.sampler {
+            ts.record(kind, issued, now, bytes);
+        }
+        if kind == IoKind::Read && s.files.is_some() {
+            if let Some(h) = &mut self.fs {
+                h.reads_in_flight -= 1;
+            }
+        }
         if let Some(waiting) = self.queues.completed(q) {
             // A source waited for this slot of the queue.
             self.issue(now, waiting);
@@ -349,6 +502,7 @@ impl<'d> Engine<'d> {
                 self.issue(now, src);
             }
         }
+        self.maybe_tail(now, src);
         self.maybe_finish_group(now, src);
         if self.outstanding == 0 {
             if let Some(idle) = self.bg_idle_ns {
@@ -375,6 +529,44 @@ impl<'d> Engine<'d> {
         }
     }
 
+    /// A file job that ran out of requests: its `end_fsync` / `unlink`, as one more request.
+    fn maybe_tail(&mut self, now: SimTime, src: u32) {
+        let s = &mut self.sources[src as usize];
+        if s.outstanding > 0 || !s.finished_issuing() {
+            return;
+        }
+        let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) else {
+            return;
+        };
+        if !fj.has_tail() {
+            return;
+        }
+        h.fs.now = now.ns();
+        fj.tail(h);
+        let done = h.submit(self.dev, now);
+        self.book(now, src, done, IoKind::Flush, 0);
+    }
+
+    /// The file system's background GC thread: gated by idleness (conventional: no request
+    /// for `gc_idle_time`; zoned: no user read in flight), stops when every source is done.
+    fn on_fs_bg(&mut self, now: SimTime) -> bool {
+        if self.sources.iter().all(|s| s.finished()) {
+            return false;
+        }
+        let Some(h) = &mut self.fs else { return false };
+        let idle = if h.fs.geo.zoned {
+            h.reads_in_flight == 0
+        } else {
+            self.outstanding == 0
+                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms * 1_000_000
+        };
+        if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
+            h.submit(self.dev, now);
+            self.q.push(now + sleep.max(1), Ev::FsBg);
+        }
+        true
+    }
+
     fn on_bg_gc(&mut self, now: SimTime, token: u64) {
         if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
             // A request arrived since, or the run is over.
@@ -395,8 +587,26 @@ pub fn run(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
+    run_with(
+        cfg,
+        workload,
+        opts,
+        &mut Control {
+            progress,
+            stop: None,
+        },
+    )
+}
+
+/// [`run`] with a stop flag beside the progress observer.
+pub fn run_with(
+    cfg: &DeviceConfig,
+    workload: &Workload,
+    opts: &RunOptions,
+    ctl: &mut Control,
+) -> Result<Report> {
     let mut dev = Device::new(cfg, opts.seed)?;
-    run_device(&mut dev, workload, opts, progress)
+    run_device_with(&mut dev, workload, opts, ctl)
 }
 
 /// Run `workload` on an existing device (after what it already ran: it starts when the device's
@@ -407,18 +617,61 @@ pub fn run_device(
     opts: &RunOptions,
     progress: Progress,
 ) -> Result<Report> {
+    run_device_with(
+        dev,
+        workload,
+        opts,
+        &mut Control {
+            progress,
+            stop: None,
+        },
+    )
+}
+
+/// [`run_device`] with a stop flag beside the progress observer.
+pub fn run_device_with(
+    dev: &mut Device,
+    workload: &Workload,
+    opts: &RunOptions,
+    ctl: &mut Control,
+) -> Result<Report> {
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
-    let pre = precondition::run(dev, opts, progress)?;
+    let pre = precondition::run(dev, opts, ctl)?;
     let t0 = dev.clock;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }
+    // mkfs: its writes reach the device before the measured run.
+    let mut fs_host = match &dev.cfg.fs {
+        Some(c) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
+        None => None,
+    };
+    let t0 = match &mut fs_host {
+        Some(h) => h.submit(dev, t0),
+        None => t0,
+    };
     dev.reset_counters();
-    let sources = source::build(workload, dev, opts.namespace, opts.seed)?;
+    let sources = source::build(workload, dev, opts.namespace, opts.seed, fs_host.is_some())?;
     let measure = Instant::now();
+    let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);
-    let end = eng.run(t0, progress)?;
+    eng.fs = fs_host;
+    if interval_ns > 0 {
+        eng.sample_every(interval_ns, t0);
+    }
+    let mut end = eng.run(t0, ctl)?;
+    let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
+    // Unmount: the dirty data and a checkpoint reach the device.
+    let mut fs_host = eng.fs.take();
+    if let Some(h) = &mut fs_host {
+        h.fs.now = end.ns();
+        h.fs.sync();
+        end = end.max(h.submit(eng.dev, end));
+        if opts.check_invariants {
+            h.fs.check_invariants().map_err(invariant)?;
+        }
+    }
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let sources = std::mem::take(&mut eng.sources);
@@ -431,8 +684,14 @@ pub fn run_device(
     let mut total = IoStats::default();
     let mut jobs = Vec::new();
     let mut trace = None;
+    let mut latency_cdfs = Vec::new();
     for s in &sources {
         total.merge(&s.stats);
+        latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points)| JobCdf {
+            job: s.name.clone(),
+            op,
+            points,
+        }));
         jobs.push(JobReport {
             name: s.name.clone(),
             namespace: s.ns,
@@ -446,11 +705,18 @@ pub fn run_device(
     let mut host = HostReport::from_stats(&total);
     host.queues = queue_stats.iter().map(HostReport::from_stats).collect();
     let firmware = dev.firmware_report(host.window_ns);
+    let device = dev.report();
+    let fs = fs_host
+        .as_ref()
+        .map(|h| crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
     Ok(Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
         host,
         jobs,
-        device: dev.report(),
+        end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
+        fs,
+        scenario: None,
+        device,
         precondition: pre,
         sim: SimReport {
             seed: opts.seed,
@@ -465,6 +731,9 @@ pub fn run_device(
         },
         trace,
         firmware,
+        emulation: None,
+        timeseries,
+        latency_cdfs,
     })
 }
 
@@ -477,11 +746,11 @@ fn run_on(
     dev: &mut Device,
     sources: Vec<Source>,
     start: SimTime,
-    progress: Progress,
+    ctl: &mut Control,
 ) -> Result<SimTime> {
     let mut eng = Engine::new(dev, sources);
     eng.phase = "preconditioning";
-    eng.run(start, progress)
+    eng.run(start, ctl)
 }
 
 /// The device command for a host request: the run is the adapter between the host side

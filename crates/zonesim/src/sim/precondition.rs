@@ -54,7 +54,7 @@ impl Precondition {
 pub(super) fn run(
     dev: &mut Device,
     opts: &RunOptions,
-    progress: super::Progress,
+    ctl: &mut super::Control,
 ) -> Result<PreconditionReport> {
     let mut rep = PreconditionReport {
         mode: opts.precondition.name().to_string(),
@@ -100,11 +100,11 @@ pub(super) fn run(
     let sources = source::jobs(&specs, dev, opts.namespace, opts.seed ^ 0x5052_4543)?;
     // A device that already ran continues from its clock.
     let start = dev.clock;
-    let mut end = run_on(dev, sources, start, progress)?;
+    let mut end = run_on(dev, sources, start, ctl)?;
     if !rnd.is_empty() {
         let seed = (opts.seed ^ 0x5052_4543).wrapping_add(7919);
         let sources = source::jobs(&rnd, dev, opts.namespace, seed)?;
-        end = run_on(dev, sources, end, progress)?;
+        end = run_on(dev, sources, end, ctl)?;
     }
     let (programmed, host) = dev.write_volume();
     rep.waf = if host == 0 {

@@ -161,6 +161,8 @@ pub(super) struct Source {
     pub group_reported: bool,
     /// Host queue the source submits to (sim/queues.rs).
     pub queue: u32,
+    /// A job on the host file system's files.
+    pub files: Option<Box<super::fs::FileJob>>,
 }
 
 impl Source {
@@ -182,7 +184,13 @@ impl Source {
             stats: IoStats::default(),
             group_reported: false,
             queue: 0,
+            files: None,
         }
+    }
+
+    /// End the source now (ENOSPC on the file system).
+    pub fn stop(&mut self) {
+        self.exhausted = true;
     }
 
     pub fn job(spec: &JobSpec, name: String, gen: JobGen) -> Source {
@@ -219,7 +227,14 @@ impl Source {
     }
 
     pub fn finished(&self) -> bool {
-        self.exhausted && self.outstanding == 0
+        self.exhausted
+            && self.outstanding == 0
+            && !self.files.as_ref().is_some_and(|f| f.has_tail())
+    }
+
+    /// No more requests of its own (a file job's tail may follow).
+    pub fn finished_issuing(&self) -> bool {
+        self.exhausted
     }
 
     /// The next request to issue at `now`, or None when the source is done.
@@ -347,10 +362,15 @@ pub(super) fn build(
     dev: &crate::device::Device,
     ns: usize,
     seed: u64,
+    fs: bool,
 ) -> Result<Vec<Source>> {
     let capacity = NsTarget::of(dev, ns).target.capacity_bytes;
     match workload {
+        Workload::Jobs(specs) if fs => file_jobs(specs, seed),
         Workload::Jobs(specs) => jobs(specs, dev, ns, seed),
+        Workload::Trace(_) if fs => Err(Error::Usage(
+            "--fs runs fio jobs on files; a trace replays block I/O (drop --fs or the [fs] section)".into(),
+        )),
         Workload::Trace(t) => {
             let reader = TraceReader::open(&t.path, &t.opts)?;
             let depth = match t.mode {
@@ -400,6 +420,12 @@ pub(super) fn jobs(
 ) -> Result<Vec<Source>> {
     let mut out = Vec::new();
     for (j, spec) in specs.iter().enumerate() {
+        if let Some(o) = spec.files.fs_only_option() {
+            return Err(Error::Usage(format!(
+                "job '{}': {o} needs a file system: run with --fs f2fs",
+                spec.name
+            )));
+        }
         let ns = spec.namespace.map_or(default_ns, |n| n as usize);
         if ns >= dev.namespaces.len() {
             return Err(Error::Usage(format!(
@@ -427,6 +453,31 @@ pub(super) fn jobs(
             s.ns = ns;
             s.zone_size = target.zone.map(|z| z.size_bytes);
             // Only the first clone carries the stonewall: the clones run together.
+            s.stonewall = spec.stonewall && k == 0;
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// Sources of fio jobs on the host file system's files.
+fn file_jobs(specs: &[JobSpec], seed: u64) -> Result<Vec<Source>> {
+    let mut out = Vec::new();
+    for (j, spec) in specs.iter().enumerate() {
+        for k in 0..spec.numjobs {
+            let (fj, gspec) = super::fs::FileJob::new(spec, k, 0)?;
+            let target = Target {
+                capacity_bytes: fj.filesize * fj.names.len() as u64,
+                zone: None,
+            };
+            let gen = JobGen::new(&gspec, &target, seed.wrapping_add(j as u64 * 7919), k)?;
+            let name = if spec.numjobs > 1 {
+                format!("{}.{k}", spec.name)
+            } else {
+                spec.name.clone()
+            };
+            let mut s = Source::job(spec, name, gen);
+            s.files = Some(Box::new(fj));
             s.stonewall = spec.stonewall && k == 0;
             out.push(s);
         }

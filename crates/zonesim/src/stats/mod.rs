@@ -2,11 +2,15 @@
 //! JSON report (schema in docs/report.md).
 
 pub mod device;
+pub mod emulation;
 pub mod firmware;
+pub mod fs;
 pub mod report;
+pub mod timeseries;
 
 pub use device::DeviceReport;
 pub use report::{LatencyReport, OpReport, Report, TraceReport};
+pub use timeseries::{Sampler, SeriesSection, TimeSeries};
 
 use crate::engine::SimTime;
 use crate::host::IoKind;
@@ -34,6 +38,22 @@ impl OpStats {
         self.hist
             .get_or_insert_with(new_hist)
             .saturating_record(latency_ns.max(1));
+    }
+
+    /// The latency distribution as (latency in us, fraction of requests at or below it),
+    /// from the full histogram (a few hundred points); empty without requests.
+    pub fn cdf(&self) -> Vec<(f64, f64)> {
+        let Some(h) = &self.hist else {
+            return Vec::new();
+        };
+        h.iter_quantiles(8)
+            .map(|v| {
+                (
+                    v.value_iterated_to() as f64 / 1000.0,
+                    v.quantile_iterated_to(),
+                )
+            })
+            .collect()
     }
 
     pub fn merge(&mut self, other: &OpStats) {
@@ -96,6 +116,21 @@ impl IoStats {
             (a, b) => a.or(b),
         };
         self.last_completion = self.last_completion.max(o.last_completion);
+    }
+
+    /// The latency distribution of each direction that saw requests, by report name.
+    pub fn cdfs(&self) -> Vec<(&'static str, Vec<(f64, f64)>)> {
+        [
+            ("read", &self.read),
+            ("write", &self.write),
+            ("trim", &self.trim),
+            ("flush", &self.flush),
+            ("zone_mgmt", &self.zone_mgmt),
+        ]
+        .into_iter()
+        .filter(|(_, s)| s.ios > 0)
+        .map(|(name, s)| (name, s.cdf()))
+        .collect()
     }
 
     pub fn requests(&self) -> u64 {

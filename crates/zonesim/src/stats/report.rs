@@ -108,6 +108,33 @@ pub struct Report {
     /// The multi-core firmware model and the data cache (absent when both are off).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub firmware: Option<super::firmware::FirmwareReport>,
+    /// A device driven by real software (fio ioengine, FUSE disk) only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emulation: Option<super::emulation::EmulationReport>,
+    /// Sampled per simulated interval when `stats.interval_ms` > 0 (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeseries: Option<super::TimeSeries>,
+    /// The host file system (`--fs`), docs/fs.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fs: Option<super::fs::FsReport>,
+    /// Flash programs / user data bytes of the file system (= `fs.waf` × `device.waf`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_to_end_waf: Option<f64>,
+    /// An aging scenario's per-iteration records (`zonesim run --scenario`), docs/fs.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<super::fs::ScenarioReport>,
+    /// Latency distribution of each job and direction (not in the JSON report; the Python
+    /// package's `Result.latency_cdf`).
+    #[serde(skip)]
+    pub latency_cdfs: Vec<JobCdf>,
+}
+
+/// One job's latency distribution in one direction: (latency us, fraction at or below).
+#[derive(Debug, Clone)]
+pub struct JobCdf {
+    pub job: String,
+    pub op: &'static str,
+    pub points: Vec<(f64, f64)>,
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they
@@ -133,6 +160,49 @@ pub fn without_wall_clock(mut report: serde_json::Value) -> serde_json::Value {
 }
 
 impl Report {
+    /// The headline metrics of a run, one number each (a sweep's columns, docs/python.md):
+    /// IOPS, MiB/s and mean/p99 latency (us) per direction, WAF, GC pages moved and victims,
+    /// block erases, simulated seconds.
+    pub fn headline(&self) -> Vec<(&'static str, f64)> {
+        let (r, w) = (&self.host.read, &self.host.write);
+        let d = &self.device;
+        let values = [
+            r.iops,
+            r.bandwidth_mib_s,
+            r.latency_us.mean,
+            r.latency_us.p99,
+            w.iops,
+            w.bandwidth_mib_s,
+            w.latency_us.mean,
+            w.latency_us.p99,
+            d.waf,
+            d.gc.pages_moved as f64,
+            d.gc.victims as f64,
+            d.flash.block_erases as f64,
+            self.sim.simulated_ns as f64 / 1e9,
+        ];
+        Self::headline_names().iter().copied().zip(values).collect()
+    }
+
+    /// The names of [`Report::headline`]'s metrics, in order.
+    pub fn headline_names() -> &'static [&'static str; 13] {
+        &[
+            "read_iops",
+            "read_mib_s",
+            "read_mean_us",
+            "read_p99_us",
+            "write_iops",
+            "write_mib_s",
+            "write_mean_us",
+            "write_p99_us",
+            "waf",
+            "gc_pages_moved",
+            "gc_victims",
+            "block_erases",
+            "simulated_s",
+        ]
+    }
+
     /// The report as JSON without its wall-clock fields (see [`without_wall_clock`]).
     pub fn deterministic_json(&self) -> serde_json::Value {
         without_wall_clock(serde_json::to_value(self).expect("report serialises"))

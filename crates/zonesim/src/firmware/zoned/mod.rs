@@ -216,6 +216,16 @@ impl ZonedFtl {
     pub fn slc_granularity(&self) -> crate::config::SlcGranularity {
         self.slc.granularity()
     }
+    /// Valid 4 KiB pages held in the SLC secondary buffer now.
+    pub fn slc_valid_pages(&self) -> u64 {
+        self.slc.valid_total()
+    }
+    /// 4 KiB pages in the zone write buffers now (received, not yet flushed).
+    pub fn buffered_pages(&self) -> u64 {
+        (0..self.bufs.len() as u32)
+            .map(|b| self.bufs.count(b) as u64)
+            .sum()
+    }
     pub fn regular_free_units(&self) -> u32 {
         self.space.free_units()
     }

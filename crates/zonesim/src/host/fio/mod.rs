@@ -54,8 +54,12 @@
 //! Accepted and ignored because their value cannot change what this model does:
 //! `ioengine` (one of `libaio`, `io_uring`, `posixaio`, `sync`, `psync`, `vsync`, `pvsync`,
 //! `pvsync2`; a synchronous engine — all but the first three — forces `iodepth=1` as in fio),
-//! `direct=1` (`direct=0`, buffered I/O, is rejected: there is no page cache),
+//! `direct=1` (`direct=0`, buffered I/O, needs the host file system: `--fs f2fs`),
 //! `filename` (any single name; the target is the simulated namespace; a list `a:b` is rejected),
+//!
+//! File options, which need the host file system (`zonesim run --fs f2fs`, docs/fs.md):
+//! `filename`, `directory`, `nrfiles`, `filesize`, `create_on_open`, `unlink`, `fdatasync`,
+//! `end_fsync`, `direct`; without a file system, each but `filename` and `direct=1` is an error.
 //! `group_reporting`, `randrepeat` (determinism comes from the run seed).
 //!
 //! # Generation (see [`JobGen`])
@@ -111,6 +115,7 @@ mod gen;
 mod parse;
 
 pub use gen::{JobGen, Target, ZoneGeom};
+
 pub use parse::{parse_job_file, parse_size, MAX_IODEPTH};
 
 /// I/O pattern (`rw=`).
@@ -250,6 +255,50 @@ pub struct JobSpec {
     /// zonesim extension: the namespace this job targets (`namespace=N`); `None` = the run's
     /// `--namespace`.
     pub namespace: Option<u32>,
+    /// Options that only a file system gives meaning to (`zonesim run --fs`, docs/fs.md).
+    pub files: FileOpts,
+}
+
+/// fio's file options, used when the job runs on the host file system.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FileOpts {
+    pub filename: Option<String>,
+    pub directory: Option<String>,
+    /// Files of the job (`nrfiles`, default 1).
+    pub nrfiles: Option<u32>,
+    pub filesize: Option<u64>,
+    pub create_on_open: bool,
+    pub unlink: bool,
+    /// An fdatasync after every N writes.
+    pub fdatasync: u64,
+    pub end_fsync: bool,
+    /// `direct=`; `None` = not given (buffered on a file system, as fio's default).
+    pub direct: Option<bool>,
+}
+
+impl FileOpts {
+    /// The first option given that needs a file system (for the error without one).
+    pub fn fs_only_option(&self) -> Option<&'static str> {
+        if self.direct == Some(false) {
+            Some("direct=0")
+        } else if self.directory.is_some() {
+            Some("directory")
+        } else if self.nrfiles.is_some() {
+            Some("nrfiles")
+        } else if self.filesize.is_some() {
+            Some("filesize")
+        } else if self.create_on_open {
+            Some("create_on_open")
+        } else if self.unlink {
+            Some("unlink")
+        } else if self.fdatasync > 0 {
+            Some("fdatasync")
+        } else if self.end_fsync {
+            Some("end_fsync")
+        } else {
+            None
+        }
+    }
 }
 
 /// A job with fio's defaults: `rw=read bs=4k iodepth=1 numjobs=1 rwmixread=50 loops=1`, whole
@@ -281,5 +330,6 @@ pub fn default_job() -> JobSpec {
         zone_reset_frequency: 0.0,
         write_hint: WriteHint::None,
         namespace: None,
+        files: FileOpts::default(),
     }
 }

@@ -281,15 +281,19 @@ fn apply(
                 }
             }
         }
-        "direct" => {
-            if !parse_bool(key, value)? {
-                return Err(
-                    "direct=0 (buffered I/O) is not modelled: there is no page cache; \
-                            use direct=1"
-                        .into(),
-                );
-            }
+        "direct" => spec.files.direct = Some(parse_bool(key, value)?),
+        "directory" => spec.files.directory = Some(v()?.to_string()),
+        "nrfiles" => spec.files.nrfiles = Some(parse_int(key, v()?, 1, 1 << 20)? as u32),
+        "filesize" => {
+            let s = v()?;
+            let b = parse_size(s).filter(|&b| b > 0);
+            spec.files.filesize =
+                Some(b.ok_or_else(|| format!("filesize must be a positive size, got '{s}'"))?);
         }
+        "create_on_open" => spec.files.create_on_open = parse_bool(key, value)?,
+        "unlink" => spec.files.unlink = parse_bool(key, value)?,
+        "fdatasync" => spec.files.fdatasync = parse_int(key, v()?, 0, u64::MAX)?,
+        "end_fsync" => spec.files.end_fsync = parse_bool(key, value)?,
         "filename" => {
             let s = v()?;
             let b = s.as_bytes();
@@ -299,6 +303,7 @@ fn apply(
                      namespace"
                 ));
             }
+            spec.files.filename = Some(s.to_string());
         }
         "group_reporting" | "randrepeat" => {
             parse_bool(key, value)?;
@@ -719,7 +724,11 @@ mod tests {
         assert_eq!(one("[j]\niodepth=16\nioengine=psync").iodepth, 1);
         let jobs = parse_job_file("[global]\nioengine=sync\n[a]\niodepth=8\n", "t").unwrap();
         assert_eq!(jobs[0].iodepth, 1);
-        assert!(err("[j]\ndirect=0").contains("direct=0"));
+        assert_eq!(one("[j]\ndirect=0").files.direct, Some(false));
+        assert_eq!(
+            one("[j]\ndirect=0").files.fs_only_option(),
+            Some("direct=0")
+        );
         assert!(err("[j]\nioengine=null").contains("ioengine 'null' is not supported"));
         assert!(err("[j]\nfilename=a:b").contains("list of files"));
     }

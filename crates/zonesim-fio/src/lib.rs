@@ -1,0 +1,255 @@
+//! `libzonesim_fio.so`: a fio external ioengine over zonesim (`ioengine=external:PATH`).
+//!
+//! Each fio job (thread) gets its own simulated device, an [`zonesim::emu::Handle`] on one
+//! namespace: fio's I/Os become device commands at the simulated arrival time, their data goes
+//! to the data store, and completions are delivered to fio in simulated-completion order, so a
+//! job at `iodepth=N` is a closed loop at queue depth N as in `zonesim run`. A zoned namespace
+//! answers fio's zoned callbacks (`get_zoned_model`, `report_zones`, `reset_wp`,
+//! `get_max_open_zones`), so `zonemode=zbd` jobs run unmodified. At job end the engine writes
+//! zonesim's JSON report (`zs_report`).
+//!
+//! Engine options (all strings): `zs_device` (preset or TOML; default `ufs-conventional`),
+//! `zs_set` (comma-separated `key=value` overrides), `zs_namespace` (default 0), `zs_store`
+//! (`none|memory|sparse:PATH`, default `none`), `zs_report` (JSON report path), and beside them
+//! `zs_verify` (`1`: check every read against the last write), `zs_pace`
+//! (`virtual|realtime`), `zs_record` (trace file), `zs_record_format` (`iolog|blkparse`),
+//! `zs_seed`.
+//!
+//! The ABI is pinned to fio 3.33 ([`abi`]). No panic crosses into fio: every callback runs
+//! under `catch_unwind`, and a failure becomes a fio error (`EIO` on the I/O, or a failed
+//! callback with the message on stderr).
+
+mod abi;
+mod engine;
+
+use abi::*;
+use engine::Engine;
+use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The engine options as fio stores them (`td->eo`): fio's back-pointer first, then one
+/// `strdup`'ed string (or NULL) per option.
+#[repr(C)]
+pub struct EngineOptions {
+    td: *mut Td,
+    pub device: *mut c_char,
+    pub set: *mut c_char,
+    pub namespace: *mut c_char,
+    pub store: *mut c_char,
+    pub report: *mut c_char,
+    pub verify: *mut c_char,
+    pub pace: *mut c_char,
+    pub record: *mut c_char,
+    pub record_format: *mut c_char,
+    pub seed: *mut c_char,
+}
+
+macro_rules! opt {
+    ($name:literal, $field:ident, $help:literal) => {
+        FioOption::string(
+            $name.as_ptr(),
+            $help.as_ptr(),
+            std::mem::offset_of!(EngineOptions, $field) as u32,
+        )
+    };
+}
+
+/// fio's option table for the engine (fio writes into its entries while parsing: mutable).
+static mut OPTIONS: [FioOption; 11] = [
+    opt!(
+        c"zs_device",
+        device,
+        c"zonesim device: preset name or TOML file"
+    ),
+    opt!(
+        c"zs_set",
+        set,
+        c"comma-separated key=value device overrides"
+    ),
+    opt!(c"zs_namespace", namespace, c"namespace index (default 0)"),
+    opt!(
+        c"zs_store",
+        store,
+        c"data store: none, memory or sparse:PATH"
+    ),
+    opt!(
+        c"zs_report",
+        report,
+        c"write zonesim's JSON report here at job end"
+    ),
+    opt!(
+        c"zs_verify",
+        verify,
+        c"1: check every read against the last write"
+    ),
+    opt!(c"zs_pace", pace, c"virtual (default) or realtime"),
+    opt!(c"zs_record", record, c"record the I/O as a trace file"),
+    opt!(
+        c"zs_record_format",
+        record_format,
+        c"iolog (default) or blkparse"
+    ),
+    opt!(c"zs_seed", seed, c"simulation seed (default 1)"),
+    FioOption::END,
+];
+
+/// The engine fio looks up (`dlsym(handle, "ioengine")`); fio links it into its engine list.
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mut ioengine: IoengineOps = IoengineOps {
+    list: FlistHead {
+        next: std::ptr::null_mut(),
+        prev: std::ptr::null_mut(),
+    },
+    name: c"zonesim".as_ptr(),
+    version: FIO_IOOPS_VERSION,
+    flags: FIO_DISKLESSIO | FIO_NODISKUTIL,
+    dlhandle: std::ptr::null_mut(),
+    setup: None,
+    init: Some(zs_init),
+    post_init: None,
+    prep: None,
+    queue: Some(zs_queue),
+    commit: Some(zs_commit),
+    getevents: Some(zs_getevents),
+    event: Some(zs_event),
+    errdetails: None,
+    cancel: None,
+    cleanup: Some(zs_cleanup),
+    open_file: Some(zs_open_file),
+    close_file: Some(zs_close_file),
+    invalidate: None,
+    unlink_file: None,
+    get_file_size: Some(zs_get_file_size),
+    prepopulate_file: None,
+    terminate: None,
+    iomem_alloc: None,
+    iomem_free: None,
+    io_u_init: None,
+    io_u_free: None,
+    get_zoned_model: Some(zs_get_zoned_model),
+    report_zones: Some(zs_report_zones),
+    reset_wp: Some(zs_reset_wp),
+    get_max_open_zones: Some(zs_get_max_open_zones),
+    option_struct_size: std::mem::size_of::<EngineOptions>() as c_int,
+    options: std::ptr::addr_of_mut!(OPTIONS).cast(),
+};
+
+/// Runs `f`; a panic or an error becomes `fail` (the message goes to stderr, as fio's own).
+fn guard<T>(what: &str, fail: T, f: impl FnOnce() -> Result<T, String>) -> T {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(msg)) => {
+            eprintln!("zonesim engine: {what}: {msg}");
+            fail
+        }
+        Err(_) => {
+            eprintln!("zonesim engine: {what}: internal error (panic caught)");
+            fail
+        }
+    }
+}
+
+/// The thread's engine, created on first use from its options.
+///
+/// # Safety
+/// `td` is a live fio `thread_data`.
+unsafe fn engine<'a>(td: *mut Td) -> Result<&'a mut Engine, String> {
+    engine::for_thread(td, || {
+        let eo = thread_eo::<EngineOptions>(td).ok_or(
+            "fio's thread_data does not have the layout of fio 3.33 (engine options not found)",
+        )?;
+        Engine::open(&*eo, td)
+    })
+}
+
+unsafe extern "C" fn zs_init(td: *mut Td) -> c_int {
+    guard("init", 1, || engine(td).map(|_| 0))
+}
+
+unsafe extern "C" fn zs_queue(td: *mut Td, io_u: *mut IoU) -> c_int {
+    guard("queue", FIO_Q_COMPLETED, || {
+        let e = engine(td)?;
+        Ok(e.queue(io_u))
+    })
+}
+
+unsafe extern "C" fn zs_commit(_td: *mut Td) -> c_int {
+    0
+}
+
+unsafe extern "C" fn zs_getevents(
+    td: *mut Td,
+    min: c_uint,
+    max: c_uint,
+    _t: *const c_void,
+) -> c_int {
+    guard("getevents", -libc::EIO, || {
+        Ok(engine(td)?.getevents(min as usize, max as usize) as c_int)
+    })
+}
+
+unsafe extern "C" fn zs_event(td: *mut Td, i: c_int) -> *mut IoU {
+    guard("event", std::ptr::null_mut(), || {
+        Ok(engine(td)?.event(i as usize))
+    })
+}
+
+unsafe extern "C" fn zs_cleanup(td: *mut Td) {
+    guard("cleanup", (), || engine::close(td));
+}
+
+unsafe extern "C" fn zs_open_file(_td: *mut Td, _f: *mut FioFile) -> c_int {
+    0
+}
+
+unsafe extern "C" fn zs_close_file(_td: *mut Td, _f: *mut FioFile) -> c_int {
+    0
+}
+
+unsafe extern "C" fn zs_get_file_size(td: *mut Td, f: *mut FioFile) -> c_int {
+    guard("get_file_size", 1, || {
+        let size = engine(td)?.capacity();
+        *field::<u64>(f, FILE_REAL_SIZE_OFF) = size;
+        *field::<c_uint>(f, FILE_FLAGS_OFF) |= FIO_FILE_SIZE_KNOWN;
+        // A device, not a regular file: fio asks the engine for zones instead of emulating them.
+        *field::<c_uint>(f, FILE_TYPE_OFF) = FIO_TYPE_BLOCK;
+        Ok(0)
+    })
+}
+
+unsafe extern "C" fn zs_get_zoned_model(td: *mut Td, _f: *mut FioFile, model: *mut c_int) -> c_int {
+    guard("get_zoned_model", -libc::EIO, || {
+        let zoned = engine(td)?.zoned();
+        *model = if zoned { ZBD_HOST_MANAGED } else { ZBD_NONE };
+        Ok(0)
+    })
+}
+
+unsafe extern "C" fn zs_report_zones(
+    td: *mut Td,
+    _f: *mut FioFile,
+    offset: u64,
+    zones: *mut ZbdZone,
+    nr: c_uint,
+) -> c_int {
+    guard("report_zones", -libc::EIO, || {
+        let out = std::slice::from_raw_parts_mut(zones, nr as usize);
+        Ok(engine(td)?.report_zones(offset, out) as c_int)
+    })
+}
+
+unsafe extern "C" fn zs_reset_wp(td: *mut Td, _f: *mut FioFile, offset: u64, len: u64) -> c_int {
+    guard("reset_wp", -libc::EIO, || engine(td)?.reset_wp(offset, len))
+}
+
+unsafe extern "C" fn zs_get_max_open_zones(
+    td: *mut Td,
+    _f: *mut FioFile,
+    max: *mut c_uint,
+) -> c_int {
+    guard("get_max_open_zones", -libc::EIO, || {
+        *max = engine(td)?.max_open_zones();
+        Ok(0)
+    })
+}

@@ -1,0 +1,208 @@
+//! `zonesim._zonesim`: the native module under the `zonesim` Python package (python/zonesim).
+//!
+//! Thin, like the CLI: it turns Python arguments into a [`zonesim::RunSpec`], calls the one run
+//! function of the library ([`zonesim::run`]) with the GIL released, and hands the report back
+//! as the CLI's JSON text. Nothing of the simulation is here or in Python. Ctrl-C: the run's
+//! progress observer takes the GIL every 65536 completed requests to let Python see pending
+//! signals; a `KeyboardInterrupt` sets the run's stop flag and is raised when it returns.
+
+// pyo3 0.22's macros test a `gil-refs` cfg that newer rustc does not know.
+#![allow(unexpected_cfgs)]
+// pyo3 0.22's #[pyfunction] expands `?` conversions clippy calls useless.
+#![allow(clippy::useless_conversion)]
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use zonesim::experiments::{self, ExpOptions};
+use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
+use zonesim::{Control, RunSpec, WorkloadSpec};
+
+create_exception!(
+    _zonesim,
+    ConfigError,
+    PyValueError,
+    "Bad input (device key, job file, trace): the message the CLI prints."
+);
+
+/// A library error as the CLI shows it (one line, without the `zonesim: ` prefix).
+fn to_py(e: zonesim::Error) -> PyErr {
+    ConfigError::new_err(e.to_string().replace('\n', "; "))
+}
+
+/// The names of the device presets, in `zonesim presets` order.
+#[pyfunction]
+fn presets() -> Vec<&'static str> {
+    zonesim::config::PRESETS.iter().map(|p| p.0).collect()
+}
+
+/// Load and check a device (preset name or TOML path, then `KEY=VALUE` overrides); its config
+/// as JSON. Raises `ConfigError` with the CLI's message.
+#[pyfunction]
+fn device_config(spec: &str, sets: Vec<String>) -> PyResult<String> {
+    let cfg = zonesim::load_device(spec, &sets).map_err(to_py)?;
+    Ok(serde_json::to_string(&cfg).expect("config serialises"))
+}
+
+/// The workload of a run: a trace, an fio job file or its text, or the default.
+fn workload_spec(
+    workload: Option<PathBuf>,
+    fio_text: Option<(String, String)>,
+    trace: Option<TraceReplay>,
+) -> WorkloadSpec {
+    match (trace, fio_text, workload) {
+        (Some(t), _, _) => WorkloadSpec::Trace(t),
+        (None, Some((text, name)), _) => WorkloadSpec::FioText { text, name },
+        (None, None, Some(p)) => WorkloadSpec::FioFile(p),
+        (None, None, None) => WorkloadSpec::Default,
+    }
+}
+
+/// A job's latency distribution in one direction: (job, op, [(latency us, fraction)]).
+type Cdf = (String, &'static str, Vec<(f64, f64)>);
+
+/// What `run` hands back: the JSON report, the headline metrics, the latency CDFs.
+type RunOutput = (String, Vec<(&'static str, f64)>, Vec<Cdf>);
+
+/// Run a simulation; returns (the JSON report, the headline metrics, the latency CDFs).
+#[pyfunction]
+#[pyo3(signature = (device, sets, workload=None, fio_text=None, trace=None, seed=1,
+    precondition="none", namespace=0, as_fast_as_possible=false, qd=32, time_scale=1.0,
+    check_invariants=false, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn run(
+    py: Python<'_>,
+    device: &str,
+    sets: Vec<String>,
+    workload: Option<PathBuf>,
+    fio_text: Option<(String, String)>,
+    trace: Option<PathBuf>,
+    seed: u64,
+    precondition: &str,
+    namespace: usize,
+    as_fast_as_possible: bool,
+    qd: u32,
+    time_scale: f64,
+    check_invariants: bool,
+    progress: Option<PyObject>,
+) -> PyResult<RunOutput> {
+    let cfg = zonesim::load_device(device, &sets).map_err(to_py)?;
+    let trace = trace.map(|t| {
+        let mode = if as_fast_as_possible {
+            ReplayMode::AsFastAsPossible { qd }
+        } else {
+            ReplayMode::Timed { time_scale }
+        };
+        TraceReplay::new(t, mode)
+    });
+    let mut spec = RunSpec::new(cfg, workload_spec(workload, fio_text, trace));
+    spec.options = RunOptions {
+        seed,
+        precondition: precondition.parse::<Precondition>().map_err(to_py)?,
+        namespace,
+        check_invariants,
+    };
+    let stop = AtomicBool::new(false);
+    let raised: Mutex<Option<PyErr>> = Mutex::new(None);
+    let result = py.allow_threads(|| {
+        let mut observe = |phase: &'static str, done: u64| {
+            Python::with_gil(|py| {
+                let r = py.check_signals().and_then(|()| match &progress {
+                    Some(cb) => cb.call1(py, (phase, done)).map(drop),
+                    None => Ok(()),
+                });
+                if let Err(e) = r {
+                    *raised.lock().expect("not poisoned") = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            })
+        };
+        zonesim::run(
+            &spec,
+            &mut Control {
+                progress: &mut observe,
+                stop: Some(&stop),
+            },
+        )
+    });
+    if let Some(e) = raised.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    let report = result.map_err(to_py)?;
+    let json = serde_json::to_string_pretty(&report).expect("report serialises");
+    let headline = report.headline();
+    let cdfs = report
+        .latency_cdfs
+        .into_iter()
+        .map(|c| (c.job, c.op, c.points))
+        .collect();
+    Ok((json, headline, cdfs))
+}
+
+/// The reproductions: (name, title).
+#[pyfunction]
+fn experiment_list() -> Vec<(&'static str, &'static str)> {
+    experiments::all()
+        .iter()
+        .map(|e| (e.name, e.title))
+        .collect()
+}
+
+/// Run one reproduction; its outcome (rows with source, kind, verdict) as JSON.
+#[pyfunction]
+#[pyo3(signature = (name, quick=false, seed=1))]
+fn experiment(py: Python<'_>, name: &str, quick: bool, seed: u64) -> PyResult<String> {
+    let e = experiments::find(name).map_err(to_py)?;
+    let out = py
+        .allow_threads(|| (e.run)(&ExpOptions { seed, quick }))
+        .map_err(to_py)?;
+    Ok(serde_json::to_string(&out).expect("outcome serialises"))
+}
+
+/// The points of a sweep grid: every combination of the values of `grid` (key, values as
+/// `--set` literals), the last key varying fastest; each point a list of `KEY=VALUE`.
+#[pyfunction]
+fn grid_points(grid: Vec<(String, Vec<String>)>) -> Vec<Vec<String>> {
+    zonesim::sim::sweep::points(&grid)
+}
+
+/// The names of the headline metrics of a run (a sweep's columns), in order.
+#[pyfunction]
+fn headline_names() -> Vec<&'static str> {
+    zonesim::stats::Report::headline_names().to_vec()
+}
+
+/// A sweep file (`zonesim sweep` format) as JSON: device, workload, seeds, precondition,
+/// namespace, sets (`KEY=VALUE`) and grid (`[key, [literal, ...]]`).
+#[pyfunction]
+fn sweep_file(path: PathBuf) -> PyResult<String> {
+    let s = zonesim::sim::sweep::SweepFile::load(&path).map_err(to_py)?;
+    Ok(serde_json::json!({
+        "device": s.device,
+        "workload": s.workload,
+        "seeds": s.seeds,
+        "precondition": s.precondition.name(),
+        "namespace": s.namespace,
+        "sets": s.sets,
+        "grid": s.grid,
+    })
+    .to_string())
+}
+
+#[pymodule]
+fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ConfigError", m.py().get_type_bound::<ConfigError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(device_config, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment_list, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_points, m)?)?;
+    m.add_function(wrap_pyfunction!(headline_names, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_file, m)?)?;
+    Ok(())
+}

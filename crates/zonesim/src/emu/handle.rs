@@ -1,0 +1,349 @@
+//! [`Handle`]: one namespace of a simulated device driven by real software, one command at a
+//! time with a clock (the fio ioengine and the FUSE disk are thin layers over it).
+//!
+//! The host submits a request with its data; the handle asks the device for its completion
+//! time (the same `Device::submit` the simulation runs use, design.md §1), keeps the data in
+//! the [`Store`], checks reads with the [`Verifier`], records the request ([`Recorder`]) and
+//! returns a [`Ticket`]. The host delivers completions in its own order with
+//! [`Handle::complete`], which paces them ([`Pacer`]) and counts them in the same statistics
+//! the simulation reports. With `virtual` pacing a request arrives at the simulated time of the
+//! latest completion delivered: a host that keeps `n` requests in flight is a closed loop at
+//! queue depth `n`, as a fio job is in `zonesim run`.
+
+use super::pace::Pace;
+use super::record::{RecordFormat, Recorder};
+use super::store::{Store, StoreSpec, Verifier};
+use super::Pacer;
+use crate::device::Device;
+use crate::engine::SimTime;
+use crate::error::{Error, Result};
+use crate::host::{HostIo, IoKind};
+use crate::interface::zone::{ZoneConfig, ZoneInfo};
+use crate::stats::emulation::{EmulationReport, RejectedReport, StoreReport};
+use crate::stats::report::{HostReport, JobReport, PreconditionReport, SimReport};
+use crate::stats::{IoStats, Report};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What to emulate and how.
+#[derive(Debug, Clone)]
+pub struct HandleOptions {
+    /// Preset name or TOML file.
+    pub device: String,
+    /// `KEY=VALUE` overrides.
+    pub sets: Vec<String>,
+    pub namespace: usize,
+    pub store: StoreSpec,
+    pub verify: bool,
+    pub pace: Pace,
+    pub record: Option<(PathBuf, RecordFormat)>,
+    pub seed: u64,
+    /// The job name in the report.
+    pub name: String,
+}
+
+impl Default for HandleOptions {
+    fn default() -> Self {
+        HandleOptions {
+            device: "ufs-conventional".into(),
+            sets: Vec::new(),
+            namespace: 0,
+            store: StoreSpec::None,
+            verify: false,
+            pace: Pace::Virtual,
+            record: None,
+            seed: 1,
+            name: "emulation".into(),
+        }
+    }
+}
+
+/// Why the device did not execute a request (it is answered at once and counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IoError {
+    /// The range reaches past the namespace (`EINVAL` / `EIO` to the host).
+    OutOfRange,
+    /// A zone rule rejected it (write off the write pointer, too many open zones, ...).
+    ZoneRule,
+    /// A data store failure (`sparse:PATH` I/O error), or a verify mismatch.
+    Data,
+}
+
+/// A submitted request: deliver it with [`Handle::complete`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ticket {
+    pub kind: IoKind,
+    pub issued: SimTime,
+    pub done: SimTime,
+    pub bytes: u64,
+}
+
+/// One namespace of a device under emulation.
+pub struct Handle {
+    dev: Device,
+    ns: usize,
+    opts: HandleOptions,
+    store: Store,
+    verifier: Option<Verifier>,
+    pacer: Pacer,
+    recorder: Option<Recorder>,
+    stats: IoStats,
+    /// Simulated time of the latest completion delivered.
+    clock: SimTime,
+    issued: u64,
+    completed: u64,
+    rejected: RejectedReport,
+    bytes: [u64; 3],
+    wall: Instant,
+}
+
+impl Handle {
+    /// Builds the device and opens the store (bad options: a one-line [`Error`]).
+    pub fn open(opts: HandleOptions) -> Result<Handle> {
+        if opts.verify && opts.store == StoreSpec::None {
+            return Err(Error::Usage(
+                "--verify needs a data store: --store memory or sparse:PATH".into(),
+            ));
+        }
+        let cfg = crate::load_device(&opts.device, &opts.sets)?;
+        let dev = Device::new(&cfg, opts.seed)?;
+        dev.check_namespace(opts.namespace)?;
+        let store = Store::open(&opts.store, dev.capacity_bytes(opts.namespace))?;
+        let recorder = match &opts.record {
+            Some((path, format)) => Some(Recorder::create(path, *format)?),
+            None => None,
+        };
+        Ok(Handle {
+            ns: opts.namespace,
+            verifier: opts.verify.then(Verifier::default),
+            pacer: Pacer::new(opts.pace),
+            store,
+            recorder,
+            dev,
+            opts,
+            stats: IoStats::default(),
+            clock: SimTime::ZERO,
+            issued: 0,
+            completed: 0,
+            rejected: RejectedReport::default(),
+            bytes: [0; 3],
+            wall: Instant::now(),
+        })
+    }
+
+    /// Capacity of the namespace in bytes.
+    pub fn capacity(&self) -> u64 {
+        self.dev.capacity_bytes(self.ns)
+    }
+
+    /// The zone geometry, if the namespace is zoned.
+    pub fn zone_config(&self) -> Option<ZoneConfig> {
+        self.dev.zoned(self.ns).map(|z| *z.zone_config())
+    }
+
+    /// Up to `max` zones from the one holding byte `offset` (report zones).
+    pub fn report_zones(&self, offset: u64, max: usize) -> Vec<ZoneInfo> {
+        let Some(z) = self.dev.zoned(self.ns) else {
+            return Vec::new();
+        };
+        let first = z
+            .zones
+            .zone_of(crate::interface::zone::Lba(offset / super::PAGE));
+        z.zones.report(first, max)
+    }
+
+    /// Simulated time of the latest completion delivered.
+    pub fn clock(&self) -> SimTime {
+        self.clock
+    }
+
+    /// Reads `buf.len()` bytes at `offset` into `buf`.
+    pub fn read(&mut self, offset: u64, buf: &mut [u8]) -> std::result::Result<Ticket, IoError> {
+        let t = self.submit(HostIo::new(IoKind::Read, offset, buf.len() as u64))?;
+        if self.store.keeps_data() {
+            self.store
+                .read(offset, buf)
+                .map_err(|_| self.data_error())?;
+            if let Some(v) = &mut self.verifier {
+                if v.check(&self.store, offset, buf)
+                    .map_err(|_| IoError::Data)?
+                    > 0
+                {
+                    return Err(self.data_error());
+                }
+            }
+        }
+        self.bytes[0] += buf.len() as u64;
+        Ok(t)
+    }
+
+    /// Writes `data` at `offset`.
+    pub fn write(&mut self, offset: u64, data: &[u8]) -> std::result::Result<Ticket, IoError> {
+        let t = self.submit(HostIo::new(IoKind::Write, offset, data.len() as u64))?;
+        self.store
+            .write(offset, data)
+            .map_err(|_| self.data_error())?;
+        if let Some(v) = &mut self.verifier {
+            v.wrote(&self.store, offset, data)
+                .map_err(|_| IoError::Data)?;
+        }
+        self.bytes[1] += data.len() as u64;
+        Ok(t)
+    }
+
+    /// Trims (discards) `len` bytes at `offset`.
+    pub fn trim(&mut self, offset: u64, len: u64) -> std::result::Result<Ticket, IoError> {
+        let t = self.submit(HostIo::new(IoKind::Trim, offset, len))?;
+        self.drop_data(offset, len)?;
+        Ok(t)
+    }
+
+    /// Flushes the device's write buffers.
+    pub fn flush(&mut self) -> std::result::Result<Ticket, IoError> {
+        self.submit(HostIo::new(IoKind::Flush, 0, 0))
+    }
+
+    /// Resets the zone holding byte `offset`; its data is dropped.
+    pub fn zone_reset(&mut self, offset: u64) -> std::result::Result<Ticket, IoError> {
+        let t = self.submit(HostIo::new(IoKind::ZoneReset, offset, 0))?;
+        if let Some(zc) = self.zone_config() {
+            let size = zc.zone_size * super::PAGE;
+            self.drop_data(offset / size * size, size)?;
+        }
+        Ok(t)
+    }
+
+    fn drop_data(&mut self, offset: u64, len: u64) -> std::result::Result<(), IoError> {
+        self.store
+            .trim(offset, len)
+            .map_err(|_| self.data_error())?;
+        if let Some(v) = &mut self.verifier {
+            v.trimmed(&self.store, offset, len)
+                .map_err(|_| IoError::Data)?;
+        }
+        self.bytes[2] += len;
+        Ok(())
+    }
+
+    #[cold]
+    fn data_error(&mut self) -> IoError {
+        self.rejected.data += 1;
+        IoError::Data
+    }
+
+    /// Hands one request to the device at the current arrival time.
+    fn submit(&mut self, io: HostIo) -> std::result::Result<Ticket, IoError> {
+        let now = self.pacer.arrival(self.clock);
+        if let Some(r) = &mut self.recorder {
+            r.record(now, io.kind, io.offset, io.len)
+                .map_err(|_| IoError::Data)?;
+        }
+        let (oor, zone_errors) = (self.dev.out_of_range, self.zone_errors());
+        let done = self.dev.submit(now, self.ns, crate::sim::command(&io)).done;
+        if self.dev.out_of_range != oor {
+            self.rejected.out_of_range += 1;
+            return Err(IoError::OutOfRange);
+        }
+        if self.zone_errors() != zone_errors {
+            self.rejected.zone_rule += 1;
+            return Err(IoError::ZoneRule);
+        }
+        self.issued += 1;
+        self.stats.issued(now);
+        Ok(Ticket {
+            kind: io.kind,
+            issued: now,
+            done,
+            bytes: io.len,
+        })
+    }
+
+    fn zone_errors(&self) -> u64 {
+        self.dev.zoned(self.ns).map_or(0, |z| z.errors.total())
+    }
+
+    /// Delivers a completion: waits for it in wall time (`realtime`), counts it, and moves the
+    /// clock to it.
+    pub fn complete(&mut self, t: &Ticket) {
+        self.pacer.wait(t.done);
+        self.stats.record(t.kind, t.issued, t.done, t.bytes);
+        self.clock = self.clock.max(t.done);
+        self.completed += 1;
+    }
+
+    /// Ends the recording (if any) and builds the report of everything delivered so far.
+    pub fn finish(&mut self) -> Result<Report> {
+        if let Some(r) = &mut self.recorder {
+            r.finish(self.clock)?;
+        }
+        Ok(self.report())
+    }
+
+    /// The report: the same schema as `zonesim run --json`, plus `emulation`.
+    pub fn report(&self) -> Report {
+        let host = HostReport::from_stats(&self.stats);
+        let wall_s = self.wall.elapsed().as_secs_f64();
+        let simulated_ns = self.clock.ns();
+        let firmware = self.dev.firmware_report(host.window_ns);
+        Report {
+            zonesim_version: env!("CARGO_PKG_VERSION"),
+            firmware,
+            jobs: vec![JobReport {
+                name: self.opts.name.clone(),
+                namespace: self.ns,
+                host: host.clone(),
+            }],
+            host,
+            device: self.dev.report(),
+            precondition: PreconditionReport {
+                mode: "none".into(),
+                ..Default::default()
+            },
+            sim: SimReport {
+                seed: self.opts.seed,
+                simulated_ns,
+                total_simulated_ns: simulated_ns,
+                wall_s,
+                measure_wall_s: wall_s,
+                events: self.completed,
+                requests_issued: self.issued,
+                requests_completed: self.completed,
+                requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
+            },
+            trace: None,
+            emulation: Some(self.emulation_report()),
+            timeseries: None,
+            latency_cdfs: Vec::new(),
+            fs: None,
+            end_to_end_waf: None,
+            scenario: None,
+        }
+    }
+
+    fn emulation_report(&self) -> EmulationReport {
+        let (pages_verified, mismatches, first_mismatch_offset) =
+            self.verifier.as_ref().map_or((0, 0, None), |v| {
+                (v.pages_verified, v.mismatches, v.first_mismatch)
+            });
+        EmulationReport {
+            store: StoreReport {
+                kind: self.opts.store.name(),
+                path: match &self.opts.store {
+                    StoreSpec::Sparse(p) => Some(p.display().to_string()),
+                    _ => None,
+                },
+                verify: self.opts.verify,
+                bytes_read: self.bytes[0],
+                bytes_written: self.bytes[1],
+                bytes_trimmed: self.bytes[2],
+                resident_pages: self.store.resident_pages(),
+                pages_verified,
+                mismatches,
+                first_mismatch_offset,
+            },
+            pacing: self.pacer.report(),
+            record: self.recorder.as_ref().map(Recorder::report),
+            rejected: self.rejected.clone(),
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! Runs an aging scenario (`host::scenario`, docs/fs.md) on the host file system of a fresh
+//! device: steps one request at a time (each waits for the last), the `[setup]` steps once,
+//! then the `[repeat]` steps until `max_iterations` or the free-space stop condition, with a
+//! record per iteration (throughput, segment classes, fragmentation, GC phase, WAFs). The file
+//! system's background GC thread wakes on its own schedule between requests (zoned: idle while
+//! no read is in flight; conventional: only in `idle` steps after `gc_idle_time`).
+
+use super::fs::{mount, FsHost};
+use super::RunOptions;
+use crate::config::DeviceConfig;
+use crate::device::Device;
+use crate::engine::{rng_for, SimTime};
+use crate::error::{Error, Result};
+use crate::host::fs::{Ino, BLOCK_BYTES};
+use crate::host::scenario::{Scenario, Step};
+use crate::host::IoKind;
+use crate::stats::fs::{Iteration, ScenarioReport};
+use crate::stats::report::{HostReport, JobReport, PreconditionReport, SimReport};
+use crate::stats::{IoStats, Report};
+use rand::RngCore;
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+
+struct Runner<'a> {
+    dev: &'a mut Device,
+    h: FsHost,
+    now: SimTime,
+    stats: IoStats,
+    /// Live files per directory, oldest first, and where the batch created since the last
+    /// `delete_every` of the directory starts.
+    live: HashMap<String, (VecDeque<Ino>, usize)>,
+    created: u64,
+    rng: crate::engine::Rng,
+    next_bg: Option<SimTime>,
+    enospc: bool,
+    written: u64,
+    read: u64,
+    write_ns: u64,
+    read_ns: u64,
+    check: bool,
+}
+
+impl Runner<'_> {
+    /// Wake the BG GC thread for every wake due by `until`.
+    fn bg_until(&mut self, until: SimTime, idle: bool) {
+        while let Some(t) = self.next_bg.filter(|&t| t <= until) {
+            self.h.fs.now = t.ns();
+            let sleep = self.h.fs.bg_tick(t.ns(), idle);
+            self.h.submit(self.dev, t);
+            self.next_bg = sleep.map(|s| t + s.max(1));
+        }
+    }
+
+    /// Submit what the file system queued for one request of `kind` issued now; advance time.
+    fn finish(&mut self, kind: IoKind, bytes: u64, cpu: u64) {
+        let start = self.now;
+        let done = self.h.submit(self.dev, start).max(start + cpu);
+        self.stats.issued(start);
+        self.stats.record(kind, start, done, bytes);
+        let dt = done.since(start);
+        match kind {
+            IoKind::Write => {
+                self.written += bytes;
+                self.write_ns += dt;
+            }
+            IoKind::Read => {
+                self.read += bytes;
+                self.read_ns += dt;
+            }
+            _ => {}
+        }
+        self.now = done;
+        let zoned_idle = self.h.fs.geo.zoned && kind != IoKind::Read;
+        self.bg_until(self.now, zoned_idle);
+    }
+
+    fn write_file(&mut self, ino: Ino, size: u64, bs: u64) {
+        let mut off = 0;
+        while off < size && !self.enospc {
+            let len = bs.min(size - off);
+            self.h.fs.now = self.now.ns();
+            if self.h.fs.write(ino, off, len, false).is_err() {
+                self.h.submit(self.dev, self.now);
+                self.enospc = true;
+                return;
+            }
+            let cpu = len.div_ceil(BLOCK_BYTES) * self.h.fs.p.page_copy_ns;
+            self.finish(IoKind::Write, len, cpu);
+            off += len;
+        }
+    }
+
+    fn fsync(&mut self, ino: Ino) {
+        self.h.fs.now = self.now.ns();
+        self.h.fs.fsync(ino, false);
+        self.finish(IoKind::Flush, 0, 0);
+    }
+
+    fn open(&mut self, name: &str) -> Option<Ino> {
+        match self.h.open(name, 0) {
+            Ok(i) => Some(i),
+            Err(_) => {
+                self.enospc = true;
+                None
+            }
+        }
+    }
+
+    fn step(&mut self, s: &Step) {
+        match s {
+            Step::Create {
+                dir,
+                files,
+                size,
+                bs,
+            } => {
+                for _ in 0..*files {
+                    let name = format!("{}/f{}", dir.trim_end_matches('/'), self.created);
+                    self.created += 1;
+                    let Some(ino) = self.open(&name) else { return };
+                    self.live.entry(dir.clone()).or_default().0.push_back(ino);
+                    self.write_file(ino, *size, *bs);
+                    if self.enospc {
+                        return;
+                    }
+                }
+            }
+            Step::DeleteEvery { dir, k } => {
+                // Every k-th file of the batch created since the last delete_every here.
+                let (list, start) = self.live.remove(dir).unwrap_or_default();
+                let mut keep = VecDeque::with_capacity(list.len());
+                for (i, ino) in list.into_iter().enumerate() {
+                    if i >= start && ((i - start + 1) as u64).is_multiple_of(*k) {
+                        self.h.fs.now = self.now.ns();
+                        self.h.fs.unlink(ino);
+                        self.finish(IoKind::Trim, 0, 0);
+                    } else {
+                        keep.push_back(ino);
+                    }
+                }
+                let n = keep.len();
+                self.live.insert(dir.clone(), (keep, n));
+            }
+            Step::Write { file, size, bs } => {
+                let Some(ino) = self.open(file) else { return };
+                self.write_file(ino, *size, *bs);
+                if !self.enospc {
+                    self.fsync(ino);
+                }
+            }
+            Step::Read { file, bs } => {
+                let Some(ino) = self.open(file) else { return };
+                let size = self.h.fs.size(ino);
+                let mut off = 0;
+                while off < size {
+                    let len = (*bs).min(size - off);
+                    self.h.fs.now = self.now.ns();
+                    self.h.fs.read(ino, off, len);
+                    self.finish(IoKind::Read, len, 0);
+                    off += len;
+                }
+            }
+            Step::Overwrite {
+                dir,
+                bytes,
+                bs,
+                fsync,
+            } => {
+                let files: Vec<Ino> = self
+                    .live
+                    .get(dir)
+                    .map(|l| l.0.iter().copied().collect())
+                    .unwrap_or_default();
+                if files.is_empty() {
+                    return;
+                }
+                for n in 0..bytes / bs {
+                    let ino = files[(self.rng.next_u64() % files.len() as u64) as usize];
+                    let slots = (self.h.fs.size(ino) / bs).max(1);
+                    let off = (self.rng.next_u64() % slots) * bs;
+                    self.h.fs.now = self.now.ns();
+                    if self.h.fs.write(ino, off, *bs, false).is_err() {
+                        self.h.submit(self.dev, self.now);
+                        self.enospc = true;
+                        return;
+                    }
+                    let cpu = bs / BLOCK_BYTES * self.h.fs.p.page_copy_ns;
+                    self.finish(IoKind::Write, *bs, cpu);
+                    if *fsync > 0 && (n + 1) % fsync == 0 {
+                        self.fsync(ino);
+                    }
+                }
+            }
+            Step::Unlink { file } => {
+                if let Some(ino) = self.h.remove(file) {
+                    self.h.fs.now = self.now.ns();
+                    self.h.fs.unlink(ino);
+                    self.finish(IoKind::Trim, 0, 0);
+                }
+            }
+            Step::Sync => {
+                self.h.fs.now = self.now.ns();
+                self.h.fs.sync();
+                self.finish(IoKind::Flush, 0, 0);
+            }
+            Step::Idle { ms } => {
+                let until = self.now + ms * 1_000_000;
+                let gate = self.now + self.h.fs.p.gc_idle_time_ms * 1_000_000;
+                self.bg_until(gate.min(until), self.h.fs.geo.zoned);
+                self.bg_until(until, true);
+                self.now = until;
+            }
+        }
+        if self.check {
+            if let Err(e) = self.h.fs.check_invariants() {
+                panic!("file-system invariant violated: {e}");
+            }
+        }
+    }
+
+    fn record(&mut self, iteration: u64) -> Iteration {
+        let d = self.dev.report();
+        let c = self.h.fs.counters();
+        let fsw = c.fs_bytes_written() as f64 / c.data_bytes.max(1) as f64;
+        let e2e = d.flash.programmed_slots as f64 * BLOCK_BYTES as f64 / c.data_bytes.max(1) as f64;
+        let mib_s = |b: u64, ns: u64| {
+            if ns == 0 {
+                0.0
+            } else {
+                b as f64 / 1048576.0 / (ns as f64 / 1e9)
+            }
+        };
+        let it = Iteration {
+            iteration,
+            end_ns: self.now.ns(),
+            write_mib_s: mib_s(self.written, self.write_ns),
+            read_mib_s: mib_s(self.read, self.read_ns),
+            written_bytes: self.written,
+            read_bytes: self.read,
+            free_bytes: self.h.fs.free_bytes(),
+            fs_waf: fsw,
+            device_waf: d.waf,
+            end_to_end_waf: e2e,
+            sample: self.h.fs.sample(),
+        };
+        (self.written, self.read, self.write_ns, self.read_ns) = (0, 0, 0, 0);
+        it
+    }
+}
+
+/// Run scenario `sc` on a fresh device from `cfg` (which must have an `[fs]` section).
+pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Report> {
+    let wall = Instant::now();
+    let fs_cfg = cfg.fs.clone().ok_or_else(|| {
+        Error::Usage(
+            "a scenario runs on the host file system: add --fs f2fs or an [fs] section".into(),
+        )
+    })?;
+    let mut dev = Device::new(cfg, opts.seed)?;
+    dev.check_namespace(opts.namespace)?;
+    let mut h = mount(&fs_cfg, &dev, opts.namespace)?;
+    let t0 = h.submit(&mut dev, SimTime::ZERO);
+    dev.reset_counters();
+    let next_bg =
+        h.fs.p
+            .background_gc
+            .then(|| t0 + h.fs.p.gc_min_sleep_time_ms * 1_000_000);
+    let measure = Instant::now();
+    let mut r = Runner {
+        dev: &mut dev,
+        h,
+        now: t0,
+        stats: IoStats::default(),
+        live: HashMap::new(),
+        created: 0,
+        rng: rng_for(opts.seed, 0x5ce7),
+        next_bg,
+        enospc: false,
+        written: 0,
+        read: 0,
+        write_ns: 0,
+        read_ns: 0,
+        check: opts.check_invariants,
+    };
+    for s in &sc.setup {
+        r.step(s);
+    }
+    let mut iterations = Vec::new();
+    let mut stopped_by = "max_iterations";
+    for it in 0..sc.max_iterations {
+        for s in &sc.steps {
+            if r.enospc {
+                break;
+            }
+            r.step(s);
+        }
+        iterations.push(r.record(it + 1));
+        if r.enospc {
+            stopped_by = "enospc";
+            break;
+        }
+        if sc
+            .stop_when_free_below
+            .is_some_and(|x| r.h.fs.free_bytes() < x)
+        {
+            stopped_by = "free_space";
+            break;
+        }
+    }
+    r.h.fs.now = r.now.ns();
+    r.h.fs.sync();
+    let end = r.h.submit(r.dev, r.now);
+    r.h.fs
+        .check_invariants()
+        .map_err(|e| Error::Usage(format!("internal invariant violated: {e}")))?;
+    let measure_wall_s = measure.elapsed().as_secs_f64();
+    let stats = std::mem::take(&mut r.stats);
+    let h = r.h;
+    dev.clock = end;
+    let device = dev.report();
+    let fs = crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device);
+    let completed = stats.read.ios + stats.write.ios + stats.flush.ios + stats.trim.ios;
+    let host = HostReport::from_stats(&stats);
+    let firmware = dev.firmware_report(host.window_ns);
+    Ok(Report {
+        zonesim_version: env!("CARGO_PKG_VERSION"),
+        firmware,
+        host,
+        jobs: vec![JobReport {
+            name: if sc.name.is_empty() {
+                "scenario".into()
+            } else {
+                sc.name.clone()
+            },
+            namespace: h.main_ns,
+            host: HostReport::from_stats(&stats),
+        }],
+        device,
+        precondition: PreconditionReport {
+            mode: "none".into(),
+            ..PreconditionReport::default()
+        },
+        sim: SimReport {
+            seed: opts.seed,
+            simulated_ns: end.since(t0),
+            total_simulated_ns: end.ns(),
+            wall_s: wall.elapsed().as_secs_f64(),
+            measure_wall_s,
+            events: completed,
+            requests_issued: completed,
+            requests_completed: completed,
+            requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+        },
+        trace: None,
+        emulation: None,
+        timeseries: None,
+        latency_cdfs: Vec::new(),
+        end_to_end_waf: Some(fs.end_to_end_waf),
+        fs: Some(fs),
+        scenario: Some(ScenarioReport {
+            name: sc.name.clone(),
+            iterations,
+            stopped_by,
+        }),
+    })
+}

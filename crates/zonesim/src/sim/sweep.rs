@@ -1,0 +1,187 @@
+//! Parameter sweeps: a grid of device keys, expanded into points, each point run with
+//! [`super::execute`] like any run. The CLI (`zonesim sweep SWEEP.toml`) runs the points on a
+//! local pool of threads; the Python package (`zonesim.sweep`) on a local pool or Ray. Both
+//! expand the grid here and report [`crate::stats::Report::headline`] per point and seed.
+//!
+//! A sweep file (docs/python.md, "Sweeps from the command line"):
+//!
+//! ```toml
+//! device = "ufs-conventional"        # preset or TOML path (default ufs-conventional)
+//! workload = "examples/mixed.fio"    # fio job file (default: the namespace's default)
+//! seeds = [1, 2]                     # default [1]
+//! precondition = "seq"               # none | seq | steady (default none)
+//! namespace = 0
+//! [set]                              # fixed overrides (optional)
+//! "nand.channels" = 4
+//! [grid]                             # key = [values]; every combination is a point
+//! "ftl.overprovisioning" = [0.07, 0.28]
+//! "ftl.gc.victim" = ["greedy", "fifo"]
+//! ```
+
+use super::Precondition;
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Every combination of the grid's values, in key order with the last key varying fastest;
+/// each point is the list of its `KEY=VALUE` overrides (values as `--set` literals).
+pub fn points(grid: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    for (key, values) in grid {
+        out = out
+            .iter()
+            .flat_map(|p| {
+                values.iter().map(move |v| {
+                    let mut q = p.clone();
+                    q.push(format!("{key}={v}"));
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// A sweep file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSweep {
+    #[serde(default = "default_device")]
+    device: String,
+    workload: Option<PathBuf>,
+    #[serde(default = "default_seeds")]
+    seeds: Vec<u64>,
+    #[serde(default)]
+    precondition: Option<String>,
+    #[serde(default)]
+    namespace: usize,
+    #[serde(default)]
+    set: toml::Table,
+    grid: toml::Table,
+}
+
+fn default_device() -> String {
+    "ufs-conventional".into()
+}
+
+fn default_seeds() -> Vec<u64> {
+    vec![1]
+}
+
+/// A parsed sweep file: the base run, fixed overrides and the grid.
+#[derive(Debug, Clone)]
+pub struct SweepFile {
+    pub device: String,
+    /// The job file, relative paths resolved against the sweep file's folder.
+    pub workload: Option<PathBuf>,
+    pub seeds: Vec<u64>,
+    pub precondition: Precondition,
+    pub namespace: usize,
+    /// Fixed `KEY=VALUE` overrides of every point.
+    pub sets: Vec<String>,
+    /// Grid keys and their values as `--set` literals, in key order.
+    pub grid: Vec<(String, Vec<String>)>,
+}
+
+impl SweepFile {
+    pub fn load(path: &Path) -> Result<SweepFile> {
+        let origin = path.display().to_string();
+        let text = crate::error::read_text_file(path)?;
+        let raw: RawSweep = toml::from_str(&text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64)
+                .unwrap_or(0);
+            Error::parse(&origin, line, e.message().trim().replace('\n', "; "))
+        })?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let relative = |p: &str| -> String {
+            if (p.contains('/') || p.ends_with(".toml")) && Path::new(p).is_relative() {
+                dir.join(p).display().to_string()
+            } else {
+                p.to_string()
+            }
+        };
+        let literal = |v: &toml::Value| v.to_string();
+        let mut grid = Vec::new();
+        for (k, v) in &raw.grid {
+            let values = match v {
+                toml::Value::Array(a) if !a.is_empty() => a.iter().map(literal).collect(),
+                _ => {
+                    return Err(Error::config(
+                        format!("grid.{k}"),
+                        format!("must be a non-empty array of values (in {origin})"),
+                    ))
+                }
+            };
+            grid.push((k.clone(), values));
+        }
+        if raw.seeds.is_empty() {
+            return Err(Error::config(
+                "seeds",
+                format!("must not be empty (in {origin})"),
+            ));
+        }
+        Ok(SweepFile {
+            device: relative(&raw.device),
+            workload: raw.workload.map(|w| dir.join(w)),
+            seeds: raw.seeds,
+            precondition: raw.precondition.as_deref().unwrap_or("none").parse()?,
+            namespace: raw.namespace,
+            sets: raw
+                .set
+                .iter()
+                .map(|(k, v)| format!("{k}={}", literal(v)))
+                .collect(),
+            grid,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_are_the_cartesian_product_last_key_fastest() {
+        let g = vec![
+            ("a".to_string(), vec!["1".to_string(), "2".to_string()]),
+            (
+                "b".to_string(),
+                vec!["x".to_string(), "y".to_string(), "z".to_string()],
+            ),
+        ];
+        let p = points(&g);
+        assert_eq!(p.len(), 6);
+        assert_eq!(p[0], vec!["a=1", "b=x"]);
+        assert_eq!(p[1], vec!["a=1", "b=y"]);
+        assert_eq!(p[5], vec!["a=2", "b=z"]);
+        assert_eq!(points(&[]), vec![Vec::<String>::new()]);
+    }
+
+    #[test]
+    fn sweep_files_parse_and_reject_unknown_keys() {
+        let dir = std::env::temp_dir().join(format!("zonesim-sweep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("s.toml");
+        std::fs::write(
+            &f,
+            "workload = \"j.fio\"\nseeds = [1, 2]\n[set]\n\"nand.channels\" = 4\n[grid]\n\"ftl.gc.victim\" = [\"greedy\", \"fifo\"]\n\"ftl.overprovisioning\" = [0.07]\n",
+        )
+        .unwrap();
+        let s = SweepFile::load(&f).unwrap();
+        assert_eq!(s.device, "ufs-conventional");
+        assert_eq!(s.workload, Some(dir.join("j.fio")));
+        assert_eq!(s.sets, vec!["nand.channels=4"]);
+        assert_eq!(s.grid[0].1, vec!["\"greedy\"", "\"fifo\""]);
+        assert_eq!(points(&s.grid).len(), 2);
+        std::fs::write(&f, "[grid]\nx = [1]\nbogus = 1\n").unwrap();
+        assert!(SweepFile::load(&f)
+            .unwrap_err()
+            .to_string()
+            .contains("grid.bogus"));
+        std::fs::write(&f, "grids = 1\n").unwrap();
+        assert!(SweepFile::load(&f).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,174 @@
+//! The time series of a run (`stats.interval_ms`): off by default (no `timeseries` key), and
+//! when on its rows add up to the run's totals and follow the device's state; the run facade
+//! (`zonesim::run`) stops when asked.
+
+mod common;
+
+use common::{device, jobs, many_blocks, run};
+use std::sync::atomic::AtomicBool;
+use zonesim::sim::{Precondition, Workload};
+use zonesim::{Control, RunSpec, WorkloadSpec};
+
+const MIX: &str = "[mix]\nrw=randrw\nbs=4k\niodepth=8\nnumber_ios=20000\n";
+
+fn col(ts: &zonesim::stats::TimeSeries, name: &str) -> Vec<f64> {
+    let i = ts
+        .columns
+        .iter()
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name}"));
+    ts.rows.iter().map(|r| r[i]).collect()
+}
+
+#[test]
+fn off_by_default_leaves_the_report_as_it_was() {
+    let r = run(
+        &device("ufs-conventional", &[]),
+        &jobs(MIX),
+        Precondition::None,
+        3,
+    );
+    assert!(r.timeseries.is_none());
+    let json = serde_json::to_value(&r).unwrap();
+    assert!(json.get("timeseries").is_none());
+}
+
+#[test]
+fn rows_add_up_to_the_totals() {
+    let cfg = device("ufs-conventional", &["stats.interval_ms=5"]);
+    let r = run(&cfg, &jobs(MIX), Precondition::None, 3);
+    let ts = r.timeseries.as_ref().expect("sampled");
+    assert_eq!(ts.interval_ms, 5.0);
+    let t = col(ts, "t_ms");
+    assert!(t.len() > 3, "{} rows", t.len());
+    let last = *t.last().unwrap();
+    assert!(
+        (last - r.sim.simulated_ns as f64 / 1e6).abs() < 1e-9,
+        "ends with the run"
+    );
+    for dir in ["read", "write"] {
+        let iops = col(ts, &format!("{dir}_iops"));
+        // Each row's IOPS times its length is the requests completed in it.
+        let mut prev = 0.0;
+        let ios: f64 = iops
+            .iter()
+            .zip(&t)
+            .map(|(x, &end)| {
+                let n = x * (end - prev) / 1e3;
+                prev = end;
+                n
+            })
+            .sum();
+        let total = if dir == "read" {
+            r.host.read.ios
+        } else {
+            r.host.write.ios
+        };
+        assert!(
+            (ios - total as f64).abs() < 1e-6 * total as f64 + 1e-6,
+            "{dir}: {ios} vs {total}"
+        );
+    }
+    let waf = col(ts, "waf");
+    assert!(
+        (waf.last().unwrap() - r.device.waf).abs() < 1e-12,
+        "cumulative WAF ends at the report's"
+    );
+    let p99 = col(ts, "read_lat_p99_us");
+    assert!(
+        p99.iter().all(|&x| x > 0.0),
+        "every interval completes reads"
+    );
+}
+
+#[test]
+fn gc_and_free_superblocks_follow_the_device() {
+    let cfg = many_blocks(0.1, "greedy", 64);
+    let mut cfg = cfg;
+    cfg.stats.interval_ms = 20.0;
+    let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=4\nnumber_ios=40000\n");
+    let r = run(&cfg, &wl, Precondition::Seq, 1);
+    let ts = r.timeseries.as_ref().unwrap();
+    let moved = col(ts, "gc_pages_moved");
+    assert!(moved.windows(2).all(|w| w[0] <= w[1]), "cumulative");
+    assert_eq!(*moved.last().unwrap() as u64, r.device.gc.pages_moved);
+    assert!(r.device.gc.pages_moved > 0);
+    let free = col(ts, "free_superblocks");
+    assert!(free.iter().all(|&f| f > 0.0 && f < 64.0), "{free:?}");
+}
+
+#[test]
+fn zoned_runs_sample_slc_and_buffers() {
+    let cfg = common::small_zoned(&["stats.interval_ms=1", "slc.policy=all", "slc.gc=migrate"]);
+    let mut spec = RunSpec::new(cfg, WorkloadSpec::Default);
+    spec.options.namespace = 1;
+    spec.options.check_invariants = true;
+    let r = zonesim::run(
+        &spec,
+        &mut Control {
+            progress: &mut |_, _| {},
+            stop: None,
+        },
+    )
+    .expect("runs");
+    let ts = r.timeseries.as_ref().unwrap();
+    assert!(col(ts, "slc_valid_pages").iter().any(|&x| x > 0.0));
+}
+
+#[test]
+fn a_stop_flag_interrupts_the_run() {
+    let spec = RunSpec::new(
+        device("ufs-conventional", &[]),
+        WorkloadSpec::FioText {
+            text: "[w]\nrw=randwrite\nbs=4k\nnumber_ios=300000\n".into(),
+            name: "w.fio".into(),
+        },
+    );
+    let stop = AtomicBool::new(true);
+    let e = zonesim::run(
+        &spec,
+        &mut Control {
+            progress: &mut |_, _| {},
+            stop: Some(&stop),
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, zonesim::Error::Interrupted { .. }), "{e}");
+}
+
+#[test]
+fn the_facade_equals_the_plain_run() {
+    let cfg = device("ufs-conventional", &[]);
+    let a = run(&cfg, &jobs(MIX), Precondition::None, 9);
+    let mut spec = RunSpec::new(
+        cfg,
+        WorkloadSpec::FioText {
+            text: MIX.into(),
+            name: "test.fio".into(),
+        },
+    );
+    spec.options.seed = 9;
+    spec.options.check_invariants = true;
+    let b = zonesim::run(
+        &spec,
+        &mut Control {
+            progress: &mut |_, _| {},
+            stop: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(a.deterministic_json(), b.deterministic_json());
+    let _: Workload = spec.resolve_workload().unwrap().0;
+}
+
+#[test]
+fn bad_intervals_are_config_errors() {
+    for set in [
+        "stats.interval_ms=-1",
+        "stats.interval_ms=0.0001",
+        "stats.intervalms=5",
+    ] {
+        let e = zonesim::load_device("ufs-conventional", &[set.to_string()]).unwrap_err();
+        assert!(e.to_string().contains("stats.interval"), "{set}: {e}");
+    }
+}

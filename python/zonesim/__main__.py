@@ -1,0 +1,65 @@
+"""``python -m zonesim``: plots from a CLI report and sweeps from a sweep file.
+
+    python -m zonesim plot report.json --out DIR [--format png --format svg]
+    python -m zonesim sweep SWEEP.toml --out results.csv|.parquet [--workers N] [--backend ray]
+
+Bad input prints one line and exits 2, as the ``zonesim`` CLI does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _plot(a) -> int:
+    from . import plot
+
+    try:
+        with open(a.report) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"zonesim: {a.report}: {e}", file=sys.stderr)
+        return 2
+    for p in plot.report_figures(report, a.out, formats=a.format or ["png"]):
+        print(p)
+    return 0
+
+
+def _sweep(a) -> int:
+    from . import ConfigError
+    from .sweep import sweep_file
+
+    try:
+        df = sweep_file(a.file, backend=a.backend, workers=a.workers, progress=sys.stderr.isatty())
+    except ConfigError as e:
+        print(f"zonesim: {e}", file=sys.stderr)
+        return 2
+    if a.out.endswith(".parquet"):
+        df.to_parquet(a.out)
+    else:
+        df.to_csv(a.out, index=False)
+    failed = int(df["error"].notna().sum())
+    print(f"{len(df)} rows ({failed} failed) -> {a.out}")
+    return 1 if failed else 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m zonesim")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plot", help="figures of a `zonesim run --json` report")
+    p.add_argument("report")
+    p.add_argument("--out", required=True, help="folder for the figures")
+    p.add_argument("--format", action="append", choices=["png", "svg", "pdf"])
+    s = sub.add_parser("sweep", help="run a sweep file (grid in TOML)")
+    s.add_argument("file")
+    s.add_argument("--out", required=True, help="results.csv or results.parquet")
+    s.add_argument("--workers", type=int, default=None)
+    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    a = ap.parse_args(argv)
+    return _plot(a) if a.cmd == "plot" else _sweep(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
