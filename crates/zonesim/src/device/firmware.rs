@@ -223,6 +223,22 @@ impl Device {
         }
     }
 
+    /// Write every data cache's dirty pages back from `t` and empty the caches; returns when
+    /// the FTL has taken the last page. Ends the precondition (sim/precondition.rs): the
+    /// measured phase starts with a cold, clean data cache.
+    pub fn drain_data_caches(&mut self, t: SimTime) -> SimTime {
+        let mut end = t;
+        for ns in 0..self.fw.caches.len() {
+            let Some(dc) = &mut self.fw.caches[ns] else {
+                continue;
+            };
+            dc.take_dirty(&mut self.fw.wb);
+            dc.empty();
+            end = end.max(self.write_back(ns, t));
+        }
+        end
+    }
+
     /// Write the pages in `fw.wb` back to namespace `ns` from `t`; returns when the FTL has
     /// taken the last one.
     fn write_back(&mut self, ns: usize, t: SimTime) -> SimTime {

@@ -137,6 +137,27 @@ impl DataCache {
         self.counters.writebacks += out.len() as u64;
     }
 
+    /// Drop every page (after [`DataCache::take_dirty`] wrote the dirty ones back): the cache
+    /// is cold, as after the device's power cycle.
+    pub fn empty(&mut self) {
+        for &l in &self.lpa {
+            if l != NIL {
+                self.slot_of[l as usize] = NIL;
+            }
+        }
+        let pages = self.capacity();
+        self.lpa.fill(NIL);
+        self.dirty.fill(false);
+        self.lru = LruList::new(pages as usize);
+        self.used = 0;
+        self.free.clear();
+    }
+
+    /// Nothing cached.
+    pub fn is_empty(&self) -> bool {
+        self.lpa.iter().all(|&l| l == NIL)
+    }
+
     /// Every cached page maps back to its slot.
     pub fn check(&self) -> bool {
         self.lpa
@@ -169,5 +190,10 @@ mod tests {
         c.discard(4);
         assert!(!c.read(4));
         assert!(c.check());
+        c.empty();
+        assert!(c.is_empty() && c.check());
+        assert!(!c.read(3));
+        assert_eq!(c.insert(5, true), None);
+        assert!(c.read(5));
     }
 }
