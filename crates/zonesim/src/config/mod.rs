@@ -747,6 +747,10 @@ pub struct NamespaceConfig {
     /// Conventional: live wholly in SLC blocks (ConZone+ §4: metadata namespace 0).
     #[serde(default)]
     pub slc_only: bool,
+    /// Conventional: the NVM set, the channels the namespace's superblocks span (seed 004
+    /// §III-C, MCMQ's per-namespace channel list). Empty (default): every channel.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<u32>,
 }
 
 /// A whole device.

@@ -35,13 +35,23 @@ pub struct FirmwareState {
 impl FirmwareState {
     pub(super) fn new(dev: &Device, seed: u64) -> FirmwareState {
         let cfg = &dev.cfg;
+        let geo = &dev.nand.geo;
         let cores = (cfg.firmware.model == FirmwareModel::Cores).then(|| {
-            Cores::new(
-                cfg,
-                dev.namespaces.len(),
-                dev.nand.geo.dies * dev.nand.geo.planes,
-                seed,
-            )
+            // The planes each namespace allocates on: those of its NVM set.
+            let ns_planes = dev
+                .namespaces
+                .iter()
+                .map(|n| {
+                    let view = n.as_conventional().map_or(geo, |f| f.geometry());
+                    (0..view.dies)
+                        .flat_map(|d| {
+                            let d = view.phys_die(d);
+                            (0..geo.planes).map(move |p| d * geo.planes + p)
+                        })
+                        .collect()
+                })
+                .collect();
+            Cores::new(cfg, ns_planes, geo.dies * geo.planes, seed)
         });
         let conventional = dev
             .namespaces

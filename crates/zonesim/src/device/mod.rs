@@ -150,9 +150,13 @@ impl Device {
                     rows,
                     slc,
                     logical_pages,
+                    ref channels,
                 } => {
                     let cell = if slc { CellType::Slc } else { geo.cell };
-                    let view = geo.region(rows.first, rows.count, cell);
+                    let mut view = geo.region(rows.first, rows.count, cell);
+                    if !channels.is_empty() {
+                        view = view.on_channels(channels);
+                    }
                     let f = PageFtl::new(
                         cfg,
                         view,

@@ -384,6 +384,22 @@ impl NandArray {
         done
     }
 
+    /// Erase block `block` of every plane of `dies` (a superblock of an NVM set).
+    pub fn erase_superblock_on(
+        &mut self,
+        dies: &[u32],
+        ready: SimTime,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let mut done = ready;
+        for &die in dies {
+            done = done.max(self.erase(ready, die, block, cell, class));
+        }
+        done
+    }
+
     /// Erase block `block` of one plane of `die` (sub-block zones, ConZone+ §4.3).
     pub fn erase_plane(
         &mut self,

@@ -226,7 +226,7 @@ impl PageFtl {
             return now;
         }
         self.counters.map_reads += 1;
-        let die = mp % self.geo.dies;
+        let die = self.geo.phys_die(mp % self.geo.dies);
         lent.nand.read(
             now,
             die,

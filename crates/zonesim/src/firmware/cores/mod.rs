@@ -250,11 +250,13 @@ pub struct Cores {
     cache_lock: Vec<u32>,
     map_lock: Vec<u32>,
     plane_lock: u32,
-    planes: u32,
+    /// Plane-allocator locks (offsets from `plane_lock`) of each namespace's NVM set.
+    ns_planes: Vec<Vec<u32>>,
     mailbox_lock: u32,
     tx_lock: u32,
-    /// Plane the next write allocates on (the allocator stripes pages over planes).
-    next_plane: u32,
+    /// Per namespace, the index in `ns_planes` of the plane the next write allocates on (the
+    /// allocator stripes pages over the planes of the namespace's NVM set).
+    next_plane: Vec<u32>,
     /// Host flash transactions dispatched and not yet retired.
     in_flash: u64,
     /// Background (write-back) transactions dispatched: their done times.
@@ -273,8 +275,10 @@ pub struct Cores {
 }
 
 impl Cores {
-    /// The cores of `cfg.firmware` over `namespaces` namespaces and `planes` planes.
-    pub fn new(cfg: &DeviceConfig, namespaces: usize, planes: u32, seed: u64) -> Cores {
+    /// The cores of `cfg.firmware` over `planes` planes and one namespace per entry of
+    /// `ns_planes`, the planes (0..planes) its NVM set spans.
+    pub fn new(cfg: &DeviceConfig, ns_planes: Vec<Vec<u32>>, planes: u32, seed: u64) -> Cores {
+        let namespaces = ns_planes.len();
         let f = &cfg.firmware;
         let workers = f.workers as usize;
         let mut cores = vec![
@@ -322,10 +326,10 @@ impl Cores {
             cache_lock,
             map_lock,
             plane_lock,
-            planes: planes.max(1),
+            next_plane: vec![0; ns_planes.len()],
+            ns_planes,
             mailbox_lock,
             tx_lock,
-            next_plane: 0,
             in_flash: 0,
             in_flash_bg: BinaryHeap::new(),
             fronts: Vec::new(),
@@ -356,6 +360,15 @@ impl Cores {
     /// their core or lock is next booked.
     pub fn advance(&mut self, now: SimTime) {
         self.now = now;
+    }
+
+    /// The plane (lock offset) the next write of namespace `ns` allocates on.
+    fn alloc_plane(&mut self, ns: usize) -> u32 {
+        let set = &self.ns_planes[ns];
+        let k = &mut self.next_plane[ns];
+        let p = set[*k as usize];
+        *k = (*k + 1) % set.len() as u32;
+        p
     }
 
     fn bucket(&self, first: u32, lpa: u64) -> u32 {
@@ -462,8 +475,7 @@ impl Cores {
             if x.write {
                 self.steps.push(Step::Locked(l, n.map_write));
                 if k < x.to_flash as u64 {
-                    let p = self.plane_lock + self.next_plane;
-                    self.next_plane = (self.next_plane + 1) % self.planes;
+                    let p = self.plane_lock + self.alloc_plane(x.ns);
                     self.steps.push(Step::Locked(p, n.plane_op));
                     self.steps.push(Step::Locked(p, n.plane_op));
                 }
