@@ -268,6 +268,23 @@ pub struct HostConfig {
     /// Weights of the high, medium and low classes under `wrr`. Default [4, 2, 1].
     #[serde(default = "firmware::wrr_weights")]
     pub wrr_weights: [u32; 3],
+    /// Zoned writes: at most one write in flight per zone, later ones wait in the host
+    /// (mq-deadline's zone write locking, ZUFS §4.3). Zone appends need no lock. Default true.
+    #[serde(default = "default_true")]
+    pub zone_write_lock: bool,
+    /// Probability that a dispatched zoned write is requeued (UFS clock gating, ZUFS §3.3)
+    /// and reaches the device `requeue_delay_us` later, overtaken by the writes after it.
+    /// Default 0.
+    #[serde(default)]
+    pub requeue_probability: f64,
+    /// How long a requeued write waits before it is dispatched again (clock ungating), µs.
+    /// Default 50 (chosen).
+    #[serde(default = "default_requeue_delay_us")]
+    pub requeue_delay_us: f64,
+}
+
+fn default_requeue_delay_us() -> f64 {
+    50.0
 }
 
 /// Victim selection policy of garbage collection.
@@ -545,10 +562,26 @@ pub struct FtlConfig {
     #[serde(default = "default_entry_bytes")]
     pub map_entry_bytes: u32,
     pub gc: GcConfig,
-    /// Zoned namespaces: `page` (one entry per 4 KiB page) or `hybrid` (zone / 4 MiB chunk /
-    /// page entries, aggregated as physical contiguity allows; ConZone §3.3). Default `page`.
+    /// Zoned namespaces: `page` (one entry per 4 KiB page), `hybrid` (zone / 4 MiB chunk /
+    /// page entries, aggregated as physical contiguity allows; ConZone §3.3) or `zone` (ZMT:
+    /// one 8-byte entry per zone wholly in SRAM, updates through the ZML; ZUFS §4.1).
+    /// `two_level`: conventional namespaces use the CUFS two-level map (L1 entries pointing to
+    /// L2 map tables, both cached in the L2P SRAM; ZUFS §2.2); no zoned namespace allowed.
+    /// Default `page`.
     #[serde(default)]
     pub mapping: MappingKind,
+    /// `zone` mapping: entries of the zone mapping log; a full log is checkpointed to flash
+    /// (ZUFS §4.1). Default 256 (chosen).
+    #[serde(default = "default_zml_entries")]
+    pub zml_entries: u32,
+    /// `two_level` mapping: an L1 entry maps a logically and physically contiguous region
+    /// directly (compressed map, ZUFS §2.2) until a write breaks the contiguity. Default false.
+    #[serde(default)]
+    pub compressed_l1: bool,
+    /// `two_level` mapping: logical bytes one L1 entry covers (one L2 map table, or one
+    /// compressed region). Default 4 MiB (ZUFS §2.2).
+    #[serde(default = "default_region_bytes")]
+    pub compressed_region_bytes: u64,
     /// Zoned namespaces, hybrid mapping: how a miss finds the level of an entry. `multiple`
     /// probes zone, chunk, page entries on flash in turn; `bitmap` keeps 2 bits per page in SRAM
     /// and reads once (ConZone §3.3, §6.6). Default `multiple`.
@@ -570,6 +603,26 @@ pub enum MappingKind {
     #[default]
     Page,
     Hybrid,
+    Zone,
+    TwoLevel,
+}
+
+impl MappingKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            MappingKind::Page => "page",
+            MappingKind::Hybrid => "hybrid",
+            MappingKind::Zone => "zone",
+            MappingKind::TwoLevel => "two_level",
+        }
+    }
+}
+
+fn default_zml_entries() -> u32 {
+    256
+}
+fn default_region_bytes() -> u64 {
+    4 << 20
 }
 
 /// How a hybrid-map miss learns the level of the entry it must fetch.
@@ -601,6 +654,51 @@ pub struct BufferConfig {
     /// `modulo` (zone id mod count). Default `assoc` (ConZone's default).
     #[serde(default)]
     pub zone_mapping: ZoneBufferMapping,
+    /// Zone write buffers of zoned namespaces: `static` (`count` x `bytes_each`, above) or
+    /// `zabm` (ZUFS §4.2: `sram_bytes` split into 4 KiB slots shared by the open zones).
+    /// Default `static`.
+    #[serde(default)]
+    pub kind: BufferKind,
+    /// `zabm`: buffer SRAM of each zoned namespace, bytes (a multiple of 4096). Default
+    /// 1572864 (1.5 MiB, chosen: the SRAM of two 768 KiB superpage buffers).
+    #[serde(default = "default_sram_bytes")]
+    pub sram_bytes: u64,
+    /// `zabm`: a zone flushes as soon as one die's program unit is buffered (`die`) or only
+    /// whole superpages (`superpage`). Default `die`.
+    #[serde(default)]
+    pub flush_unit: FlushUnit,
+    /// `zabm`: slots every open zone keeps in reserve; busy zones borrow the rest. Default 16.
+    #[serde(default = "default_min_slots")]
+    pub min_slots_per_zone: u32,
+}
+
+fn default_sram_bytes() -> u64 {
+    1536 * 1024
+}
+fn default_min_slots() -> u32 {
+    16
+}
+
+/// Zone write buffer manager of zoned namespaces (`buffer.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferKind {
+    /// Fixed zone buffers (ConZone §3.2).
+    #[default]
+    Static,
+    /// Zone-aware slot buffers (ZUFS §4.2, SGBM).
+    Zabm,
+}
+
+/// When a ZABM zone flushes (`buffer.flush_unit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlushUnit {
+    /// As soon as one die's program unit is buffered.
+    #[default]
+    Die,
+    /// Only whole superpages (every die's unit), programmed in parallel.
+    Superpage,
 }
 
 fn default_zone_buffers() -> u32 {
@@ -635,6 +733,10 @@ pub struct ZoneSection {
     pub max_active: u32,
     /// Map zones onto single flash blocks instead of whole superblocks (ConZone+ §4.3).
     pub sub_block: bool,
+    /// Budget of valid in-place-updated data held in SLC (ZMS budget-based in-place update,
+    /// seed 002 "Challenge #2"), bytes, a multiple of 4 KiB. 0 (default) = off: JEDEC ZUFS
+    /// forbids in-place updates, an `Op::InPlace` is then a plain write.
+    pub ipu_budget_bytes: u64,
 }
 
 impl Default for ZoneSection {
@@ -645,6 +747,7 @@ impl Default for ZoneSection {
             max_open: 6,
             max_active: 0,
             sub_block: false,
+            ipu_budget_bytes: 0,
         }
     }
 }

@@ -23,6 +23,21 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "MCMQ (DATE'22) MLC SSD: 8 ch x 1 chip x 2 dies x 2 planes, 8 KiB pages, Table I LSB/MSB latencies, 512 MiB data cache (16 GiB: 1/32 of 512 GB)",
         include_str!("../../../../presets/mcmq-2022.toml"),
     ),
+    (
+        "cufs-2026",
+        "conventional UFS baseline of ZUFS (FAST'26 §5.1): the zufs-2026 hardware as one conventional LU, two-level L1/L2 map in 1 MiB SRAM (compressed L1 off), 1.5 MiB buffer",
+        include_str!("../../../../presets/cufs-2026.toml"),
+    ),
+    (
+        "zufs-2026",
+        "Zoned UFS (FAST'26 ZUFS): TLC 4 dies x 4 planes, 1056 MiB zones, ZABM slot buffers (192 KiB die flush), ZMT zone map, 1 MiB map SRAM; ns 0 conventional in SLC, ns 1 zoned (12 zones, scaled)",
+        include_str!("../../../../presets/zufs-2026.toml"),
+    ),
+    (
+        "zms-2024",
+        "ZMS (ATC'24): UFS 2.1, TLC 4 dies, 32 KiB pages, 384 KiB superpage, 138 MiB zones, two 384 KiB zone buffers, SLC for unaligned flushes; ns 0 conventional, ns 1 zoned (64 zones, scaled)",
+        include_str!("../../../../presets/zms-2024.toml"),
+    ),
 ];
 
 pub fn preset_text(name: &str) -> Option<&'static str> {

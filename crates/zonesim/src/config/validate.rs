@@ -240,6 +240,122 @@ impl DeviceConfig {
         if self.namespaces.len() > 255 {
             return Err(Error::config("namespaces", "at most 255 namespaces"));
         }
+        self.validate_zufs(zoned, unit)
+    }
+
+    /// Rules of the ZUFS / ZMS keys (issue 12): ZABM slot buffers, the zone and two-level
+    /// maps, host write ordering; a mix the model cannot simulate names both keys.
+    fn validate_zufs(&self, zoned: bool, unit: u64) -> Result<()> {
+        use super::{BufferKind, MappingKind};
+        let b = &self.buffer;
+        if b.kind == BufferKind::Zabm {
+            let slots = b.sram_bytes / 4096;
+            if !b.sram_bytes.is_multiple_of(4096) || b.sram_bytes < unit {
+                return Err(Error::config(
+                    "buffer.sram_bytes",
+                    format!(
+                        "{}: must be a multiple of 4096 holding at least one regular program unit ({unit} bytes)",
+                        b.sram_bytes
+                    ),
+                ));
+            }
+            let reserve = b.min_slots_per_zone as u64 * self.zone.max_open.max(1) as u64;
+            if reserve > slots {
+                return Err(Error::config(
+                    "buffer.min_slots_per_zone",
+                    format!(
+                        "{} slots x zone.max_open {} = {reserve} exceeds the {slots} slots of buffer.sram_bytes",
+                        b.min_slots_per_zone, self.zone.max_open
+                    ),
+                ));
+            }
+            if self.zone.sub_block {
+                return Err(Error::config(
+                    "buffer.kind",
+                    "zabm flushes die units of superblock zones; it conflicts with zone.sub_block = true",
+                ));
+            }
+        }
+        let f = &self.ftl;
+        let conventional = self.namespaces.is_empty()
+            || self
+                .namespaces
+                .iter()
+                .any(|n| n.kind == super::NamespaceKind::Conventional);
+        match f.mapping {
+            MappingKind::TwoLevel if zoned => {
+                return Err(Error::config(
+                    "ftl.mapping",
+                    "two_level maps conventional namespaces; a zoned namespace needs page, hybrid or zone",
+                ));
+            }
+            MappingKind::TwoLevel if !conventional => {
+                return Err(Error::config(
+                    "ftl.mapping",
+                    "two_level needs a conventional namespace",
+                ));
+            }
+            MappingKind::Zone if f.l2p_search != super::L2pSearch::Multiple => {
+                return Err(Error::config(
+                    "ftl.l2p_search",
+                    "bitmap searches the hybrid map; it conflicts with ftl.mapping = zone (the ZMT is never missed)",
+                ));
+            }
+            _ => {}
+        }
+        if f.compressed_l1 && f.mapping != MappingKind::TwoLevel {
+            return Err(Error::config(
+                "ftl.compressed_l1",
+                format!(
+                    "compresses the L1 of ftl.mapping = two_level (ftl.mapping is {})",
+                    f.mapping.name()
+                ),
+            ));
+        }
+        let r = f.compressed_region_bytes;
+        if r < 1 << 20 || !r.is_power_of_two() || r > 1 << 34 {
+            return Err(Error::config(
+                "ftl.compressed_region_bytes",
+                format!("{r}: must be a power of two from 1 MiB to 16 GiB"),
+            ));
+        }
+        if f.zml_entries == 0 || f.zml_entries > 1 << 20 {
+            return Err(Error::config(
+                "ftl.zml_entries",
+                format!("must be in 1..=1048576 (got {})", f.zml_entries),
+            ));
+        }
+        self.validate_ipu(zoned)?;
+        let h = &self.host;
+        in_range("host.requeue_probability", h.requeue_probability, 0.0, 0.99)?;
+        in_range("host.requeue_delay_us", h.requeue_delay_us, 0.0, MAX_US)?;
+        Ok(())
+    }
+
+    /// Rules of the budget-based in-place update (`zone.ipu_budget_bytes`, ZMS).
+    fn validate_ipu(&self, zoned: bool) -> Result<()> {
+        let ipu = self.zone.ipu_budget_bytes;
+        if ipu == 0 {
+            return Ok(());
+        }
+        if !ipu.is_multiple_of(4096) || ipu > 1 << 40 {
+            return Err(Error::config(
+                "zone.ipu_budget_bytes",
+                format!("{ipu}: must be a multiple of 4096, at most 1 TiB"),
+            ));
+        }
+        if !zoned {
+            return Err(Error::config(
+                "zone.ipu_budget_bytes",
+                "budgets in-place updates of zoned namespaces; the device has none",
+            ));
+        }
+        if self.slc.granularity == super::SlcGranularity::Zone {
+            return Err(Error::config(
+                "zone.ipu_budget_bytes",
+                "in-place updates share the page-level SLC frontier; they conflict with slc.granularity = zone",
+            ));
+        }
         Ok(())
     }
 }

@@ -113,7 +113,7 @@ impl Device {
         let n = cmd.pages as u64;
         if n > 0 && cmd.lba.0 + n > self.capacity_bytes(ns) / SLOT_BYTES {
             self.out_of_range += 1;
-            return Submitted::Done(Completion::at(now));
+            return Submitted::Done(Completion::refused(now));
         }
         let spp = self.nand.geo.slots_per_page;
         let flash_pages = |p: u32| p.div_ceil(spp).max(1);
@@ -197,11 +197,11 @@ impl Device {
             Op::Write { .. } if cached => Completion::at(self.link.to_device(t, bytes)),
             Op::Flush if cached => {
                 let wb = self.write_back(ns, t);
-                let (mut lent, namespaces) = self.lend();
+                let (mut lent, namespaces) = self.lend(false);
                 namespaces[ns].submit(&mut lent, wb, cmd)
             }
             _ => {
-                let (mut lent, namespaces) = self.lend();
+                let (mut lent, namespaces) = self.lend(false);
                 namespaces[ns].submit(&mut lent, t, cmd)
             }
         };
@@ -259,7 +259,7 @@ impl Device {
                 Some(c) => c.background(t, 1),
                 None => t,
             };
-            let (mut lent, namespaces) = self.lend();
+            let (mut lent, namespaces) = self.lend(false);
             let cmd = Command {
                 op: Op::Write { hint: 0 },
                 lba: Lba(lpa as u64),

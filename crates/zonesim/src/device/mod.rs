@@ -57,6 +57,11 @@ impl Namespace {
         dispatch!(self, f => f.submit(lent, now, cmd))
     }
 
+    #[inline]
+    pub fn resume(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        dispatch!(self, f => f.resume(lent, now, token))
+    }
+
     pub fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
         dispatch!(self, f => f.background(lent, now))
     }
@@ -193,7 +198,7 @@ impl Device {
             link: Link::new(cfg.host.link_mb_s),
             sram: L2pSram::new(
                 cfg.ftl.l2p_cache_bytes,
-                cfg.nand.page_bytes as u64,
+                PageFtl::map_unit_bytes(cfg),
                 cfg.ftl.map_entry_bytes as u64,
                 map_base.max(1),
                 // Zone, chunk and page entries of the zoned namespaces: at most one per slot of
@@ -239,11 +244,12 @@ impl Device {
 
     /// The shared resources, lent to the namespaces, and the namespaces.
     #[inline]
-    fn lend(&mut self) -> (Lent<'_>, &mut [Namespace]) {
+    fn lend(&mut self, defer: bool) -> (Lent<'_>, &mut [Namespace]) {
         let lent = Lent {
             nand: &mut self.nand,
             link: &mut self.link,
             sram: &mut self.sram,
+            defer,
         };
         (lent, &mut self.namespaces)
     }
@@ -251,16 +257,40 @@ impl Device {
     /// Execute one command on namespace `ns` arriving at `now`; returns its completion.
     /// A command reaching past the namespace's capacity is rejected at once and counted.
     pub fn submit(&mut self, now: SimTime, ns: usize, cmd: Command) -> Completion {
+        self.submit_with(now, ns, cmd, false)
+    }
+
+    /// [`Device::submit`] for a caller that resumes parked commands: a read that misses the
+    /// L2P cache may come back with `resume` set, to be continued with [`Device::resume`] at
+    /// its `done` (when its map page is in SRAM).
+    #[inline]
+    pub fn submit_deferring(&mut self, now: SimTime, ns: usize, cmd: Command) -> Completion {
+        self.submit_with(now, ns, cmd, true)
+    }
+
+    /// Continue command `token` of namespace `ns`, parked by [`Device::submit_deferring`], at
+    /// the `done` its completion named; answers with its next completion.
+    pub fn resume(&mut self, now: SimTime, ns: usize, token: u32) -> Completion {
+        self.nand.advance(now);
+        self.link.advance(now);
+        let (mut lent, namespaces) = self.lend(true);
+        namespaces[ns].resume(&mut lent, now, token)
+    }
+
+    #[inline]
+    fn submit_with(&mut self, now: SimTime, ns: usize, cmd: Command, defer: bool) -> Completion {
         self.nand.advance(now);
         self.link.advance(now);
         let now = now + self.overhead_ns;
         let n = cmd.pages as u64;
-        if n > 0 && cmd.lba.0 + n > self.capacity_bytes(ns) / SLOT_BYTES {
+        let lbas = self.capacity_bytes(ns) / SLOT_BYTES;
+        let dst_out = matches!(cmd.op, Op::Copy { dst } if n > 0 && dst.0 + n > lbas);
+        if n > 0 && cmd.lba.0 + n > lbas || dst_out {
             // Like a device answering "LBA out of range": rejected at once, counted.
             self.out_of_range += 1;
-            return Completion::at(now);
+            return Completion::refused(now);
         }
-        let (mut lent, namespaces) = self.lend();
+        let (mut lent, namespaces) = self.lend(defer);
         namespaces[ns].submit(&mut lent, now, cmd)
     }
 
@@ -277,7 +307,7 @@ impl Device {
 
     /// One background step on any namespace that wants it (the host is idle).
     pub fn background_gc(&mut self, now: SimTime) -> bool {
-        let (mut lent, namespaces) = self.lend();
+        let (mut lent, namespaces) = self.lend(false);
         let mut did = false;
         for ns in namespaces.iter_mut() {
             did |= ns.background(&mut lent, now);

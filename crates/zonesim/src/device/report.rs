@@ -7,6 +7,7 @@ use crate::firmware::alloc::placement::Placement;
 use crate::firmware::buffer::BufferCounters;
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::gc::GcStats;
+use crate::firmware::mapping::TwoLevelCounters;
 use crate::firmware::zoned::ZonedFtl;
 use crate::interface::zone::{ZoneErrorLog, ZoneId};
 use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
@@ -38,6 +39,17 @@ impl Device {
             .map(|ns| ns.io_counters().host_write_pages)
             .sum::<u64>();
         (self.nand.counters.programmed_slots, host)
+    }
+
+    /// The two-level map counters of the conventional namespaces, merged (None without).
+    fn two_level_counters(&self) -> Option<TwoLevelCounters> {
+        let mut all = self.ftls().filter_map(PageFtl::two_level).peekable();
+        all.peek()?;
+        let mut c = TwoLevelCounters::default();
+        for t in all {
+            c.merge(&t.counters);
+        }
+        Some(c)
     }
 
     /// Zone errors of every zoned namespace, merged.
@@ -110,6 +122,7 @@ impl Device {
                     + zsum(|z| z.counters.map.map_writebacks),
                 sram_bytes: self.sram.capacity_bytes(),
                 sram_used_bytes: self.sram.used_bytes(),
+                two_level: self.two_level_counters(),
                 cached_map_pages: self.sram.pages.len(),
                 zoned: ZonedL2pReport {
                     hits: zl2p_hits,
@@ -264,6 +277,10 @@ fn zoned_ns_report(id: usize, z: &ZonedFtl) -> ZonedNsReport {
         regular_units: z.regular_total_units(),
         slc_free_superblocks: z.slc_free_superblocks(),
         counters: z.counters.clone(),
+        zmt_bytes: z.zone_map().map(|m| m.zmt_bytes()),
+        zone_map: z.zone_map().map(|m| m.counters.clone()),
+        zabm: z.buffers().zabm().cloned(),
+        ipu: z.ipu().cloned(),
     }
 }
 

@@ -309,6 +309,7 @@ impl Handle {
                 requests_issued: self.issued,
                 requests_completed: self.completed,
                 requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
+                ordering: None,
             },
             trace: None,
             emulation: Some(self.emulation_report()),

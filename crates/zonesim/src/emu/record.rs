@@ -79,7 +79,7 @@ impl Recorder {
     pub fn record(&mut self, at: SimTime, kind: IoKind, offset: u64, len: u64) -> Result<()> {
         let Some((action, rwbs)) = (match kind {
             IoKind::Read => Some(("read", "R")),
-            IoKind::Write | IoKind::ZoneAppend => Some(("write", "W")),
+            IoKind::Write | IoKind::ZoneAppend | IoKind::InPlace => Some(("write", "W")),
             IoKind::Trim => Some(("trim", "D")),
             IoKind::Flush => Some(("sync", "F")),
             _ => None,

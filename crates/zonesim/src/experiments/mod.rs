@@ -4,6 +4,7 @@
 
 mod conzone_buffer_conflict;
 mod conzone_common;
+mod conzone_fs_waf;
 mod conzone_hybrid_read;
 mod conzone_l2p_search;
 mod conzone_seq;
@@ -13,8 +14,14 @@ mod mcmq_isolation;
 mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
+mod fs_common;
 pub mod supgc_fio;
 mod supgc_throughput;
+mod zufs_block_size;
+mod zufs_common;
+mod zufs_fragmentation;
+mod zufs_wide_read;
+mod zufs_zabm;
 
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -179,6 +186,11 @@ pub fn all() -> Vec<Experiment> {
             run: conzone_l2p_search::run_exp,
         },
         Experiment {
+            name: "conzone-fs-waf",
+            title: "ConZone+ §6.4: F2FS on zoned vs block storage, FS WAF and bandwidth (Fig. 11)",
+            run: conzone_fs_waf::run_exp,
+        },
+        Experiment {
             name: "conzone-seq",
             title: "ConZone+ §6.2: 512 KiB sequential I/O, 1 and 4 threads, zoned vs block",
             run: conzone_seq::run_exp,
@@ -217,6 +229,26 @@ pub fn all() -> Vec<Experiment> {
             name: "supgc-throughput",
             title: "SUP-GC §5.3.1 Fig. 13: throughput without GC, SUP / BF / GCaR vs Cosmos+",
             run: supgc_throughput::run_exp,
+        },
+        Experiment {
+            name: "zufs-wide-read",
+            title: "ZUFS §5.3 Fig. 7b: 4 KiB random reads over growing ranges, CUFS vs ZUFS",
+            run: zufs_wide_read::run_exp,
+        },
+        Experiment {
+            name: "zufs-block-size",
+            title: "ZUFS §5.3 Fig. 7c: random reads over the widest range, 4 KiB .. 512 KiB blocks",
+            run: zufs_block_size::run_exp,
+        },
+        Experiment {
+            name: "zufs-zabm",
+            title: "ZUFS §5.4 Fig. 8: single-zone writes, ZABM 192 KiB / 768 KiB vs ZMS-style 768 KiB static buffer",
+            run: zufs_zabm::run_exp,
+        },
+        Experiment {
+            name: "zufs-fragmentation",
+            title: "ZUFS §5.5: F2FS aging on CUFS vs ZUFS, throughput, segments, fragmentation, GC phases (Fig. 9-10)",
+            run: zufs_fragmentation::run_exp,
         },
     ]
 }

@@ -43,6 +43,9 @@ pub struct Lent<'a> {
     pub link: &'a mut Link,
     /// The L2P SRAM (map pages and zone/chunk/page entries of every namespace).
     pub sram: &'a mut L2pSram,
+    /// The caller resumes parked commands (`Completion::resume`): a read may wait for its
+    /// map page inside the FTL instead of booking its data read ahead.
+    pub defer: bool,
 }
 
 /// Host-visible I/O counters every namespace kind keeps (4 KiB pages).
@@ -62,6 +65,12 @@ pub trait Ftl {
     /// [`Ftl::capacity_bytes`]). State changes at arrival; the completion is computed on the
     /// analytic timelines.
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion;
+    /// Continue command `token`, parked by [`Ftl::submit`] (only when `lent.defer`), at the
+    /// time its completion named. A kind that never parks commands keeps the default, which
+    /// answers at once.
+    fn resume(&mut self, _lent: &mut Lent, now: SimTime, _token: u32) -> Completion {
+        Completion::at(now)
+    }
     /// One step of background work while the host is idle; whether it wants to be called
     /// again.
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;
@@ -73,4 +82,9 @@ pub trait Ftl {
     fn reset_counters(&mut self);
     /// The namespace's invariants (map vs reverse map, valid counts, pools, zone state).
     fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// Serde helper: leave a zero counter out of the report (counters of optional mechanisms).
+pub(crate) fn is_zero(v: &u64) -> bool {
+    *v == 0
 }

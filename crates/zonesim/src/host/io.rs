@@ -23,6 +23,9 @@ pub enum IoKind {
     /// Zone append of `len` bytes to the zone containing `offset`; the device picks the LBA
     /// (its write pointer). Recorded as a write.
     ZoneAppend,
+    /// In-place update of `len` bytes at `offset` (ZMS budget-based IPU, fio `ipu=1`): below
+    /// a zone's write pointer the device may take it within its budget. Recorded as a write.
+    InPlace,
 }
 
 /// One host request in bytes, relative to the start of its namespace.

@@ -1,9 +1,11 @@
 //! Host side: what issues I/O to the device — fio-style jobs, trace replay, host models.
 
+pub mod apps;
 pub mod fio;
 pub mod fs;
 pub mod io;
 pub mod queues;
+pub mod order;
 pub mod scenario;
 pub mod trace;
 

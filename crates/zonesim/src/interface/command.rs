@@ -28,6 +28,19 @@ pub enum Op {
     },
     /// Zone append to the zone holding `lba`: the device picks the LBA (its write pointer).
     Append,
+    /// Budget-based in-place update (ZMS, seed 002 "Challenge #2"): an overwrite of LBAs below
+    /// a zone's write pointer, taken into SLC while `zone.ipu_budget_bytes` allows and answered
+    /// `rejected` beyond it. At the write pointer, or with no budget, it is a plain write (zone
+    /// rules apply). On a conventional namespace, a write.
+    InPlace {
+        hint: u8,
+    },
+    /// Device-side copy (ZMS copy offloading, NVMe Simple Copy) of `pages` pages from `lba` to
+    /// `dst` of the same namespace: flash reads and programs inside the device, no host-link
+    /// transfer of the data. On a zoned namespace `dst` obeys the rules of a write.
+    Copy {
+        dst: Lba,
+    },
     /// Discard / deallocate / unmap.
     Trim,
     /// Cache flush (fsync / FUA barrier): drains the write buffers.
@@ -62,12 +75,24 @@ impl Command {
     }
 }
 
-/// A command's completion: when the device answers, and (zone append) the LBA it wrote.
+/// A command's completion: when the device answers, (zone append) the LBA it wrote, and
+/// whether the device refused it.
+///
+/// With `resume` set the command is not complete yet: it waits inside the device (a read for
+/// its map page), and `done` is when the caller must resume it (`Device::resume` with this
+/// token), which answers with the next `Completion`. Only callers that ask for it
+/// (`Device::submit_deferring`) ever see one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Completion {
     pub done: SimTime,
     /// Zone append only: the first LBA written, or None if the command was rejected.
     pub appended: Option<Lba>,
+    /// The device refused the command (an in-place update beyond the budget, a zone-rule
+    /// violation of an append, an in-place update or a copy): nothing changed, the host may
+    /// fall back (e.g. write out of place).
+    pub rejected: bool,
+    /// The device's token of a command still in flight, to resume at `done`.
+    pub resume: Option<u32>,
 }
 
 impl Completion {
@@ -77,6 +102,28 @@ impl Completion {
         Completion {
             done,
             appended: None,
+            rejected: false,
+            resume: None,
+        }
+    }
+
+    /// A refusal at `done`.
+    #[inline]
+    pub fn refused(done: SimTime) -> Completion {
+        Completion {
+            rejected: true,
+            ..Completion::at(done)
+        }
+    }
+
+    /// A command parked in the device as `token`, to be resumed at `at`.
+    #[inline]
+    pub fn resume_at(at: SimTime, token: u32) -> Completion {
+        Completion {
+            done: at,
+            appended: None,
+            rejected: false,
+            resume: Some(token),
         }
     }
 }

@@ -8,6 +8,8 @@ pub struct Link {
     ps_per_byte: u64,
     to_device: Timeline,
     to_host: Timeline,
+    /// Bytes moved each way (host -> device, device -> host).
+    bytes: [u64; 2],
 }
 
 impl Link {
@@ -19,6 +21,7 @@ impl Link {
             ps_per_byte,
             to_device: Timeline::with_min_gap(slot_ns),
             to_host: Timeline::with_min_gap(slot_ns),
+            bytes: [0; 2],
         }
     }
 
@@ -31,6 +34,7 @@ impl Link {
     #[inline]
     pub fn to_device(&mut self, ready: SimTime, bytes: u64) -> SimTime {
         let d = self.bytes_ns(bytes);
+        self.bytes[0] += bytes;
         self.to_device.reserve(ready, d) + d
     }
 
@@ -38,6 +42,7 @@ impl Link {
     #[inline]
     pub fn to_host(&mut self, ready: SimTime, bytes: u64) -> SimTime {
         let d = self.bytes_ns(bytes);
+        self.bytes[1] += bytes;
         self.to_host.reserve(ready, d) + d
     }
 
@@ -46,6 +51,11 @@ impl Link {
     pub fn advance(&mut self, now: SimTime) {
         self.to_device.advance(now);
         self.to_host.advance(now);
+    }
+
+    /// Bytes moved host -> device and device -> host so far.
+    pub fn bytes_moved(&self) -> (u64, u64) {
+        (self.bytes[0], self.bytes[1])
     }
 
     pub fn slot_ns(&self) -> u64 {

@@ -23,11 +23,12 @@ use crate::device::{Device, Submitted};
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
+use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::{HostIo, IoKind};
-use crate::interface::{Command, Op, ZoneAction};
+use crate::interface::{Command, Completion, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobCdf, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
-use queues::{HostQueues, Waiting};
+use queues::HostQueues;
 use source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -87,12 +88,25 @@ impl Control<'_> {
 }
 
 enum Ev {
-    /// A request of source `src` completes.
+    /// A request of source `src` completes; `zone`: the zone whose write lock it holds.
     Done {
         src: u32,
         kind: IoKind,
         issued: SimTime,
         bytes: u64,
+        zone: u32,
+    },
+    /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
+    Submit { slot: u32 },
+    /// A request of source `src` parked in the device as `token` (a read waiting for its map
+    /// page) continues.
+    Resume {
+        src: u32,
+        token: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
     },
     /// Source `src` issues its next request (after think time / at a trace arrival).
     Issue { src: u32 },
@@ -102,13 +116,15 @@ enum Ev {
     BgGc { token: u64 },
     /// The controller fetches the next command from the host queues (sim/queues.rs).
     Fetch,
-    /// The flash work of a request of source `src` is done: the firmware cores complete it.
+    /// The flash work of a request of source `src` is done: the firmware cores complete it
+    /// (`token`); `zone`: the zone whose write lock it holds.
     Flash {
         src: u32,
         kind: IoKind,
         token: u32,
         issued: SimTime,
         bytes: u64,
+        zone: u32,
     },
     /// The host file system's background GC thread wakes.
     FsBg,
@@ -135,7 +151,26 @@ struct Engine<'d> {
     /// The host file system (`--fs`), if any.
     fs: Option<fs::FsHost>,
     last_issue: SimTime,
+    /// Zone write locks and requeueing of the zoned namespaces' writes (host/order.rs), by
+    /// namespace; None for a conventional namespace.
+    order: Vec<Option<ZoneWriteOrder<Held>>>,
+    /// Requeued requests on their way (slots reused through `free_held`).
+    held: Vec<Held>,
+    free_held: Vec<u32>,
 }
+
+/// A zoned write between the host and the device: issued, waiting for its zone's lock or
+/// requeued.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    src: u32,
+    io: HostIo,
+    issued: SimTime,
+    zone: u32,
+}
+
+/// No zone lock held by a request.
+const NO_LOCK: u32 = u32::MAX;
 
 impl<'d> Engine<'d> {
     fn new(dev: &'d mut Device, mut sources: Vec<Source>) -> Engine<'d> {
@@ -157,7 +192,22 @@ impl<'d> Engine<'d> {
             .gc
             .background
             .then(|| SimTime::from_us(dev.cfg.ftl.gc.idle_us).ns());
+        let order = (0..dev.namespaces.len())
+            .map(|ns| {
+                let z = dev.zoned(ns)?;
+                let h = &dev.cfg.host;
+                let cfg = OrderConfig {
+                    zone_write_lock: h.zone_write_lock,
+                    requeue_probability: h.requeue_probability,
+                    requeue_delay_ns: SimTime::from_us(h.requeue_delay_us).ns(),
+                };
+                Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
+            })
+            .collect();
         Engine {
+            order,
+            held: Vec::new(),
+            free_held: Vec::new(),
             phase: "running",
             dev,
             q: EventQueue::new(),
@@ -232,8 +282,26 @@ impl<'d> Engine<'d> {
                     kind,
                     issued,
                     bytes,
-                } => self.on_done(now, src, kind, issued, bytes),
+                    zone,
+                } => self.on_done(now, src, kind, issued, bytes, zone),
+                Ev::Resume {
+                    src,
+                    token,
+                    kind,
+                    issued,
+                    bytes,
+                    zone,
+                } => {
+                    let ns = self.sources[src as usize].ns;
+                    let c = self.dev.resume(now, ns, token);
+                    self.schedule(src, c, kind, issued, bytes, zone);
+                }
                 Ev::Issue { src } => self.issue(now, src),
+                Ev::Submit { slot } => {
+                    let h = self.held[slot as usize];
+                    self.free_held.push(slot);
+                    self.submit(now, h);
+                }
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
                 Ev::Fetch => self.on_fetch(now),
@@ -243,6 +311,7 @@ impl<'d> Engine<'d> {
                     token,
                     issued,
                     bytes,
+                    zone,
                 } => {
                     let done = self.dev.complete_queued(now, token);
                     self.q.push(
@@ -252,6 +321,7 @@ impl<'d> Engine<'d> {
                             kind,
                             issued,
                             bytes,
+                            zone,
                         },
                     );
                 }
@@ -363,43 +433,28 @@ impl<'d> Engine<'d> {
                     return;
                 }
             };
-            self.book(now, src, done, io.kind, io.len);
+            self.book(now, src, Completion::at(done), io.kind, io.len);
         } else {
             let q = self.count_issued(now, src);
+            let h = Held {
+                src,
+                io,
+                issued: now,
+                zone: NO_LOCK,
+            };
             match self.dev.fetch_free_at(now) {
                 // Fetching takes the HIL core: the command waits in its queue unless the core
                 // is free and no other command waits.
                 Some(free) if free > now || self.queues.any_waiting() => {
-                    self.queues.wait(
-                        q,
-                        Waiting {
-                            src,
-                            io,
-                            issued: now,
-                        },
-                    );
+                    self.queues.wait(q, h);
                     self.schedule_fetch(now.max(free));
                 }
-                _ => self.submit(now, src, q, io, now),
+                _ => self.route(now, h),
             }
         }
         if self.sources[src as usize].open_loop() {
             self.schedule_arrival(src);
         }
-    }
-
-    /// Count a request of `src` issued at `now` and schedule its completion at `done`.
-    fn book(&mut self, now: SimTime, src: u32, done: SimTime, kind: IoKind, bytes: u64) {
-        self.count_issued(now, src);
-        self.q.push(
-            done,
-            Ev::Done {
-                src,
-                kind,
-                issued: now,
-                bytes,
-            },
-        );
     }
 
     /// Count a request of `src` issued at `now` (source, queue, totals); its queue.
@@ -418,33 +473,6 @@ impl<'d> Engine<'d> {
         q
     }
 
-    /// Hand a command of source `src` from queue `q` to the device at `now`.
-    fn submit(&mut self, now: SimTime, src: u32, q: u32, io: HostIo, issued: SimTime) {
-        let ns = self.sources[src as usize].ns;
-        let (kind, bytes) = (io.kind, io.len);
-        match self.dev.submit_queued(issued, now, ns, q, command(&io)) {
-            Submitted::Done(c) => self.q.push(
-                c.done,
-                Ev::Done {
-                    src,
-                    kind,
-                    issued,
-                    bytes,
-                },
-            ),
-            Submitted::Flash { at, token } => self.q.push(
-                at,
-                Ev::Flash {
-                    src,
-                    kind,
-                    token,
-                    issued,
-                    bytes,
-                },
-            ),
-        }
-    }
-
     fn schedule_fetch(&mut self, at: SimTime) {
         if !self.queues.fetch_scheduled {
             self.queues.fetch_scheduled = true;
@@ -452,8 +480,8 @@ impl<'d> Engine<'d> {
         }
     }
 
-    /// The controller fetches the command the arbiter picks; the next fetch when the HIL
-    /// core is free again.
+    /// The controller fetches the command the arbiter picks (it goes on through the zone
+    /// write ordering); the next fetch when the HIL core is free again.
     fn on_fetch(&mut self, now: SimTime) {
         self.queues.fetch_scheduled = false;
         let free = self.dev.fetch_free_at(now).unwrap_or(now);
@@ -461,8 +489,8 @@ impl<'d> Engine<'d> {
             self.schedule_fetch(free);
             return;
         }
-        if let Some((q, w)) = self.queues.fetch() {
-            self.submit(now, w.src, q, w.io, w.issued);
+        if let Some((_, h)) = self.queues.fetch() {
+            self.route(now, h);
         }
         if self.queues.any_waiting() {
             let free = self.dev.fetch_free_at(now).unwrap_or(now);
@@ -470,7 +498,154 @@ impl<'d> Engine<'d> {
         }
     }
 
-    fn on_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
+    /// Count a request of `src` issued at `now` and schedule its completion `c` (a request
+    /// that bypasses the zone write ordering: file-system requests and job tails).
+    fn book(&mut self, now: SimTime, src: u32, c: Completion, kind: IoKind, bytes: u64) {
+        self.count_issued(now, src);
+        self.schedule(src, c, kind, now, bytes, NO_LOCK);
+    }
+
+    /// Schedule the completion `c` of a request of `src` issued at `issued` (holding `zone`'s
+    /// write lock, or NO_LOCK), or its resumption when the device parked it.
+    fn schedule(
+        &mut self,
+        src: u32,
+        c: Completion,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+    ) {
+        let ev = match c.resume {
+            None => Ev::Done {
+                src,
+                kind,
+                issued,
+                bytes,
+                zone,
+            },
+            Some(token) => Ev::Resume {
+                src,
+                token,
+                kind,
+                issued,
+                bytes,
+                zone,
+            },
+        };
+        self.q.push(c.done, ev);
+    }
+
+    /// A device request through the host's zone write ordering: zoned writes wait for their
+    /// zone's lock (appends need none: the device picks their LBA); the rest go at once.
+    fn route(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
+        match self.zoned_write(ns, h.io) {
+            Some(_) if h.io.kind == IoKind::ZoneAppend => self.dispatch(now, h),
+            Some(zone) => {
+                let order = self.order[ns].as_mut().expect("zoned");
+                let h = Held {
+                    zone: if order.locks() { zone } else { NO_LOCK },
+                    ..h
+                };
+                if let Some(h) = order.write(zone, h) {
+                    self.dispatch(now, h);
+                }
+            }
+            None => self.submit(now, h),
+        }
+    }
+
+    /// The ordering counters of the zoned namespaces, merged; None if nothing was requeued
+    /// or waited for a lock (the report then has no `sim.ordering`).
+    fn ordering(&self) -> Option<OrderCounters> {
+        let mut c = OrderCounters::default();
+        for o in self.order.iter().flatten() {
+            c.dispatched += o.counters.dispatched;
+            c.requeued += o.counters.requeued;
+            c.lock_waits += o.counters.lock_waits;
+        }
+        (c.requeued + c.lock_waits > 0).then_some(c)
+    }
+
+    /// The zone of a write or append to a zoned namespace (they go through the host's zone
+    /// write ordering), else None.
+    #[inline]
+    fn zoned_write(&self, ns: usize, io: HostIo) -> Option<u32> {
+        if !matches!(io.kind, IoKind::Write | IoKind::ZoneAppend) {
+            return None;
+        }
+        let z = self.dev.zoned(ns)?;
+        let zone_bytes = z.zone_config().zone_size * crate::nand::SLOT_BYTES;
+        Some((io.offset / zone_bytes) as u32)
+    }
+
+    /// Dispatch a zoned write or append to the device: at once, or requeued (held until the
+    /// requeue delay has passed).
+    fn dispatch(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
+        let delay = self.order[ns].as_mut().expect("zoned").dispatch_delay();
+        if delay == 0 {
+            self.submit(now, h);
+            return;
+        }
+        let slot = match self.free_held.pop() {
+            Some(s) => {
+                self.held[s as usize] = h;
+                s
+            }
+            None => {
+                self.held.push(h);
+                self.held.len() as u32 - 1
+            }
+        };
+        self.q.push(now + delay, Ev::Submit { slot });
+    }
+
+    /// The request reaches the device now; its completion (or resumption) is scheduled.
+    /// With the firmware model on, the cores book the whole request (device/firmware.rs): the
+    /// flash part ends in an `Ev::Flash`, then the cores' back half completes it.
+    #[inline]
+    fn submit(&mut self, now: SimTime, h: Held) {
+        let s = &self.sources[h.src as usize];
+        let (ns, q) = (s.ns, s.queue);
+        let (kind, bytes) = (h.io.kind, h.io.len);
+        if self.dev.fw.off() {
+            let c = self.dev.submit_deferring(now, ns, command(&h.io));
+            self.schedule(h.src, c, kind, h.issued, bytes, h.zone);
+            return;
+        }
+        match self.dev.submit_queued(h.issued, now, ns, q, command(&h.io)) {
+            Submitted::Done(c) => self.schedule(h.src, c, kind, h.issued, bytes, h.zone),
+            Submitted::Flash { at, token } => self.q.push(
+                at,
+                Ev::Flash {
+                    src: h.src,
+                    kind,
+                    token,
+                    issued: h.issued,
+                    bytes,
+                    zone: h.zone,
+                },
+            ),
+        }
+    }
+
+    fn on_done(
+        &mut self,
+        now: SimTime,
+        src: u32,
+        kind: IoKind,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+    ) {
+        if zone != NO_LOCK {
+            let ns = self.sources[src as usize].ns;
+            if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(zone)) {
+                self.dispatch(now, next);
+            }
+        }
         self.outstanding -= 1;
         self.completed += 1;
         let s = &mut self.sources[src as usize];
@@ -544,7 +719,7 @@ impl<'d> Engine<'d> {
         h.fs.now = now.ns();
         fj.tail(h);
         let done = h.submit(self.dev, now);
-        self.book(now, src, done, IoKind::Flush, 0);
+        self.book(now, src, Completion::at(done), IoKind::Flush, 0);
     }
 
     /// The file system's background GC thread: gated by idleness (conventional: no request
@@ -674,6 +849,7 @@ pub fn run_device_with(
     }
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
+    let ordering = eng.ordering();
     let sources = std::mem::take(&mut eng.sources);
     let queue_stats = std::mem::take(&mut eng.queues.stats);
     drop(eng);
@@ -728,6 +904,7 @@ pub fn run_device_with(
             requests_issued: issued,
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+            ordering,
         },
         trace,
         firmware,
@@ -760,6 +937,7 @@ pub fn command(io: &HostIo) -> Command {
         IoKind::Read => Op::Read,
         IoKind::Write => Op::Write { hint: io.hint },
         IoKind::ZoneAppend => Op::Append,
+        IoKind::InPlace => Op::InPlace { hint: io.hint },
         IoKind::Trim => Op::Trim,
         IoKind::Flush => Op::Flush,
         IoKind::ZoneOpen => Op::Zone(ZoneAction::Open),

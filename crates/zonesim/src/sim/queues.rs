@@ -9,18 +9,10 @@
 //! arbitration never has a choice to make.
 
 use crate::config::{Arbitration, DeviceConfig, QueuePriority};
-use crate::engine::SimTime;
 use crate::host::queues::{Arbiter, QueueClass};
-use crate::host::HostIo;
+use super::Held;
 use crate::stats::IoStats;
 use std::collections::VecDeque;
-
-/// A submitted command waiting in its submission queue for the controller's fetch.
-pub(super) struct Waiting {
-    pub src: u32,
-    pub io: HostIo,
-    pub issued: SimTime,
-}
 
 pub(super) struct HostQueues {
     limit: u32,
@@ -29,7 +21,7 @@ pub(super) struct HostQueues {
     /// Sources waiting for a slot of each queue (one entry per request they would issue).
     pub blocked: Vec<VecDeque<u32>>,
     /// Commands not yet fetched, per queue.
-    pending: Vec<VecDeque<Waiting>>,
+    pending: Vec<VecDeque<Held>>,
     waiting: usize,
     arbiter: Arbiter,
     pub fetch_scheduled: bool,
@@ -104,13 +96,13 @@ impl HostQueues {
         self.waiting > 0
     }
 
-    pub fn wait(&mut self, q: u32, w: Waiting) {
+    pub fn wait(&mut self, q: u32, w: Held) {
         self.pending[q as usize].push_back(w);
         self.waiting += 1;
     }
 
     /// The command the arbiter fetches next, with its queue.
-    pub fn fetch(&mut self) -> Option<(u32, Waiting)> {
+    pub fn fetch(&mut self) -> Option<(u32, Held)> {
         let pending = &self.pending;
         let q = self.arbiter.pick(|q| !pending[q].is_empty())?;
         self.waiting -= 1;

@@ -350,6 +350,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             requests_issued: completed,
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+            ordering: None,
         },
         trace: None,
         emulation: None,

@@ -6,6 +6,9 @@
 //! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
 //! the declaration order here does not show in the output.
 
+use crate::firmware::buffer::ZabmCounters;
+use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
+use crate::firmware::zoned::IpuCounters;
 use crate::firmware::zoned::ZonedCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
 use serde::Serialize;
@@ -149,6 +152,9 @@ pub struct L2pReport {
     pub sram_used_bytes: u64,
     pub cached_map_pages: u32,
     pub zoned: ZonedL2pReport,
+    /// L1 / L2 hits and misses of the CUFS two-level map (`ftl.mapping = two_level`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub two_level: Option<TwoLevelCounters>,
 }
 
 /// `device.l2p.zoned`: the zoned namespaces' entry cache.
@@ -331,4 +337,16 @@ pub struct ZonedNsReport {
     pub regular_units: u32,
     pub slc_free_superblocks: u32,
     pub counters: ZonedCounters,
+    /// SRAM of the zone mapping table (`ftl.mapping = zone`, ZUFS §4.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zmt_bytes: Option<u64>,
+    /// The ZMT + ZML counters (`ftl.mapping = zone`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone_map: Option<ZoneMapCounters>,
+    /// The ZABM slot buffer (`buffer.kind = zabm`, ZUFS §4.2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zabm: Option<ZabmCounters>,
+    /// Budget-based in-place update (`zone.ipu_budget_bytes > 0`, ZMS; docs/zoned.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipu: Option<IpuCounters>,
 }

@@ -87,7 +87,7 @@ impl IoStats {
         let lat = done - issued;
         let s = match kind {
             IoKind::Read => &mut self.read,
-            IoKind::Write | IoKind::ZoneAppend => &mut self.write,
+            IoKind::Write | IoKind::ZoneAppend | IoKind::InPlace => &mut self.write,
             IoKind::Trim => &mut self.trim,
             IoKind::Flush => &mut self.flush,
             IoKind::ZoneReset | IoKind::ZoneFinish | IoKind::ZoneOpen | IoKind::ZoneClose => {

@@ -243,6 +243,10 @@ pub struct SimReport {
     /// Host requests completed per wall-clock second of the measured phase (the simulator's
     /// speed).
     pub requests_per_wall_s: f64,
+    /// Host dispatch of zoned writes (host/order.rs): only when a zoned namespace's writes
+    /// were requeued or waited for a zone write lock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ordering: Option<crate::host::order::OrderCounters>,
 }
 
 /// `trace`: what a trace replay read and replayed (trace replay only).

@@ -160,7 +160,7 @@ impl Sampler {
     pub fn record(&mut self, kind: IoKind, issued: SimTime, done: SimTime, bytes: u64) {
         let w = match kind {
             IoKind::Read => &mut self.read,
-            IoKind::Write | IoKind::ZoneAppend => &mut self.write,
+            IoKind::Write | IoKind::ZoneAppend | IoKind::InPlace => &mut self.write,
             _ => return,
         };
         w.record(done - issued, bytes);

@@ -94,6 +94,12 @@ impl ZoneSpace {
         self.zone_units[(z * self.units_per_zone) as usize] != NO_UNIT
     }
 
+    /// First allocation unit of zone `z`'s span ([`NO_UNIT`] if none): the start address a
+    /// zone-level map entry records.
+    pub fn first_unit(&self, z: u32) -> u32 {
+        self.zone_units[(z * self.units_per_zone) as usize]
+    }
+
     /// Reserve the span of zone `z` (first write since reset).
     pub fn allocate(&mut self, z: u32) {
         debug_assert!(!self.is_allocated(z));

@@ -22,6 +22,7 @@
 //! controller RAM until it fills (a host flush pads every stream). The controller CPU
 //! ([`Cpu`]) charges each policy's processing cost (firmware/cost.rs).
 
+use crate::config::MappingKind;
 use crate::config::{CellType, DeviceConfig, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::firmware::alloc::placement::Placement;
@@ -29,14 +30,16 @@ use crate::firmware::alloc::{Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
-use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa};
+use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa, TwoLevelMap};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
+use pending::{PendingReads, Resumed};
 use serde::Serialize;
 
 mod gc;
+mod pending;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -56,6 +59,11 @@ pub struct FtlCounters {
     pub map_programs: u64,
     /// Slots programmed as padding of partial units.
     pub padding_slots: u64,
+    /// Device-side copy commands (`Op::Copy`) and the pages they copied (absent when none).
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_commands: u64,
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_pages: u64,
 }
 
 /// The die-level preemption the config asks for: with `ftl.gc.preemptible` host reads
@@ -77,6 +85,11 @@ pub struct PageFtl {
     /// First map page id of this namespace in the shared L2P cache.
     map_base: u32,
     entries_per_map_page: u32,
+    /// Bytes a map-unit miss reads (a map page; a 4 KiB L2 table or L1 segment with
+    /// `ftl.mapping = two_level`).
+    map_read_bytes: u64,
+    /// The CUFS two-level map (`ftl.mapping = two_level`): L1 segments before the L2 tables.
+    two_level: Option<TwoLevelMap>,
     sbs: Superblocks,
     streams: Vec<Stream>,
     placement: Placement,
@@ -96,13 +109,28 @@ pub struct PageFtl {
     gc_map_pages: Vec<u32>,
     pub counters: FtlCounters,
     pub gc_stats: GcStats,
+    /// Data reads waiting for their map pages (when the caller resumes parked commands).
+    pending: PendingReads,
 }
 
 impl PageFtl {
     /// Number of map pages needed for `logical_pages` entries.
     pub fn map_pages_for(cfg: &DeviceConfig, logical_pages: u64) -> u32 {
+        if cfg.ftl.mapping == MappingKind::TwoLevel {
+            return TwoLevelMap::units_for(cfg, logical_pages);
+        }
         let epm = (cfg.nand.page_bytes / cfg.ftl.map_entry_bytes) as u64;
         logical_pages.div_ceil(epm) as u32
+    }
+
+    /// SRAM bytes of one cached map unit: a map page, or with `ftl.mapping = two_level` an
+    /// L2 table / L1 segment.
+    pub fn map_unit_bytes(cfg: &DeviceConfig) -> u64 {
+        if cfg.ftl.mapping == MappingKind::TwoLevel {
+            TwoLevelMap::unit_bytes(cfg)
+        } else {
+            cfg.nand.page_bytes as u64
+        }
     }
 
     /// An FTL over the superblocks of `geo` (the whole array, or a region view such as the SLC
@@ -124,7 +152,14 @@ impl PageFtl {
             unit,
             map: PageMap::new(logical, geo.total_slots()),
             map_base,
-            entries_per_map_page: cfg.nand.page_bytes / cfg.ftl.map_entry_bytes,
+            entries_per_map_page: if cfg.ftl.mapping == MappingKind::TwoLevel {
+                TwoLevelMap::entries_per_table(cfg)
+            } else {
+                cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
+            },
+            map_read_bytes: Self::map_unit_bytes(cfg),
+            two_level: (cfg.ftl.mapping == MappingKind::TwoLevel)
+                .then(|| TwoLevelMap::new(cfg, logical, map_base)),
             sbs: Superblocks::new(geo.superblocks),
             streams: vec![Stream::default(); placement.streams()],
             buffer: GlobalBuffer::new(buf_slots),
@@ -150,6 +185,7 @@ impl PageFtl {
             gc_map_pages: Vec::new(),
             counters: FtlCounters::default(),
             gc_stats: GcStats::default(),
+            pending: PendingReads::default(),
             geo,
         }
     }
@@ -210,30 +246,86 @@ impl PageFtl {
         self.map_base + lpa.0 / self.entries_per_map_page
     }
 
-    /// Touch the map page of `lpa` in the L2P cache; on a miss read it from flash (returns when
-    /// it is in SRAM), and write back a dirty page it evicts.
+    /// The two-level map, with `ftl.mapping = two_level`.
+    pub fn two_level(&self) -> Option<&TwoLevelMap> {
+        self.two_level.as_ref()
+    }
+
+    /// Find the mapping of `lpa` through the L2P cache (dirtying it if `dirty`): the map page,
+    /// or with the two-level map the L1 segment and then (unless the L1 entry is compressed
+    /// and this is a read) the L2 table. Returns when the entry is in SRAM.
     #[inline]
     fn map_access(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, dirty: bool) -> SimTime {
         let mp = self.map_page_of(lpa);
+        let Some(tl) = &self.two_level else {
+            return self.map_unit(lent, now, mp, dirty, false).0;
+        };
+        let (l1, compressed) = (tl.l1_segment(lpa), !dirty && tl.is_compressed(lpa));
+        let (t, hit) = self.map_unit(lent, now, l1, false, true);
+        let c = &mut self.two_level.as_mut().expect("two-level").counters;
+        if hit {
+            c.l1_hits += 1;
+        } else {
+            c.l1_misses += 1;
+        }
+        if compressed {
+            c.compressed_hits += 1;
+            return t;
+        }
+        let (t, hit) = self.map_unit(lent, t, mp, dirty, false);
+        let c = &mut self.two_level.as_mut().expect("two-level").counters;
+        if hit {
+            c.l2_hits += 1;
+        } else {
+            c.l2_misses += 1;
+        }
+        t
+    }
+
+    /// Touch map unit `mp` in the L2P cache; on a miss read it from flash (returns when it is
+    /// in SRAM, and whether it hit), and write back a dirty unit it evicts. `on_flash`: the
+    /// unit always has a flash copy (an L1 segment).
+    #[inline]
+    fn map_unit(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        mp: u32,
+        dirty: bool,
+        on_flash: bool,
+    ) -> (SimTime, bool) {
         let a = lent.sram.access(mp, dirty);
         if let Some(ev) = a.evicted_dirty {
             self.counters.map_programs += 1;
             program_map_page(lent.nand, ev, now);
+            self.l2_written_back(lent, ev);
         }
-        if a.hit || !lent.sram.page_on_flash(mp) {
+        if a.hit || !(on_flash || lent.sram.page_on_flash(mp)) {
             // A hit, or a page never written to flash: all its entries are unmapped and the
             // controller builds it in SRAM without reading flash.
-            return now;
+            return (now, a.hit);
         }
         self.counters.map_reads += 1;
         let die = self.geo.phys_die(mp % self.geo.dies);
-        lent.nand.read(
+        let t = lent.nand.read(
             now,
             die,
-            self.geo.page_bytes as u64,
+            self.map_read_bytes,
             CellType::Slc,
             OpClass::HostRead,
-        )
+        );
+        (t, false)
+    }
+
+    /// Two-level map: L2 table `ev` moved on flash, so its L1 entry changes: the L1 segment
+    /// is dirtied if cached (otherwise the update rides with the write-back, not modelled).
+    #[inline]
+    fn l2_written_back(&mut self, lent: &mut Lent, ev: u32) {
+        if let Some(tl) = &self.two_level {
+            if !tl.is_l1(ev) && ev >= self.map_base {
+                lent.sram.mark_dirty(tl.l1_of_table(ev - self.map_base));
+            }
+        }
     }
 
     #[inline]
@@ -251,12 +343,34 @@ impl PageFtl {
 
     // ----- host commands -------------------------------------------------------------------
 
-    /// Read `n` pages from `lpa`. Returns when the data has reached the host.
-    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> SimTime {
+    /// Read `n` pages from `lpa`. Completes when the data has reached the host; with
+    /// `lent.defer`, the data reads of pages whose map page missed wait for it parked
+    /// (`pending.rs`) and the completion asks to be resumed when the first map page arrives.
+    fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> Completion {
+        self.counters.host_read_pages += n as u64;
+        let ready = self.read_flash(lent, now, lpa, n, lent.defer);
+        let bytes = n as u64 * SLOT_BYTES;
+        if self.pending.any() {
+            let (token, at) = self.pending.park(ready, bytes);
+            return Completion::resume_at(at, token);
+        }
+        Completion::at(lent.link.to_host(ready, bytes))
+    }
+
+    /// Read `n` pages from `lpa` into the controller. Returns when the data is read, or (with
+    /// `defer`) when the reads that did not wait for a map page are; the others are parked.
+    fn read_flash(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        lpa: Lpa,
+        n: u32,
+        defer: bool,
+    ) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         let mut ready = now;
         let mut i = 0;
-        self.counters.host_read_pages += n as u64;
+        self.pending.begin();
         while i < n {
             let l = Lpa(lpa.0 + i);
             i += 1;
@@ -289,6 +403,10 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
+            if defer && map_ready > now {
+                self.pending.defer(map_ready, page.die, page.page, slots);
+                continue;
+            }
             let t = lent.nand.read_page(
                 map_ready,
                 page.die,
@@ -299,13 +417,38 @@ impl PageFtl {
             );
             ready = ready.max(t);
         }
-        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+        ready
+    }
+
+    /// Continue parked read `token` at `now`: book the data reads whose map pages are in
+    /// SRAM; complete when none is left.
+    fn resume_read(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        let cell = self.cell;
+        let nand = &mut *lent.nand;
+        let r = self.pending.resume(token, now, |die, page, slots| {
+            let bytes = slots as u64 * SLOT_BYTES;
+            nand.read_page(now, die, page, bytes, cell, OpClass::HostRead)
+        });
+        match r {
+            Resumed::Later(at) => Completion::resume_at(at, token),
+            Resumed::Done { ready, bytes } => Completion::at(lent.link.to_host(ready, bytes)),
+        }
+    }
+
+    /// Device-side copy of `n` pages from `src` to `dst`: read inside the device (never
+    /// parked), written as a write whose data never crosses the host link.
+    fn copy(&mut self, lent: &mut Lent, now: SimTime, src: Lpa, dst: Lpa, n: u32) -> SimTime {
+        self.counters.copy_commands += 1;
+        self.counters.copy_pages += n as u64;
+        let ready = self.read_flash(lent, now, src, n, false);
+        self.write_hinted(lent, now, dst, n, 0, Some(ready))
     }
 
     /// Write `n` pages from `lpa` into the write buffer with the host's lifetime hint (0 none,
     /// 1 short .. 4 extreme, used by the `hint` placement). Returns when the last page is in
     /// the buffer (write-back caching: the host sees completion before the program). The
-    /// controller CPU first classifies the pages (policy cost).
+    /// controller CPU first classifies the pages (policy cost). The data crosses the host link,
+    /// or (`internal`: a copy) is in the controller at that time.
     fn write_hinted(
         &mut self,
         lent: &mut Lent,
@@ -313,6 +456,7 @@ impl PageFtl {
         lpa: Lpa,
         n: u32,
         hint: u8,
+        internal: Option<SimTime>,
     ) -> SimTime {
         let now = self
             .cpu
@@ -328,14 +472,14 @@ impl PageFtl {
                 Entry::Buffered(_) => {
                     // Overwrite in SRAM: absorbed.
                     self.buffer.counters.write_hits += 1;
-                    done = done.max(lent.link.to_device(admitted, SLOT_BYTES));
+                    done = done.max(arrive(lent, admitted, internal));
                     continue;
                 }
                 Entry::Flash(p) => self.invalidate(p),
                 Entry::Unmapped => {}
             }
             admitted = self.buffer.admit(admitted);
-            let arrived = lent.link.to_device(admitted, SLOT_BYTES);
+            let arrived = arrive(lent, admitted, internal);
             self.buffer.arrived(arrived);
             done = done.max(arrived);
             let tag = self.buffer.push(l, stream as u8);
@@ -452,6 +596,9 @@ impl PageFtl {
         let ppa =
             self.streams[stream].assign(&mut self.sbs, stream as u8, self.slots_per_sb, ready);
         self.map.map(lpa, ppa);
+        if let Some(tl) = &mut self.two_level {
+            tl.on_mapped(lpa, ppa, &self.map);
+        }
         if self.streams[stream].next - self.streams[stream].unit_start == self.unit {
             Some(self.program_pending(lent, stream, now, class))
         } else {
@@ -487,20 +634,37 @@ impl PageFtl {
     }
 }
 
+/// When a page admitted at `admitted` is in the buffer: over the host link, or (`internal`)
+/// when the device has read it.
+#[inline]
+fn arrive(lent: &mut Lent, admitted: SimTime, internal: Option<SimTime>) -> SimTime {
+    match internal {
+        None => lent.link.to_device(admitted, SLOT_BYTES),
+        Some(r) => admitted.max(r),
+    }
+}
+
 impl Ftl for PageFtl {
     #[inline]
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
         Completion::at(match cmd.op {
-            Op::Read => self.read(lent, now, lpa, n),
-            Op::Write { hint } => self.write_hinted(lent, now, lpa, n, hint),
+            Op::Read => return self.read(lent, now, lpa, n),
+            Op::Write { hint } | Op::InPlace { hint } => {
+                self.write_hinted(lent, now, lpa, n, hint, None)
+            }
+            Op::Copy { dst } => self.copy(lent, now, lpa, Lpa(dst.0 as u32), n),
             // A conventional namespace takes an append as a write at the given LBA.
-            Op::Append => self.write_hinted(lent, now, lpa, n, 0),
+            Op::Append => self.write_hinted(lent, now, lpa, n, 0, None),
             Op::Trim => self.trim(lent, now, lpa, n),
             Op::Flush => self.flush(lent, now),
             // Zone management on a conventional namespace is not supported: a no-op.
             Op::Zone(_) => now,
         })
+    }
+
+    fn resume(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
+        self.resume_read(lent, now, token)
     }
 
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
@@ -526,6 +690,13 @@ impl Ftl for PageFtl {
         self.gc_stats = GcStats::default();
         self.cpu.reset_counters();
         self.placement.reset_counters();
+        if let Some(tl) = &mut self.two_level {
+            let c = &mut tl.counters;
+            *c = crate::firmware::mapping::TwoLevelCounters {
+                compressed_regions: c.compressed_regions,
+                ..Default::default()
+            };
+        }
     }
 
     /// Map and reverse map agree; valid counts match the reverse map; superblock states match
@@ -533,6 +704,9 @@ impl Ftl for PageFtl {
     fn check_invariants(&self) -> Result<(), String> {
         self.map.check()?;
         self.sbs.check()?;
+        if let Some(tl) = &self.two_level {
+            tl.check(&self.map)?;
+        }
         self.sbs.check_valid(&self.map, self.slots_per_sb)
     }
 }

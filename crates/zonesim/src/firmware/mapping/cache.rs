@@ -66,6 +66,14 @@ impl L2pCache {
         true
     }
 
+    /// Dirty map page `k` if it is cached, without touching its LRU position.
+    #[inline]
+    pub fn mark_dirty(&mut self, k: u32) {
+        if self.cached[k as usize] {
+            self.dirty[k as usize] = true;
+        }
+    }
+
     /// Insert map page `k` (not cached; the owner made room).
     #[inline]
     pub fn insert(&mut self, k: u32, stamp: u64, dirty: bool) {

@@ -111,6 +111,11 @@ impl L2pSram {
         }
     }
 
+    /// Dirty map unit `mp` if it is cached (its LRU position unchanged).
+    pub fn mark_dirty(&mut self, mp: u32) {
+        self.pages.mark_dirty(mp);
+    }
+
     /// Map page `mp` has a copy on flash (a miss on it must read it).
     #[inline]
     pub fn page_on_flash(&self, mp: u32) -> bool {

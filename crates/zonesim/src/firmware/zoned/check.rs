@@ -3,6 +3,7 @@
 
 use super::ZonedFtl;
 use crate::firmware::buffer::NO_ZONE;
+use crate::firmware::mapping::ZmtEntry;
 use crate::interface::zone::ZoneId;
 
 impl ZonedFtl {
@@ -10,6 +11,7 @@ impl ZonedFtl {
         self.zones.check_invariants()?;
         self.slc.check()?;
         self.space.check()?;
+        self.bufs.check()?;
         let mut slc_held = 0u64;
         for z in 0..self.zst.len() as u32 {
             self.check_zone(z)?;
@@ -17,10 +19,14 @@ impl ZonedFtl {
             slc_held += (st.slc_end - st.reg_wp) as u64;
         }
         let mapped = self.slc.valid_total();
-        if mapped != slc_held {
+        let ipu = self.ipu.as_ref().map_or(0, |i| i.valid());
+        if mapped != slc_held + ipu {
             return Err(format!(
-                "SLC holds {mapped} valid pages but zones account for {slc_held}"
+                "SLC holds {mapped} valid pages but zones account for {slc_held} and IPU copies for {ipu}"
             ));
+        }
+        if let Some(i) = &self.ipu {
+            i.check()?;
         }
         for b in 0..self.bufs.len() as u32 {
             let owner = self.bufs.owner(b);
@@ -56,6 +62,20 @@ impl ZonedFtl {
                 st.written,
                 self.space.is_allocated(z)
             ));
+        }
+        if let Some(zm) = &self.zmap {
+            let e = zm.entry(z);
+            let start = self.space.first_unit(z);
+            // An unallocated zone's first unit is NO_UNIT, the ZMT's NO_START.
+            if e != (ZmtEntry {
+                start,
+                len: st.written,
+            }) {
+                return Err(format!(
+                    "zone {z}: ZMT entry {e:?} but start unit {start}, {} written",
+                    st.written
+                ));
+            }
         }
         for o in st.reg_wp..st.slc_end {
             if self.slc.lookup(self.lpa(z, o)).is_none() {

@@ -9,7 +9,7 @@ use super::ZonedFtl;
 use crate::config::{CellType, SlcGc, SlcGranularity};
 use crate::engine::SimTime;
 use crate::firmware::alloc::GC_FRONT;
-use crate::firmware::mapping::Ppa;
+use crate::firmware::mapping::{Lpa, Ppa};
 use crate::firmware::Lent;
 use crate::nand::{OpClass, SLOT_BYTES};
 use std::collections::VecDeque;
@@ -118,7 +118,7 @@ impl ZonedFtl {
             zs.clear();
             for o in 0..sb_slots {
                 if let Some(l) = self.slc.owner(Ppa(base + o)) {
-                    zs.push(l.0 / self.size);
+                    zs.push(self.home(l).0 / self.size);
                 }
             }
             zs.sort_unstable();
@@ -147,12 +147,17 @@ impl ZonedFtl {
                 for k in o..o + spp {
                     if self.stays_in_slc(Ppa(base + k)) {
                         let l = self.slc.owner(Ppa(base + k)).expect("valid slot");
+                        moved += 1;
+                        // An IPU copy whose zone data is still in SLC folds back into the zone.
+                        let home = self.home(l);
+                        if home != l && self.fold_ipu(lent, l, home, t, GC_FRONT) {
+                            continue;
+                        }
                         // Both granularities: survivors share the GC frontier (recycling a
                         // per-zone frontier inside GC would close part-written superblocks
                         // faster than GC frees them).
                         self.slc
                             .assign(lent.nand, GC_FRONT, l, t, OpClass::Background);
-                        moved += 1;
                     }
                 }
             }
@@ -173,10 +178,21 @@ impl ZonedFtl {
         }
     }
 
-    /// Whether SLC slot `ppa` holds valid data that no migration is taking out of SLC.
+    /// The zone page SLC logical page `l` holds data of (itself, or the page of an IPU copy).
+    #[inline]
+    fn home(&self, l: Lpa) -> Lpa {
+        match &self.ipu {
+            Some(ipu) => ipu.home_of(l).unwrap_or(l),
+            None => l,
+        }
+    }
+
+    /// Whether SLC slot `ppa` holds valid data that no migration is taking out of SLC (IPU
+    /// copies always do: they are folded or moved).
     #[inline]
     fn stays_in_slc(&self, ppa: Ppa) -> bool {
         match self.slc.owner(ppa) {
+            Some(l) if self.home(l) != l => true,
             Some(l) => {
                 let (z, off) = (l.0 / self.size, l.0 % self.size);
                 off >= self.zst[z as usize].reg_alloc

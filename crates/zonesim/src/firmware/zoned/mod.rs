@@ -24,17 +24,21 @@
 //!   a zone with migration in flight wait for it. With `sched.preempt_migration` host flash
 //!   operations overtake queued background work on each die ([`crate::nand::Preemption`]).
 //! - **Mapping** ([`HybridMap`], ConZone §3.3, §6.6): page or hybrid zone/chunk/page entries in
-//!   the shared L2P SRAM.
+//!   the shared L2P SRAM; or, with `ftl.mapping = zone`, the ZMT + ZML of Zoned UFS
+//!   ([`ZoneMap`], seed 001 §4.1): one entry per zone in SRAM of its own, never missed.
 
 mod check;
 mod flush;
+mod ipu;
 mod migrate;
 
-use crate::config::{CellType, DeviceConfig, SlcGc, SlcPolicy};
+use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::alloc::{SlcPool, ZoneSpace};
-use crate::firmware::buffer::{Bind, ZoneBuffers, NO_ZONE};
-use crate::firmware::mapping::{HybridCounters, HybridMap, LastMapPage, Lpa, ZoneExtent};
+use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
+use crate::firmware::mapping::{
+    HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
+};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
@@ -42,6 +46,8 @@ use crate::interface::zone::{
 use crate::interface::{Command, Completion, Op, ZoneAction};
 use crate::nand::{Geometry, NandArray, OpClass, SLOT_BYTES};
 use flush::Trigger;
+use ipu::Ipu;
+pub use ipu::IpuCounters;
 use migrate::Migrations;
 use serde::Serialize;
 
@@ -75,6 +81,11 @@ pub struct ZonedCounters {
     pub zone_resets: u64,
     pub zone_finishes: u64,
     pub ignored_trims: u64,
+    /// Device-side copy commands (`Op::Copy`) and the pages they copied (absent when none).
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_commands: u64,
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_pages: u64,
     /// The map's counters (L2P hits and misses, map reads, lookups by level).
     #[serde(flatten)]
     pub map: HybridCounters,
@@ -131,10 +142,14 @@ pub struct ZonedFtl {
     size: u32,
     space: ZoneSpace,
     slc: SlcPool,
-    bufs: ZoneBuffers,
+    bufs: ZoneWriteBuffers,
     zst: Vec<ZState>,
     map: HybridMap,
+    /// The ZMT + ZML when `ftl.mapping = zone` (then `map` is never consulted).
+    zmap: Option<ZoneMap>,
     mig: Migrations,
+    /// The in-place update budget, with `zone.ipu_budget_bytes > 0` (ZMS).
+    ipu: Option<Ipu>,
     policy: SlcPolicy,
     slc_gc: SlcGc,
     slc_threshold: u32,
@@ -159,7 +174,12 @@ impl ZonedFtl {
         let reg_geo = geo.region(reg.0, reg.1, geo.cell);
         let slc_geo = geo.region(slc_rows.0, slc_rows.1, CellType::Slc);
         let space = ZoneSpace::new(reg_geo, zone.zones, units_per_zone, sub_block);
+        let unit = space.prog_slots();
         let logical = zone.namespace_lbas();
+        let ipu =
+            (cfg.zone.ipu_budget_bytes > 0).then(|| Ipu::new(cfg.zone.ipu_budget_bytes, logical));
+        // IPU copies live in a second logical space of the SLC pool.
+        let slc_logical = if ipu.is_some() { 2 * logical } else { logical };
         let cap = zone.zone_capacity as u32;
         let size = zone.zone_size as u32;
         ZonedFtl {
@@ -167,22 +187,21 @@ impl ZonedFtl {
             errors: ZoneErrorLog::new(),
             cap,
             size,
-            unit: space.prog_slots(),
+            unit,
             space,
             slc: SlcPool::with_granularity(
                 slc_geo,
-                logical,
+                slc_logical,
                 cfg.slc.granularity,
                 crate::firmware::alloc::zone_fronts(cfg.zone.max_open),
             ),
-            bufs: ZoneBuffers::new(
-                cfg.buffer.count,
-                (cfg.buffer.bytes_each / SLOT_BYTES) as u32,
-                cfg.buffer.zone_mapping,
-            ),
+            bufs: ZoneWriteBuffers::new(cfg, zone.zones, unit, geo.dies),
             zst: vec![ZState::default(); zone.zones as usize],
             map: HybridMap::new(cfg, ns, size, cap, geo.dies),
+            zmap: (cfg.ftl.mapping == MappingKind::Zone)
+                .then(|| ZoneMap::new(zone.zones, cfg.ftl.zml_entries, geo.page_bytes)),
             mig: Migrations::new(),
+            ipu,
             policy: cfg.slc.policy,
             slc_gc: cfg.slc.gc,
             slc_threshold: cfg.slc.gc_threshold_free_superblocks,
@@ -208,6 +227,43 @@ impl ZonedFtl {
     /// SRAM of the granularity bitmap (2 bits per logical page) when `ftl.l2p_search = bitmap`.
     pub fn bitmap_sram_bytes(&self) -> u64 {
         self.map.bitmap_sram_bytes(self.zones.namespace_lbas())
+    }
+
+    /// The zone write buffers (static or ZABM).
+    pub fn buffers(&self) -> &ZoneWriteBuffers {
+        &self.bufs
+    }
+
+    /// The in-place update counters, with `zone.ipu_budget_bytes > 0`.
+    pub fn ipu(&self) -> Option<&IpuCounters> {
+        self.ipu.as_ref().map(|i| &i.counters)
+    }
+
+    /// Whether LBA `lba` has an IPU copy in SLC (reads of it are served from there).
+    pub fn has_ipu_copy(&self, lba: Lba) -> bool {
+        self.ipu
+            .as_ref()
+            .is_some_and(|i| self.slc.lookup(i.copy_of(Lpa(lba.0 as u32))).is_some())
+    }
+
+    /// The ZMT + ZML, with `ftl.mapping = zone`.
+    pub fn zone_map(&self) -> Option<&ZoneMap> {
+        self.zmap.as_ref()
+    }
+
+    /// Stage zone `z`'s current start address and write pointer in the ZML (zone mapping).
+    fn log_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32) {
+        if let Some(zm) = &mut self.zmap {
+            let e = if self.space.is_allocated(z) {
+                ZmtEntry {
+                    start: self.space.first_unit(z),
+                    len: self.zst[z as usize].written,
+                }
+            } else {
+                ZmtEntry::EMPTY
+            };
+            zm.update(lent.nand, now, z, e);
+        }
     }
 
     pub fn slc_free_superblocks(&self) -> u32 {
@@ -250,7 +306,7 @@ impl ZonedFtl {
             return now;
         }
         match self.zones.check_and_apply_write(lba, n as u64) {
-            Ok(out) => self.accept(lent, now, out),
+            Ok(out) => self.accept(lent, now, out, true),
             Err(k) => {
                 let op = ZoneOp::Write { lba, len: n as u64 };
                 self.record(k, op, now);
@@ -265,8 +321,10 @@ impl ZonedFtl {
         let z = self.zones.zone_of(lba);
         match self.zones.append(z, n as u64) {
             Ok((at, out)) => Completion {
-                done: self.accept(lent, now, out),
+                done: self.accept(lent, now, out, true),
                 appended: Some(at),
+                rejected: false,
+                resume: None,
             },
             Err(k) => {
                 let op = ZoneOp::Append {
@@ -274,12 +332,56 @@ impl ZonedFtl {
                     len: n as u64,
                 };
                 self.record(k, op, now);
-                Completion::at(now)
+                Completion::refused(now)
             }
         }
     }
 
-    fn accept(&mut self, lent: &mut Lent, now: SimTime, out: WriteOutcome) -> SimTime {
+    /// Device-side copy of `n` LBAs from `src` to `dst` (ZMS copy offloading, NVMe Simple
+    /// Copy): the source is read from flash inside the device and written at `dst` like a
+    /// write (zone rules apply), without crossing the host link.
+    fn copy(&mut self, lent: &mut Lent, now: SimTime, src: Lba, dst: Lba, n: u32) -> Completion {
+        if let Err(k) = self.zones.check_read(src, n as u64) {
+            self.record(
+                k,
+                ZoneOp::Read {
+                    lba: src,
+                    len: n as u64,
+                },
+                now,
+            );
+            return Completion::refused(now);
+        }
+        match self.zones.check_and_apply_write(dst, n as u64) {
+            Ok(out) => {
+                self.counters.copy_commands += 1;
+                self.counters.copy_pages += n as u64;
+                let ready = self.read_flash(lent, now, src, n, false);
+                Completion::at(self.accept(lent, ready, out, false))
+            }
+            Err(k) => {
+                self.record(
+                    k,
+                    ZoneOp::Write {
+                        lba: dst,
+                        len: n as u64,
+                    },
+                    now,
+                );
+                Completion::refused(now)
+            }
+        }
+    }
+
+    /// Take `out`'s pages into the zone's buffer from `now`: over the host link
+    /// (`from_host`), or already inside the device (a copy, its data read by `now`).
+    fn accept(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        out: WriteOutcome,
+        from_host: bool,
+    ) -> SimTime {
         let z = out.zone.0;
         let n = out.len as u32;
         if n == 0 {
@@ -294,10 +396,29 @@ impl ZonedFtl {
         let mut left = n;
         while left > 0 {
             let b = self.buffer_for(lent, t, z);
-            let (t2, free) = self.bufs.admit(b, t);
+            let (t2, free) = match self.bufs.admit(b, t) {
+                Admit::Ready(t2, free) => (t2, free),
+                Admit::Evict(o) => {
+                    // ZABM: no slot left for this zone; flush the fullest zone (or give back
+                    // an idle zone's table) and try again.
+                    if self.bufs.count(o) > 0 {
+                        self.flush_zone(lent, t, o, Trigger::Evict);
+                    } else {
+                        self.unbind(o);
+                    }
+                    continue;
+                }
+            };
             self.counters.stall_ns += t2 - t;
-            let k = left.min(free);
-            t = lent.link.to_device(t2, k as u64 * SLOT_BYTES);
+            let st = self.zst[z as usize];
+            let k = left
+                .min(free)
+                .min(self.bufs.chunk(st.written - st.reg_alloc));
+            t = if from_host {
+                lent.link.to_device(t2, k as u64 * SLOT_BYTES)
+            } else {
+                t2
+            };
             self.bufs.receive(b, k, t);
             self.zst[z as usize].written += k;
             left -= k;
@@ -305,11 +426,12 @@ impl ZonedFtl {
             let combine = self.policy == SlcPolicy::Bypass
                 && st.slc_end > st.reg_alloc
                 && st.written - st.reg_alloc >= self.unit;
-            if self.bufs.is_full(b) || combine {
+            if self.bufs.flush_due(b, st.written - st.reg_alloc) || combine {
                 self.flush_zone(lent, t, z, Trigger::Full);
             }
         }
         self.write_floor = t;
+        self.log_zone(lent, t, z);
         if out.became_full {
             self.zst[z as usize].full = true;
             self.flush_zone(lent, t, z, Trigger::ZoneFull);
@@ -358,8 +480,22 @@ impl ZonedFtl {
             self.record(k, op, now);
             return now;
         }
-        self.finalize(lent, now);
         self.counters.host_read_pages += n as u64;
+        let ready = self.read_flash(lent, now, lba, n, true);
+        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+    }
+
+    /// Read `n` LBAs at `lba` from flash into the controller (`host`: for a host read, whose
+    /// unwritten and buffered pages are counted). Returns when the data is read.
+    fn read_flash(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        lba: Lba,
+        n: u32,
+        host: bool,
+    ) -> SimTime {
+        self.finalize(lent, now);
         let mut last_mp = LastMapPage::new(now);
         let mut reads = PageReads::new(now, OpClass::HostRead);
         for i in 0..n as u64 {
@@ -368,18 +504,32 @@ impl ZonedFtl {
             let off = (l % self.size as u64) as u32;
             let st = self.zst[z as usize];
             if off >= st.written {
-                self.counters.unwritten_reads += 1;
+                self.counters.unwritten_reads += host as u64;
                 continue;
             }
             if off >= st.slc_end {
-                self.counters.buffer_read_hits += 1;
+                self.counters.buffer_read_hits += host as u64;
                 continue;
             }
-            let c = &mut self.counters.map;
-            let map_ready = self
-                .map
-                .lookup(lent, now, st.extent(z), off, &mut last_mp, c);
-            let (p, cell) = if off < st.reg_wp {
+            let map_ready = match &mut self.zmap {
+                Some(zm) if off < st.reg_wp => {
+                    zm.lookup();
+                    now
+                }
+                Some(zm) => {
+                    zm.lookup_slc();
+                    now
+                }
+                None => {
+                    let c = &mut self.counters.map;
+                    self.map
+                        .lookup(lent, now, st.extent(z), off, &mut last_mp, c)
+                }
+            };
+            let ipu = self.ipu_copy(self.lpa(z, off));
+            let (p, cell) = if let Some(ppa) = ipu {
+                (self.slc.page_of(ppa), CellType::Slc)
+            } else if off < st.reg_wp {
                 (self.space.locate(z, off), self.space.cell())
             } else {
                 let ppa = self
@@ -390,8 +540,7 @@ impl ZonedFtl {
             };
             reads.add(lent.nand, p, map_ready, cell);
         }
-        let ready = reads.finish(lent.nand);
-        lent.link.to_host(ready, n as u64 * SLOT_BYTES)
+        reads.finish(lent.nand)
     }
 
     /// Host flush: drain every buffer (data below a program unit goes to SLC). Returns when all
@@ -456,11 +605,15 @@ impl ZonedFtl {
             let l = self.lpa(z, off);
             self.slc.invalidate(l);
         }
+        self.drop_ipu(z, st.written);
         self.reap_victims(lent, t);
         self.erase_empty_slc(lent, t);
-        self.map.forget_zone(lent, z, st.written);
+        if self.zmap.is_none() {
+            self.map.forget_zone(lent, z, st.written);
+        }
         let done = self.space.release(lent.nand, z, t);
         self.zst[z as usize] = ZState::default();
+        self.log_zone(lent, t, z);
         done
     }
 }
@@ -472,6 +625,8 @@ impl Ftl for ZonedFtl {
             Op::Read => self.read(lent, now, cmd.lba, cmd.pages),
             Op::Write { .. } => self.write(lent, now, cmd.lba, cmd.pages),
             Op::Append => return self.append(lent, now, cmd.lba, cmd.pages),
+            Op::InPlace { .. } => return self.in_place(lent, now, cmd.lba, cmd.pages),
+            Op::Copy { dst } => return self.copy(lent, now, cmd.lba, dst, cmd.pages),
             // Trim has no meaning on a zoned namespace (reset frees space): ignored, counted.
             Op::Trim => {
                 self.counters.ignored_trims += 1;
@@ -504,6 +659,13 @@ impl Ftl for ZonedFtl {
 
     fn reset_counters(&mut self) {
         self.counters = ZonedCounters::default();
+        self.bufs.reset_counters();
+        if let Some(zm) = &mut self.zmap {
+            zm.counters = Default::default();
+        }
+        if let Some(ipu) = &mut self.ipu {
+            ipu.reset_counters();
+        }
         self.errors = ZoneErrorLog::new();
     }
 

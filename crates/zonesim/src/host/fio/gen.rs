@@ -63,6 +63,9 @@ pub struct JobGen {
     zbd: Option<Zbd>,
     /// `write_hint` code carried on every write.
     hint: u8,
+    /// What the job's writes are sent as: writes, zone appends (`zone_append=1`) or in-place
+    /// updates (`ipu=1`).
+    write_kind: IoKind,
 }
 
 #[derive(Debug, Clone)]
@@ -309,6 +312,13 @@ impl JobGen {
             },
             zbd,
             hint: spec.write_hint.code(),
+            write_kind: if spec.zone_append {
+                IoKind::ZoneAppend
+            } else if spec.ipu {
+                IoKind::InPlace
+            } else {
+                IoKind::Write
+            },
         })
     }
 
@@ -374,13 +384,15 @@ impl JobGen {
         } else {
             self.conventional_io(dir)
         };
-        if io.kind == IoKind::Write {
+        let write = io.kind == IoKind::Write;
+        if write {
             io.hint = self.hint;
+            io.kind = self.write_kind;
         }
         self.out.push(io);
         self.done_bytes += io.len;
         self.done_ios += 1;
-        if io.kind == IoKind::Write && self.fsync > 0 {
+        if write && self.fsync > 0 {
             self.writes_since_flush += 1;
             if self.writes_since_flush == self.fsync {
                 self.writes_since_flush = 0;

@@ -49,6 +49,8 @@
 //! | `zone_reset_threshold` | 0..=1 | `0` | see "Zoned mode" |
 //! | `zone_reset_frequency` | 0..=1 | `0` | see "Zoned mode" |
 //! | `write_hint` | `none` `short` `medium` `long` `extreme` | `none` | lifetime hint, kept for placement |
+//! | `zone_append` | bool | `0` | zbd writes are sent as zone appends (fio's option; needs `zonemode=zbd`); appends bypass the host's zone write lock |
+//! | `ipu` | bool | `0` | zonesim extension (not fio): writes are in-place updates, taken below a zone's write pointer within the device's `zone.ipu_budget_bytes` (ZMS, docs/zoned.md); rejected ones are counted by the device |
 //! | `namespace` | integer ≥ 0 | the run's `--namespace` | zonesim extension (not fio): the namespace (logical unit) the job targets, so jobs on several namespaces of one device run concurrently |
 //!
 //! Accepted and ignored because their value cannot change what this model does:
@@ -252,6 +254,11 @@ pub struct JobSpec {
     pub zone_reset_threshold: f64,
     pub zone_reset_frequency: f64,
     pub write_hint: WriteHint,
+    /// fio `zone_append=1`: the job's zbd writes are zone appends (the device picks the LBA).
+    pub zone_append: bool,
+    /// zonesim extension `ipu=1`: the job's writes are in-place updates (`IoKind::InPlace`):
+    /// below a zone's write pointer the device may take them within its IPU budget (ZMS).
+    pub ipu: bool,
     /// zonesim extension: the namespace this job targets (`namespace=N`); `None` = the run's
     /// `--namespace`.
     pub namespace: Option<u32>,
@@ -329,6 +336,8 @@ pub fn default_job() -> JobSpec {
         zone_reset_threshold: 0.0,
         zone_reset_frequency: 0.0,
         write_hint: WriteHint::None,
+        zone_append: false,
+        ipu: false,
         namespace: None,
         files: FileOpts::default(),
     }

@@ -116,6 +116,16 @@ impl Parser<'_> {
                     ),
                 ));
             }
+            if spec.zone_append && spec.zonemode != ZoneMode::Zbd {
+                return Err(Error::parse(
+                    self.file,
+                    spec.line,
+                    format!(
+                        "job '{}': zone_append=1 turns zbd writes into appends; it needs zonemode=zbd",
+                        spec.name
+                    ),
+                ));
+            }
             if sync {
                 spec.iodepth = 1;
             }
@@ -253,6 +263,8 @@ fn apply(
         "max_open_zones" => spec.max_open_zones = parse_int(key, v()?, 0, u32::MAX as u64)? as u32,
         "zone_reset_threshold" => spec.zone_reset_threshold = parse_fraction(key, v()?)?,
         "zone_reset_frequency" => spec.zone_reset_frequency = parse_fraction(key, v()?)?,
+        "zone_append" => spec.zone_append = parse_bool(key, value)?,
+        "ipu" => spec.ipu = parse_bool(key, value)?,
         "namespace" => spec.namespace = Some(parse_int(key, v()?, 0, u32::MAX as u64)? as u32),
         "write_hint" => {
             spec.write_hint = match v()?.to_ascii_lowercase().as_str() {

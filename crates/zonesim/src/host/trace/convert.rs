@@ -98,7 +98,7 @@ pub fn convert(reader: &mut TraceReader, out: &mut dyn Write, to: ConvertFormat)
                 last_us = last_us.max(us);
                 let action = match r.io.kind {
                     IoKind::Read => "read",
-                    IoKind::Write => "write",
+                    IoKind::Write | IoKind::InPlace => "write",
                     IoKind::Trim => "trim",
                     IoKind::Flush => "sync",
                     IoKind::ZoneReset

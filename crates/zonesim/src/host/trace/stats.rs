@@ -213,7 +213,7 @@ pub fn trace_stats(reader: &mut TraceReader, top: usize) -> Result<TraceStats> {
         max_time = max_time.max(rec.time_ns);
         let slot = match io.kind {
             IoKind::Read => 0,
-            IoKind::Write => 1,
+            IoKind::Write | IoKind::InPlace => 1,
             IoKind::Trim => 2,
             IoKind::Flush => {
                 flushes += 1;

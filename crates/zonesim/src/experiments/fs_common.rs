@@ -1,0 +1,154 @@
+//! Helpers of the file-system-level reproductions (seed 000 §6.3–6.5, seed 001 §5.5–5.6, seed
+//! 002): a device with the F2FS model mounted on it (`sim::fs`, as `zonesim run --fs f2fs`),
+//! driven one file operation at a time in a closed loop at queue depth 1: an operation's device
+//! commands (staged: data, node, flush) are submitted when the previous operation completed,
+//! and the clock moves to their completion plus the host's page-copy time. The file system's
+//! background GC thread wakes on the simulated clock between operations and its device work
+//! competes with the next operation's.
+
+use crate::config::fs::FsConfig;
+use crate::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
+use crate::device::Device;
+use crate::engine::SimTime;
+use crate::error::Result;
+use crate::host::fs::F2fs;
+use crate::sim::fs::{mount, FsHost};
+use crate::stats::device::DeviceReport;
+
+/// A device with a mounted file system and its clock.
+pub struct FsRig {
+    pub dev: Device,
+    pub host: FsHost,
+    pub now: SimTime,
+    /// When the measured phase started (see [`FsRig::mark`]).
+    pub t0: SimTime,
+    next_bg: Option<SimTime>,
+    last_end: SimTime,
+}
+
+impl FsRig {
+    /// mkfs + mount `fs` on a fresh `cfg`; mkfs's writes reach the device, then the device
+    /// counters start.
+    pub fn new(cfg: &DeviceConfig, fs: &FsConfig, seed: u64) -> Result<FsRig> {
+        let mut dev = Device::new(cfg, seed)?;
+        let mut host = mount(fs, &dev, fs.main_namespace.unwrap_or(0))?;
+        let now = host.submit(&mut dev, SimTime(0));
+        dev.reset_counters();
+        let next_bg = host
+            .fs
+            .p
+            .background_gc
+            .then(|| SimTime(now.ns() + host.fs.p.gc_min_sleep_time_ms * 1_000_000));
+        Ok(FsRig {
+            dev,
+            host,
+            now,
+            t0: now,
+            next_bg,
+            last_end: now,
+        })
+    }
+
+    /// Run file operation `f` now (after the background GC wakes due before it); its device
+    /// commands are submitted and the clock moves to their completion plus `host_ns`.
+    pub fn op<T>(&mut self, host_ns: u64, f: impl FnOnce(&mut F2fs) -> T) -> T {
+        self.bg_until(self.now);
+        self.host.fs.now = self.now.ns();
+        let r = f(&mut self.host.fs);
+        let end = self.host.submit(&mut self.dev, self.now);
+        self.now = SimTime(end.ns().max(self.now.ns()) + host_ns);
+        self.last_end = self.now;
+        r
+    }
+
+    /// Wake the background GC thread at each of its wake times up to `t`: on a zoned main area
+    /// it is idle when no user read is in flight (always, between operations); on a
+    /// conventional one after `gc_idle_time` without a request.
+    fn bg_until(&mut self, t: SimTime) {
+        while let Some(w) = self.next_bg.filter(|&w| w <= t) {
+            let fs = &mut self.host.fs;
+            let idle = fs.geo.zoned || w.since(self.last_end) >= fs.p.gc_idle_time_ms * 1_000_000;
+            let sleep = fs.bg_tick(w.ns(), idle);
+            let end = self.host.submit(&mut self.dev, w);
+            if end > w {
+                self.last_end = self.last_end.max(end);
+            }
+            self.next_bg = sleep.map(|s| SimTime(w.ns() + s.max(1)));
+            if end > self.now {
+                self.now = end;
+            }
+        }
+    }
+
+    /// Start the measured phase: device and file-system counters from here.
+    pub fn mark(&mut self) {
+        self.dev.reset_counters();
+        self.host.fs.c = Default::default();
+        self.t0 = self.now;
+    }
+
+    /// Simulated seconds since [`FsRig::mark`].
+    pub fn elapsed_s(&self) -> f64 {
+        self.now.since(self.t0) as f64 / 1e9
+    }
+
+    pub fn device(&self) -> DeviceReport {
+        self.dev.report()
+    }
+
+    /// Flash programs / user data bytes written by the file system since the mark.
+    pub fn end_to_end_waf(&self) -> f64 {
+        let user = self.host.fs.c.data_bytes as f64;
+        let prog = self.device().flash.programmed_slots as f64 * 4096.0;
+        if user > 0.0 {
+            prog / user
+        } else {
+            0.0
+        }
+    }
+
+    /// File-system WAF since the mark: everything it wrote / user data.
+    pub fn fs_waf(&self) -> f64 {
+        let c = &self.host.fs.c;
+        if c.data_bytes == 0 {
+            0.0
+        } else {
+            c.fs_bytes_written() as f64 / c.data_bytes as f64
+        }
+    }
+}
+
+/// `cfg` with namespace `ns` turned into a conventional (page-mapped) namespace of the same
+/// flash: the "block" configuration of ConZone+ / the baseline of ZMS, its write buffer the
+/// zoned namespace's buffers put together.
+pub fn as_block(cfg: &DeviceConfig, ns: usize) -> Result<DeviceConfig> {
+    let mut b = cfg.clone();
+    b.name = format!("{}-block", cfg.name);
+    b.namespaces[ns] = NamespaceConfig {
+        kind: NamespaceKind::Conventional,
+        capacity_bytes: 0,
+        zones: 0,
+        slc_only: false,
+        channels: Vec::new(),
+    };
+    b.buffer.bytes = b.buffer.bytes.max(2 * cfg.buffer.bytes_each);
+    b.validate()?;
+    Ok(b)
+}
+
+/// A small xorshift for the workloads' random choices (deterministic per seed).
+pub struct Xs(u64);
+
+impl Xs {
+    pub fn new(seed: u64) -> Xs {
+        Xs(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
+    }
+}
