@@ -49,13 +49,14 @@ pub fn device(
     Ok(cfg)
 }
 
-/// `flows` fio jobs of uniform random 8 KiB `rw` at QD 1, `ios` each; flow k on namespace
+/// `flows` fio jobs of uniform random 8 KiB `rw` at QD 1 (`norandommap`: every page equally
+/// likely at each request, as seed 004 §IV-C), `ios` each; flow k on namespace
 /// `ns_of(k)`.
 pub fn flows(rw: &str, flows: u32, ios: u64, ns_of: impl Fn(u32) -> usize) -> Result<Workload> {
     let mut text = String::new();
     for k in 0..flows {
         text.push_str(&format!(
-            "[flow{k}]\nrw={rw}\nbs=8k\niodepth=1\nnumber_ios={ios}\nnamespace={}\n",
+            "[flow{k}]\nrw={rw}\nbs=8k\niodepth=1\nnorandommap=1\nnumber_ios={ios}\nnamespace={}\n",
             ns_of(k)
         ));
     }

@@ -4,8 +4,8 @@ pub mod apps;
 pub mod fio;
 pub mod fs;
 pub mod io;
-pub mod queues;
 pub mod order;
+pub mod queues;
 pub mod scenario;
 pub mod trace;
 

@@ -8,9 +8,9 @@
 //! the next fetch serves; with no fetch cost a command is fetched when submitted and
 //! arbitration never has a choice to make.
 
+use super::Held;
 use crate::config::{Arbitration, DeviceConfig, QueuePriority};
 use crate::host::queues::{Arbiter, QueueClass};
-use super::Held;
 use crate::stats::IoStats;
 use std::collections::VecDeque;
 
