@@ -91,3 +91,97 @@ fn nvm_set_rules() {
     assert!(err("[0, 0]", "conventional").contains("listed twice"));
     assert!(err("[0]", "zoned").contains("namespaces[1].channels"));
 }
+
+/// An NVM set is physical isolation: a namespace pinned to channel 0 writes, reads and
+/// collects garbage only on channel 0's dies; channel 1's dies are never booked.
+#[test]
+fn nvm_set_never_touches_other_channels() {
+    use zonesim::device::Device;
+    use zonesim::engine::SimTime;
+    use zonesim::interface::{Command, Op};
+    let cfg = two_namespaces("[0]", "[1]", &[]);
+    let mut dev = Device::new(&cfg, 1).unwrap();
+    let pages = dev.capacity_bytes(0) / 4096;
+    let mut t = SimTime::ZERO;
+    // Three passes over the namespace: fills it and forces garbage collection.
+    let mut x = 7u64;
+    for _ in 0..3 * pages {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let lba = x % pages;
+        let cmd = Command::widen(Op::Write { hint: 0 }, lba * 4096, 4096);
+        t = dev.submit(t, 0, cmd).done;
+    }
+    for lba in (0..pages).step_by(97) {
+        t = dev
+            .submit(t, 0, Command::widen(Op::Read, lba * 4096, 4096))
+            .done;
+    }
+    dev.submit(t, 0, Command::widen(Op::Flush, 0, 0));
+    let geo = &dev.nand.geo;
+    let mut used = [0u32; 2];
+    for die in 0..geo.dies {
+        if dev.nand.die_free_at(die) > SimTime::ZERO {
+            used[geo.channel_of(die) as usize] += 1;
+        }
+    }
+    assert_eq!(used[1], 0, "a die of channel 1 was booked");
+    assert!(used[0] > 0);
+    assert!(dev.nand.counters.block_erases > 0, "GC ran");
+    dev.check_invariants().unwrap();
+}
+
+/// `firmware.model = "off"` set explicitly reports exactly what the default does.
+#[test]
+fn model_off_is_the_default() {
+    let wl = jobs("[w]\nrw=randrw\nbs=8k\niodepth=4\nnumjobs=3\nnumber_ios=3000\n");
+    let a = run(&cached(0, &[]), &wl, Precondition::Seq, 3);
+    let b = run(
+        &cached(0, &["firmware.model=off"]),
+        &wl,
+        Precondition::Seq,
+        3,
+    );
+    assert!(b.firmware.is_none());
+    assert_eq!(a.deterministic_json(), b.deterministic_json());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+    /// Under any mix of workers, lock design, hand-off, queues and cache: every request
+    /// completes once (issued = completed, and the cores counted each once), no lock is held
+    /// by two cores and no core runs two handlers at once (`Device::check_invariants`,
+    /// run by `common::run`), and the same seed gives the same report.
+    #[test]
+    fn cores_model_properties(
+        workers in 1u32..7,
+        bucket in proptest::bool::ANY,
+        fifo in proptest::bool::ANY,
+        queues in 0u32..5,
+        cache in proptest::sample::select(vec![0u64, 1 << 20, 16 << 20]),
+        jobs_n in 1u32..5,
+        rw in proptest::sample::select(vec!["randread", "randwrite", "randrw"]),
+        seed in 0u64..1000,
+    ) {
+        let sets = [
+            "firmware.model=cores".to_string(),
+            format!("firmware.workers={workers}"),
+            format!("firmware.lock_granularity={}", if bucket { "bucket" } else { "namespace" }),
+            format!("firmware.lock_handoff={}", if fifo { "fifo" } else { "ttas" }),
+            format!("host.queues={queues}"),
+            "firmware.core_mhz=200".to_string(),
+        ];
+        let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
+        let cfg = cached(cache, &sets);
+        let wl = jobs(&format!(
+            "[j]\nrw={rw}\nbs=8k\niodepth=4\nnumjobs={jobs_n}\nnumber_ios=400\n"
+        ));
+        let r = run(&cfg, &wl, Precondition::Seq, seed);
+        let fw = r.firmware.as_ref().expect("cores report a firmware section");
+        proptest::prop_assert_eq!(fw.requests, r.sim.requests_completed);
+        proptest::prop_assert_eq!(r.sim.requests_completed, 400 * jobs_n as u64);
+        let again = run(&cfg, &wl, Precondition::Seq, seed);
+        proptest::prop_assert_eq!(r.deterministic_json(), again.deterministic_json());
+    }
+}

@@ -248,5 +248,23 @@ mod tests {
                 proptest::prop_assert!(w[0].1 <= w[1].0, "two holders: {:?}", w);
             }
         }
+
+        /// FIFO hand-off with acquisitions asked in time order: each is granted exactly
+        /// once, in the order asked, and released (its hold ends) before the next starts.
+        #[test]
+        fn fifo_grants_in_ask_order(mut asks in proptest::collection::vec((0u64..2000, 1u64..80), 1..150)) {
+            asks.sort_by_key(|a| a.0);
+            let mut l = Lock::default();
+            let mut prev: Option<Grant> = None;
+            for &(t, h) in &asks {
+                let g = take(&mut l, t, h);
+                proptest::prop_assert_eq!(g.end - g.start - g.lead, h, "held once, for its hold");
+                if let Some(p) = prev {
+                    proptest::prop_assert!(g.start >= p.end, "granted before the earlier asker released");
+                }
+                prev = Some(g);
+            }
+            proptest::prop_assert_eq!(l.stats.acquisitions, asks.len() as u64);
+        }
     }
 }
