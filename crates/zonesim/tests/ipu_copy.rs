@@ -66,7 +66,7 @@ proptest! {
     #[test]
     fn ipu_data_is_mapped_once(steps in proptest::collection::vec(step(), 1..120)) {
         let mut dev = device(96);
-        let z = dev.zoned(NS).unwrap().zone_config().clone();
+        let z = *dev.zoned(NS).unwrap().zone_config();
         let (size, cap) = (z.zone_size, z.zone_capacity);
         let mut wp = [0u64; 4];
         let mut live: BTreeSet<u64> = BTreeSet::new();

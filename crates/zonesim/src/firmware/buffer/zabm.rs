@@ -323,7 +323,7 @@ mod tests {
             let mut released = 0u64;
             for (z, k, flush) in ops {
                 b.open(z);
-                t = t + 7;
+                t += 7;
                 if flush {
                     let n = b.count(z);
                     b.flushed(z, n, t + 50);

@@ -27,6 +27,7 @@
 //!    worker (mailbox + IPI); the worker finishes them and queues the completion to the
 //!    completion core (its lock + IPI), which posts the CQE and raises the interrupt; the
 //!    host's CQ head doorbell is one more message for the HIL core.
+//!
 //! Reads that hit the data cache in full skip 3-4's flash part: the worker completes them. Costs
 //! are cycles (`firmware.cost.*`) at `firmware.core_mhz`.
 
