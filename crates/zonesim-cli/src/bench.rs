@@ -45,6 +45,29 @@ fn job(rw: RwMode, ios: u64, depth: u32) -> Workload {
     Workload::Jobs(vec![j])
 }
 
+/// The device overrides of the two mcmq cases (the same device, the core model off and on).
+const MCMQ_OFF: &[&str] = &[
+    "nand.blocks_per_plane=64",
+    "host.queues=8",
+    "cache.bytes=67108864",
+    "firmware.model=off",
+];
+const MCMQ_CORES: &[&str] = &[
+    "nand.blocks_per_plane=64",
+    "host.queues=8",
+    "cache.bytes=67108864",
+    "firmware.model=cores",
+    "firmware.workers=8",
+];
+
+/// Eight uniform 8 KiB random read/write jobs, `ios` requests in all.
+fn mcmq_jobs(ios: u64) -> Result<Workload> {
+    fio(&format!(
+        "[m]\nrw=randrw\nbs=8k\niodepth=4\nnumjobs=8\nnorandommap\nnumber_ios={}\n",
+        (ios / 8).max(1)
+    ))
+}
+
 struct Case {
     name: &'static str,
     what: &'static str,
@@ -135,6 +158,24 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 a.ios
             ))?,
             sets: &["fs.kind=f2fs"],
+        },
+        Case {
+            name: "mcmq-randrw-8k-off",
+            what: "mcmq-2022 preset (64 blocks/plane), 8 KiB random 50/50 read/write, 8 jobs on 8 host queues, QD 4 each, 64 MiB data cache, firmware.model = off (the baseline of mcmq-randrw-8k-cores)",
+            device: "mcmq-2022",
+            namespace: 0,
+            pre: Precondition::Seq,
+            workload: mcmq_jobs(a.ios)?,
+            sets: MCMQ_OFF,
+        },
+        Case {
+            name: "mcmq-randrw-8k-cores",
+            what: "the same with firmware.model = cores (HIL, TSU, completion and 8 worker cores, locks, mailboxes; issue 15): its speed over mcmq-randrw-8k-off is the cost of the core model",
+            device: "mcmq-2022",
+            namespace: 0,
+            pre: Precondition::Seq,
+            workload: mcmq_jobs(a.ios)?,
+            sets: MCMQ_CORES,
         },
     ];
     if let Some(o) = &a.only {

@@ -108,7 +108,7 @@ fn without_requeueing_qd_writes_stay_in_order_even_unlocked() {
 const PRIO_READS: &str = "[hi]\nrw=randread\nbs=4k\niodepth=16\nsize=64m\nnumber_ios=3000\nprioclass=1\nprio=0\n[lo]\nrw=randread\nbs=4k\niodepth=16\nsize=64m\nnumber_ios=3000\nprioclass=3\n";
 
 fn prio_run(depth: u32) -> Report {
-    let d = format!("host.queue_depth={depth}");
+    let d = format!("host.device_tags={depth}");
     let cfg = common::device("ufs-conventional", &[&d]);
     common::run(&cfg, &common::jobs(PRIO_READS), Precondition::Seq, 4)
 }
@@ -127,7 +127,7 @@ fn priorities_order_the_host_queue_when_tags_run_out() {
         lo.host.read.latency_us.mean
     );
     let d = r.sim.dispatch.clone().expect("scheduler counters");
-    assert_eq!(d.queue_depth, 4);
+    assert_eq!(d.device_tags, 4);
     assert!(
         d.queued > 0 && d.overtakes > 0 && d.max_waiting <= 28,
         "{d:?}"
@@ -145,7 +145,7 @@ fn with_the_zone_lock_priorities_cannot_reorder_zoned_writes() {
     // scheduler reorders across zones, never within one.
     let cfg = common::small_zoned(&[
         "host.zone_write_lock=true",
-        "host.queue_depth=2",
+        "host.device_tags=2",
         "host.requeue_probability=0.05",
     ]);
     let text = "[a]\nzonemode=zbd\nrw=write\nbs=16k\niodepth=8\noffset=0z\nsize=2z\nprioclass=1\n\

@@ -10,9 +10,15 @@
 //! Units: times in microseconds (`*_us`), bandwidths in MiB/s (`*_mb_s`, 2^20 bytes per second),
 //! sizes in bytes (`*_bytes`).
 
+mod firmware;
 pub mod fs;
 mod presets;
 mod validate;
+
+pub use firmware::{
+    Arbitration, CacheConfig, FirmwareConfig, FirmwareCost, FirmwareModel, LockGranularity,
+    LockHandoff, QueuePriority, MAX_HOST_QUEUES,
+};
 
 pub use presets::{preset_text, PRESETS};
 
@@ -61,6 +67,52 @@ pub struct CellTiming {
     pub read_us: f64,
     pub program_us: f64,
     pub erase_us: f64,
+    /// Array read time by page type (LSB, CSB, MSB, TSB: page index mod bits per cell), seed
+    /// 004 Table I; empty = `read_us` for every page.
+    #[serde(default, skip_serializing_if = "PageTimes::is_empty")]
+    pub read_us_by_page: PageTimes,
+    /// Program time by page type; a program unit (every page of a word line, programmed in
+    /// order) takes their sum. Empty = `program_us` per unit.
+    #[serde(default, skip_serializing_if = "PageTimes::is_empty")]
+    pub program_us_by_page: PageTimes,
+}
+
+/// Times (µs) by page type, one per bit of the cell, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize, Serialize)]
+#[serde(try_from = "Vec<f64>", into = "Vec<f64>")]
+pub struct PageTimes {
+    n: u8,
+    us: [f64; 4],
+}
+
+impl PageTimes {
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    pub fn as_slice(&self) -> &[f64] {
+        &self.us[..self.n as usize]
+    }
+}
+
+impl TryFrom<Vec<f64>> for PageTimes {
+    type Error = String;
+    fn try_from(v: Vec<f64>) -> std::result::Result<PageTimes, String> {
+        if v.len() > 4 {
+            return Err(format!("at most 4 page types (got {})", v.len()));
+        }
+        let mut us = [0.0; 4];
+        us[..v.len()].copy_from_slice(&v);
+        Ok(PageTimes {
+            n: v.len() as u8,
+            us,
+        })
+    }
+}
+
+impl From<PageTimes> for Vec<f64> {
+    fn from(p: PageTimes) -> Vec<f64> {
+        p.as_slice().to_vec()
+    }
 }
 
 /// Timing per cell type. Defaults: ConZone Table 2 for SLC/TLC/QLC (read/program), erase 3.5 ms;
@@ -83,21 +135,29 @@ impl Default for TimingTable {
                 read_us: 20.0,
                 program_us: 75.0,
                 erase_us: 3500.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
             mlc: CellTiming {
                 read_us: 75.0,
                 program_us: 750.0,
                 erase_us: 3800.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
             tlc: CellTiming {
                 read_us: 32.0,
                 program_us: 937.5,
                 erase_us: 3500.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
             qlc: CellTiming {
                 read_us: 85.0,
                 program_us: 6400.0,
                 erase_us: 3500.0,
+                read_us_by_page: PageTimes::default(),
+                program_us_by_page: PageTimes::default(),
             },
         }
     }
@@ -119,6 +179,8 @@ struct PartialCellTiming {
     read_us: Option<f64>,
     program_us: Option<f64>,
     erase_us: Option<f64>,
+    read_us_by_page: Option<PageTimes>,
+    program_us_by_page: Option<PageTimes>,
 }
 
 impl PartialCellTiming {
@@ -127,6 +189,8 @@ impl PartialCellTiming {
             read_us: self.read_us.unwrap_or(d.read_us),
             program_us: self.program_us.unwrap_or(d.program_us),
             erase_us: self.erase_us.unwrap_or(d.erase_us),
+            read_us_by_page: self.read_us_by_page.unwrap_or(d.read_us_by_page),
+            program_us_by_page: self.program_us_by_page.unwrap_or(d.program_us_by_page),
         }
     }
 }
@@ -184,6 +248,26 @@ pub struct HostConfig {
     /// sees it, microseconds. Default 0.
     #[serde(default)]
     pub overhead_us: f64,
+    /// Submission/completion queue pairs (NVMe up to 64 Ki, UFS 32); fio jobs and their
+    /// `numjobs` clones take queues in turn (job k on queue k mod queues). 0 (default): one
+    /// queue per job, unbounded, no per-queue report.
+    #[serde(default)]
+    pub queues: u32,
+    /// Entries of each submission queue: a job waits while its queue holds this many
+    /// commands. 0 (default): unbounded.
+    #[serde(default)]
+    pub queue_depth: u32,
+    /// Which queue the controller fetches from next when several hold commands and the HIL
+    /// core is busy (`rr` or `wrr`). Default `rr`.
+    #[serde(default)]
+    pub arbitration: Arbitration,
+    /// Priority class of queue 0, 1, ... under `wrr` (`urgent`, `high`, `medium`, `low`);
+    /// queues not listed are `medium`.
+    #[serde(default)]
+    pub queue_priority: Vec<QueuePriority>,
+    /// Weights of the high, medium and low classes under `wrr`. Default [4, 2, 1].
+    #[serde(default = "firmware::wrr_weights")]
+    pub wrr_weights: [u32; 3],
     /// Zoned writes: at most one write in flight per zone, later ones wait in the host
     /// (mq-deadline's zone write locking, ZUFS §4.3). Zone appends need no lock. Default true.
     #[serde(default = "default_true")]
@@ -201,7 +285,7 @@ pub struct HostConfig {
     /// host scheduler and are dispatched by fio `prioclass` / `prio` (host/sched.rs). 0 = no
     /// limit (the default: nothing waits, priorities have no effect).
     #[serde(default)]
-    pub queue_depth: u32,
+    pub device_tags: u32,
     /// IOTailor (ZMS, seed 002 "Challenge #1", `host/iotailor.rs`): zoned writes of the run's
     /// sources are split and grouped per zone into superpage-aligned requests before they
     /// reach the device. Needs the run's namespace to be zoned. Default false.
@@ -785,6 +869,10 @@ pub struct NamespaceConfig {
     /// Conventional: live wholly in SLC blocks (ConZone+ §4: metadata namespace 0).
     #[serde(default)]
     pub slc_only: bool,
+    /// Conventional: the NVM set, the channels the namespace's superblocks span (seed 004
+    /// §III-C, MCMQ's per-namespace channel list). Empty (default): every channel.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<u32>,
 }
 
 /// A whole device.
@@ -806,6 +894,12 @@ pub struct DeviceConfig {
     pub slc: SlcConfig,
     #[serde(default)]
     pub sched: SchedConfig,
+    /// Multi-core firmware model (issue 15); off by default.
+    #[serde(default)]
+    pub firmware: FirmwareConfig,
+    /// DRAM data cache in front of the FTL; none by default.
+    #[serde(default)]
+    pub cache: CacheConfig,
     #[serde(default)]
     pub stats: StatsConfig,
     /// Namespaces in id order; empty = one conventional namespace.

@@ -19,6 +19,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         include_str!("../../../../presets/conzone-paper.toml"),
     ),
     (
+        "mcmq-2022",
+        "MCMQ (DATE'22) MLC SSD: 8 ch x 1 chip x 2 dies x 2 planes, 8 KiB pages, Table I LSB/MSB latencies, 512 MiB data cache (16 GiB: 1/32 of 512 GB)",
+        include_str!("../../../../presets/mcmq-2022.toml"),
+    ),
+    (
         "cufs-2026",
         "conventional UFS baseline of ZUFS (FAST'26 §5.1): the zufs-2026 hardware as one conventional LU, two-level L1/L2 map in 1 MiB SRAM (compressed L1 off), 1.5 MiB buffer",
         include_str!("../../../../presets/cufs-2026.toml"),

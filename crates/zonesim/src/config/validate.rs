@@ -12,7 +12,7 @@ fn positive(key: &str, v: u64) -> Result<()> {
 }
 
 /// A count in `1..=max`.
-fn count(key: &str, v: u32, max: u32) -> Result<()> {
+pub(super) fn count(key: &str, v: u32, max: u32) -> Result<()> {
     if v == 0 || v > max {
         return Err(Error::config(
             key,
@@ -23,7 +23,7 @@ fn count(key: &str, v: u32, max: u32) -> Result<()> {
 }
 
 /// A positive number within `[min, max]` (keeps integer time arithmetic exact and finite).
-fn in_range(key: &str, v: f64, min: f64, max: f64) -> Result<()> {
+pub(super) fn in_range(key: &str, v: f64, min: f64, max: f64) -> Result<()> {
     if !(v.is_finite() && v >= min && v <= max) {
         return Err(Error::config(
             key,
@@ -52,6 +52,7 @@ const MAX_GC_WINDOW: u32 = 1 << 20;
 
 impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
+        self.validate_firmware()?;
         if let Some(fs) = &self.fs {
             fs.validate()?;
         }
@@ -340,10 +341,10 @@ impl DeviceConfig {
                 "reshapes writes to zones; the device has no zoned namespace",
             ));
         }
-        if h.queue_depth > 1 << 16 {
+        if h.device_tags > 1 << 16 {
             return Err(Error::config(
-                "host.queue_depth",
-                format!("{}: must be at most 65536 (0 = no limit)", h.queue_depth),
+                "host.device_tags",
+                format!("{}: must be at most 65536 (0 = no limit)", h.device_tags),
             ));
         }
         Ok(())

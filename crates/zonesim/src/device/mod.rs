@@ -3,8 +3,11 @@
 //! [`Command`] at its arrival time and returns its [`Completion`]; all device state changes at
 //! arrival (the analytic timelines place each flash operation in the future).
 
+mod firmware;
 mod plan;
 mod report;
+
+pub use firmware::{FirmwareState, Submitted};
 
 pub use plan::{
     effective_spare_warning, gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows,
@@ -124,6 +127,8 @@ pub struct Device {
     overhead_ns: u64,
     /// When the last run on this device ended (the next run starts no earlier).
     pub clock: SimTime,
+    /// Multi-core firmware and data cache (device/firmware.rs); inert when both are off.
+    pub fw: FirmwareState,
 }
 
 impl Device {
@@ -150,9 +155,13 @@ impl Device {
                     rows,
                     slc,
                     logical_pages,
+                    ref channels,
                 } => {
                     let cell = if slc { CellType::Slc } else { geo.cell };
-                    let view = geo.region(rows.first, rows.count, cell);
+                    let mut view = geo.region(rows.first, rows.count, cell);
+                    if !channels.is_empty() {
+                        view = view.on_channels(channels);
+                    }
                     let f = PageFtl::new(
                         cfg,
                         view,
@@ -185,7 +194,7 @@ impl Device {
                 }
             }
         }
-        Ok(Device {
+        let mut dev = Device {
             link: Link::new(cfg.host.link_mb_s),
             sram: L2pSram::new(
                 cfg.ftl.l2p_cache_bytes,
@@ -207,7 +216,10 @@ impl Device {
             cfg: cfg.clone(),
             out_of_range: 0,
             nand,
-        })
+            fw: FirmwareState::default(),
+        };
+        dev.fw = FirmwareState::new(&dev, seed);
+        Ok(dev)
     }
 
     /// Capacity of namespace `ns` in bytes.
@@ -311,6 +323,7 @@ impl Device {
         if !self.nand.check_dies() {
             return Err("die reservations overlap".into());
         }
+        self.check_firmware()?;
         self.sram.check()
     }
 }
@@ -332,5 +345,6 @@ impl Device {
         for ns in &mut self.namespaces {
             ns.reset_counters();
         }
+        self.reset_firmware_counters();
     }
 }

@@ -14,7 +14,7 @@
 //! 0` for a zoned one): it gets the regular flash the others leave. Without `[[namespaces]]`
 //! the device has one conventional namespace over all regular flash (the presets of issue 2).
 
-use crate::config::{stream_count, DeviceConfig, NamespaceKind};
+use crate::config::{stream_count, DeviceConfig, NamespaceConfig, NamespaceKind};
 use crate::error::{Error, Result};
 use crate::interface::zone::ZoneConfig;
 use crate::nand::{Geometry, SLOT_BYTES};
@@ -45,6 +45,8 @@ pub enum NsPlan {
         rows: Rows,
         slc: bool,
         logical_pages: u64,
+        /// The NVM set: channels its superblocks span (empty: all).
+        channels: Vec<u32>,
     },
     Zoned {
         zone: ZoneConfig,
@@ -118,6 +120,47 @@ pub fn zone_geometry(cfg: &DeviceConfig, geo: &Geometry) -> Result<(u64, u64, u6
         ));
     }
     Ok((cap, size, unit_slots))
+}
+
+/// Channels of a namespace's NVM set out of `channels` (all when it names none).
+fn set_of(n: &NamespaceConfig, channels: u32) -> impl Iterator<Item = u32> + '_ {
+    let all = if n.channels.is_empty() { channels } else { 0 };
+    n.channels.iter().copied().chain(0..all)
+}
+
+/// How many of the array's `channels` a namespace's superblocks span.
+fn set_width(n: &NamespaceConfig, channels: u32) -> u32 {
+    if n.channels.is_empty() {
+        channels
+    } else {
+        n.channels.len() as u32
+    }
+}
+
+/// The rules of `namespaces[i].channels`.
+fn check_set(i: usize, n: &NamespaceConfig, channels: u32) -> Result<()> {
+    if n.channels.is_empty() {
+        return Ok(());
+    }
+    let key = format!("namespaces[{i}].channels");
+    if n.kind != NamespaceKind::Conventional || n.slc_only {
+        return Err(Error::config(
+            key,
+            "only conventional namespaces in regular flash take an NVM set (not zoned, not slc_only)",
+        ));
+    }
+    for (k, &c) in n.channels.iter().enumerate() {
+        if c >= channels {
+            return Err(Error::config(
+                key,
+                format!("channel {c} does not exist (nand.channels = {channels})"),
+            ));
+        }
+        if n.channels[..k].contains(&c) {
+            return Err(Error::config(key, format!("channel {c} listed twice")));
+        }
+    }
+    Ok(())
 }
 
 /// Superblocks a conventional namespace of `logical` pages needs with `op` and the GC reserve.
@@ -222,6 +265,7 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             rows,
             slc: false,
             logical_pages: view.logical_pages(cfg.ftl.overprovisioning),
+            channels: Vec::new(),
         }];
         check_spare_superblocks(cfg, &geo)?;
         return Ok(plans);
@@ -270,6 +314,7 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
         }
     };
     for (i, n) in cfg.namespaces.iter().enumerate() {
+        check_set(i, n, geo.channels)?;
         let key = |k: &str| format!("namespaces[{i}].{k}");
         match n.kind {
             NamespaceKind::Conventional => {
@@ -295,7 +340,9 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
                 if n.slc_only {
                     slc_rows[i] = conventional_sbs(cfg, logical, slc_sb_slots);
                 } else {
-                    reg_rows[i] = conventional_sbs(cfg, logical, sb_slots);
+                    let set_slots =
+                        sb_slots * set_width(n, geo.channels) as u64 / geo.channels as u64;
+                    reg_rows[i] = conventional_sbs(cfg, logical, set_slots);
                 }
             }
             NamespaceKind::Zoned => {
@@ -312,7 +359,14 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             }
         }
     }
-    let used: u64 = reg_rows.iter().sum();
+    // Rows in use on each channel (namespaces on other channels take the same rows there).
+    let mut used_on = vec![0u64; geo.channels as usize];
+    for (i, n) in cfg.namespaces.iter().enumerate() {
+        for c in set_of(n, geo.channels) {
+            used_on[c as usize] += reg_rows[i];
+        }
+    }
+    let used = used_on.iter().copied().max().unwrap_or(0);
     if used > regular_total as u64 {
         return Err(Error::config(
             "nand.blocks_per_plane",
@@ -323,8 +377,12 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
         ));
     }
     if let Some(&i) = open_ended.first() {
-        let left = regular_total as u64 - used;
         let n = &cfg.namespaces[i];
+        let used = set_of(n, geo.channels)
+            .map(|c| used_on[c as usize])
+            .max()
+            .unwrap_or(0);
+        let left = regular_total as u64 - used;
         match n.kind {
             NamespaceKind::Conventional => reg_rows[i] = left,
             NamespaceKind::Zoned => {
@@ -372,28 +430,53 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             }
         }
     }
-    // Pass 2: place.
+    // Pass 2: place. A namespace's rows start after every earlier namespace on its channels.
     let mut slc_next = 0u32;
-    let mut reg_next = slc_total;
+    let mut reg_next_on = vec![slc_total; geo.channels as usize];
     let mut out = Vec::new();
     for (i, n) in cfg.namespaces.iter().enumerate() {
+        let mut reg_next = set_of(n, geo.channels)
+            .map(|c| reg_next_on[c as usize])
+            .max()
+            .unwrap_or(slc_total);
+        let mut take_regular = |count: u64| -> Result<Rows> {
+            let rows = Rows::take(&mut reg_next, count);
+            if reg_next > cfg.nand.blocks_per_plane {
+                return Err(Error::config(
+                    format!("namespaces[{i}].channels"),
+                    format!(
+                        "the namespace does not fit on its channels: it needs blocks {}..{} of each plane, there are {}",
+                        rows.first, reg_next, cfg.nand.blocks_per_plane
+                    ),
+                ));
+            }
+            for c in set_of(n, geo.channels) {
+                reg_next_on[c as usize] = reg_next;
+            }
+            Ok(rows)
+        };
         match n.kind {
             NamespaceKind::Conventional => {
-                let logical = if n.capacity_bytes == 0 {
-                    let view = geo.region(reg_next, reg_rows[i] as u32, geo.cell);
-                    view.logical_pages(cfg.ftl.overprovisioning)
-                } else {
-                    n.capacity_bytes / SLOT_BYTES
-                };
+                let channels = n.channels.clone();
                 let rows = if n.slc_only {
                     Rows::take(&mut slc_next, slc_rows[i])
                 } else {
-                    Rows::take(&mut reg_next, reg_rows[i])
+                    take_regular(reg_rows[i])?
+                };
+                let logical = if n.capacity_bytes == 0 {
+                    let mut view = geo.region(rows.first, rows.count, geo.cell);
+                    if !channels.is_empty() {
+                        view = view.on_channels(&channels);
+                    }
+                    view.logical_pages(cfg.ftl.overprovisioning)
+                } else {
+                    n.capacity_bytes / SLOT_BYTES
                 };
                 out.push(NsPlan::Conventional {
                     rows,
                     slc: n.slc_only,
                     logical_pages: logical,
+                    channels,
                 });
             }
             NamespaceKind::Zoned => {
@@ -406,7 +489,7 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
                     max_active: cfg.zone.max_active,
                 };
                 zone.validate()?;
-                let rows = Rows::take(&mut reg_next, reg_rows[i]);
+                let rows = take_regular(reg_rows[i])?;
                 let slc = Rows::take(&mut slc_next, slc_rows[i]);
                 out.push(NsPlan::Zoned {
                     zone,

@@ -238,7 +238,11 @@ fn region_wear(f: &PageFtl, nand: &NandArray) -> RegionWear {
     let (dies, planes) = (g.dies, g.planes);
     let it = (0..dies)
         .flat_map(move |d| (0..planes).map(move |p| (d, p)))
-        .flat_map(move |(d, p)| blocks.clone().map(move |b| g.block_index(d, p, b)))
+        .flat_map(move |(d, p)| {
+            blocks
+                .clone()
+                .map(move |b| g.block_index(g.phys_die(d), p, b))
+        })
         .map(|i| counts[i]);
     let s = EraseSummary::of(it);
     RegionWear {

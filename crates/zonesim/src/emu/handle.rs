@@ -290,8 +290,10 @@ impl Handle {
         let host = HostReport::from_stats(&self.stats);
         let wall_s = self.wall.elapsed().as_secs_f64();
         let simulated_ns = self.clock.ns();
+        let firmware = self.dev.firmware_report(host.window_ns);
         Report {
             zonesim_version: env!("CARGO_PKG_VERSION"),
+            firmware,
             jobs: vec![JobReport {
                 name: self.opts.name.clone(),
                 namespace: self.ns,

@@ -22,6 +22,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         capacity_bytes: 0,
         zones: 0,
         slc_only: false,
+        channels: Vec::new(),
     };
     block.buffer.bytes = 2 * zoned.buffer.bytes_each;
     block.validate()?;

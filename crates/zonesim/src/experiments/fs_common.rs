@@ -129,6 +129,7 @@ pub fn as_block(cfg: &DeviceConfig, ns: usize) -> Result<DeviceConfig> {
         capacity_bytes: 0,
         zones: 0,
         slc_only: false,
+        channels: Vec::new(),
     };
     b.buffer.bytes = b.buffer.bytes.max(2 * cfg.buffer.bytes_each);
     b.validate()?;

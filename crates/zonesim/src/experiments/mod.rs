@@ -10,6 +10,11 @@ mod conzone_l2p_search;
 mod conzone_seq;
 mod f2fs_lfs_waf;
 mod fs_common;
+mod mcmq_common;
+mod mcmq_isolation;
+mod mcmq_latency_table;
+mod mcmq_scaling;
+mod mcmq_vs_mqsim;
 pub mod supgc_fio;
 mod supgc_throughput;
 mod zms_multizone;
@@ -197,6 +202,26 @@ pub fn all() -> Vec<Experiment> {
             name: "f2fs-lfs-waf",
             title: "F2FS model: FS cleaning WAF vs the analytic LFS greedy / FIFO curves (uniform random overwrites)",
             run: f2fs_lfs_waf::run_exp,
+        },
+        Experiment {
+            name: "mcmq-isolation",
+            title: "MCMQ Fig. 7: shared namespace vs shared storage vs no sharing (NVM sets)",
+            run: mcmq_isolation::run_exp,
+        },
+        Experiment {
+            name: "mcmq-latency-table",
+            title: "MCMQ Table I: per-page-type flash latencies, simulated vs real and MCMQ",
+            run: mcmq_latency_table::run_exp,
+        },
+        Experiment {
+            name: "mcmq-scaling",
+            title: "MCMQ Fig. 5: per-flow throughput and latency vs FTL workers, one shared namespace",
+            run: mcmq_scaling::run_exp,
+        },
+        Experiment {
+            name: "mcmq-vs-mqsim",
+            title: "MCMQ Fig. 6: 1, 2, 4 flows, firmware model off (MQSim) vs cores (MCMQ)",
+            run: mcmq_vs_mqsim::run_exp,
         },
         Experiment {
             name: "supgc-fio",

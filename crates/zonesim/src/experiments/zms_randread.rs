@@ -38,6 +38,7 @@ fn baseline_device() -> Result<DeviceConfig> {
         capacity_bytes: 0,
         zones: 0,
         slc_only: false,
+        channels: Vec::new(),
     });
     cfg.validate()?;
     crate::device::validate(&cfg)?;

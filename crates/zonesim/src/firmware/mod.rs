@@ -9,6 +9,8 @@
 //!   placement, zone spans ([`alloc::ZoneSpace`]) and the pSLC pool ([`alloc::SlcPool`]).
 //! - [`gc`]: victim policies (with a busy filter) and GC statistics; the collectors are the
 //!   conventional FTL's superblock GC and the zoned FTL's SLC GC and migration.
+//! - [`cores`]: multi-core firmware (HIL, TSU, completion, FTL workers), locks, mailboxes.
+//! - [`cache`]: the DRAM data cache in front of the FTL.
 //! - [`cost`]: controller-CPU processing cost of the placement policies.
 //! - [`conventional`]: the page-mapped FTL of a conventional namespace.
 //! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone rules, buffer binding, flushing,
@@ -22,7 +24,9 @@
 
 pub mod alloc;
 pub mod buffer;
+pub mod cache;
 pub mod conventional;
+pub mod cores;
 pub mod cost;
 pub mod gc;
 pub mod mapping;

@@ -6,6 +6,7 @@ pub mod fs;
 pub mod io;
 pub mod iotailor;
 pub mod order;
+pub mod queues;
 pub mod scenario;
 pub mod sched;
 pub mod trace;

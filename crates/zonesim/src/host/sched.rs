@@ -2,7 +2,7 @@
 //! either via the `ionice` command or the `blk-ioprio` cgroup policy — can cause the scheduler
 //! to submit zoned writes in the wrong order").
 //!
-//! The device takes at most `host.queue_depth` commands (UFS: 32 task tags); requests issued
+//! The device takes at most `host.device_tags` commands (UFS: 32 task tags); requests issued
 //! while every tag is in use wait in the host's scheduler, one FIFO per priority as
 //! mq-deadline keeps them, and the next free tag goes to the front of the best non-empty FIFO:
 //! class RT before BE before idle (Linux `IOPRIO_CLASS_*`; class none is BE), then level 0
@@ -11,7 +11,7 @@
 //! write lock (host/order.rs), so with the lock at most one write per zone waits here and
 //! priorities cannot reorder writes to one zone; without it they can.
 //!
-//! `host.queue_depth = 0` (the default) means no tag limit: nothing waits and priorities have
+//! `host.device_tags = 0` (the default) means no tag limit: nothing waits and priorities have
 //! no effect, as before.
 
 use serde::Serialize;
@@ -62,8 +62,8 @@ const RANKS: usize = 2 * LEVELS as usize + 1;
 /// Counters of the scheduler (`sim.dispatch` in the report).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DispatchCounters {
-    /// `host.queue_depth`: device tags.
-    pub queue_depth: u32,
+    /// `host.device_tags`: device tags.
+    pub device_tags: u32,
     /// Requests that waited for a tag.
     pub queued: u64,
     /// Requests dispatched while an earlier-issued request of worse priority waited.
@@ -90,7 +90,7 @@ impl<T> PrioDispatch<T> {
             fifos: (0..RANKS).map(|_| VecDeque::new()).collect(),
             waiting: 0,
             counters: DispatchCounters {
-                queue_depth: depth,
+                device_tags: depth,
                 ..DispatchCounters::default()
             },
         }
@@ -99,7 +99,7 @@ impl<T> PrioDispatch<T> {
     /// A request of priority `p`: returned (holding a tag) if a tag is free, else queued.
     pub fn admit(&mut self, p: IoPrio, item: T) -> Option<T> {
         self.seq += 1;
-        if self.in_flight < self.counters.queue_depth {
+        if self.in_flight < self.counters.device_tags {
             self.in_flight += 1;
             return Some(item);
         }

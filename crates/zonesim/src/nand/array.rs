@@ -46,6 +46,9 @@ struct Lat {
     read: u64,
     program: u64,
     erase: u64,
+    /// Array read by page type (`page_types` of them; 0 = `read` for every page).
+    read_by_page: [u64; 4],
+    page_types: u32,
 }
 
 /// The array's resources (dies, channels) with their reservations, timing and counters.
@@ -69,6 +72,8 @@ pub struct NandArray {
     channels: Vec<Timeline>,
     erase_count: Vec<u32>,
     pub counters: FlashCounters,
+    /// Reads by page type with `read_us_by_page` (LSB, CSB, MSB, TSB).
+    pub page_type_reads: [u64; 4],
 }
 
 /// Picoseconds per byte at `mib_s` MiB/s.
@@ -85,14 +90,41 @@ impl NandArray {
         let geo = Geometry::new(&cfg.nand);
         let lat = [CellType::Slc, CellType::Mlc, CellType::Tlc, CellType::Qlc].map(|c| {
             let t = cfg.nand.timing.of(c);
+            let ns = |us: f64| SimTime::from_us(us).ns();
+            let by_page = t.read_us_by_page.as_slice();
+            let mut read_by_page = [0; 4];
+            for (k, &us) in by_page.iter().enumerate() {
+                read_by_page[k] = ns(us);
+            }
+            let prog = t.program_us_by_page.as_slice();
             Lat {
-                read: SimTime::from_us(t.read_us).ns(),
-                program: SimTime::from_us(t.program_us).ns(),
-                erase: SimTime::from_us(t.erase_us).ns(),
+                // Without a page address, a read takes the mean of the page types.
+                read: if by_page.is_empty() {
+                    ns(t.read_us)
+                } else {
+                    ns(by_page.iter().sum::<f64>() / by_page.len() as f64)
+                },
+                // A program unit programs every page type of its word lines in order.
+                program: if prog.is_empty() {
+                    ns(t.program_us)
+                } else {
+                    ns(prog.iter().sum())
+                },
+                erase: ns(t.erase_us),
+                read_by_page,
+                page_types: by_page.len() as u32,
             }
         });
         // No die operation is shorter than the fastest array read.
-        let min_op = lat.iter().map(|l| l.read).min().unwrap_or(0);
+        let min_op = lat
+            .iter()
+            .map(|l| {
+                l.read_by_page[..l.page_types as usize]
+                    .iter()
+                    .fold(l.read, |a, &b| a.min(b))
+            })
+            .min()
+            .unwrap_or(0);
         let ch_ps_per_byte = ps_per_byte(cfg.nand.channel_mb_s);
         NandArray {
             lat,
@@ -108,6 +140,7 @@ impl NandArray {
             ],
             erase_count: vec![0; geo.total_blocks()],
             counters: FlashCounters::default(),
+            page_type_reads: [0; 4],
             geo,
         }
     }
@@ -207,9 +240,43 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
+        let lat = self.lat[cell_idx(cell)].read;
+        self.read_sensed(ready, die, bytes, lat, class)
+    }
+
+    /// [`NandArray::read`] of page `page` of its block, whose array read time depends on its
+    /// page type (`nand.timing.<cell>.read_us_by_page`; type = page index mod bits per cell).
+    #[inline]
+    pub fn read_page(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        page: u32,
+        bytes: u64,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let l = &self.lat[cell_idx(cell)];
+        if l.page_types == 0 {
+            return self.read_sensed(ready, die, bytes, l.read, class);
+        }
+        let t = (page % l.page_types) as usize;
+        let lat = l.read_by_page[t];
+        self.page_type_reads[t] += 1;
+        self.read_sensed(ready, die, bytes, lat, class)
+    }
+
+    #[inline]
+    fn read_sensed(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        bytes: u64,
+        lat: u64,
+        class: OpClass,
+    ) -> SimTime {
         let d = die as usize;
         self.prune(d);
-        let lat = self.lat[cell_idx(cell)].read;
         let ch = self.geo.channel_of(die) as usize;
         let dur = self.xfer_ns(bytes);
         let mut slot = self.die_tl(d, class).find(ready, lat + dur);
@@ -312,6 +379,22 @@ impl NandArray {
     ) -> SimTime {
         let mut done = ready;
         for die in 0..self.geo.dies {
+            done = done.max(self.erase(ready, die, block, cell, class));
+        }
+        done
+    }
+
+    /// Erase block `block` of every plane of `dies` (a superblock of an NVM set).
+    pub fn erase_superblock_on(
+        &mut self,
+        dies: &[u32],
+        ready: SimTime,
+        block: u32,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let mut done = ready;
+        for &die in dies {
             done = done.max(self.erase(ready, die, block, cell, class));
         }
         done

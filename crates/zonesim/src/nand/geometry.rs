@@ -1,4 +1,5 @@
 use crate::config::{CellType, NandConfig};
+use std::sync::Arc;
 
 /// Bytes of one mapping unit (a logical page, an LPA): 4 KiB.
 pub const SLOT_BYTES: u64 = 4096;
@@ -26,6 +27,9 @@ pub struct Geometry {
     pub superblocks: u32,
     /// Block index of this view's superblock 0 (views of a region: SLC blocks, ...).
     pub first_block: u32,
+    /// Physical die of each die of a view over a subset of the channels (an NVM set,
+    /// [`Geometry::on_channels`]); None: the view's dies are the array's.
+    pub die_map: Option<Arc<[u32]>>,
 }
 
 /// One flash page, the unit of an array read.
@@ -51,6 +55,7 @@ impl Geometry {
             program_unit_pages: n.cell.program_unit_pages(),
             superblocks: n.blocks_per_plane,
             first_block: 0,
+            die_map: None,
         }
     }
 
@@ -66,6 +71,33 @@ impl Geometry {
             program_unit_pages: cell.program_unit_pages(),
             pages_per_block: self.pages_per_block * cell.bits_per_cell() / native,
             ..self.clone()
+        }
+    }
+
+    /// A view whose superblocks span only the dies of `channels` (an NVM set, seed 004 §III-C:
+    /// a namespace pinned to a subset of the channels). Its superblocks stripe over those dies
+    /// in the same channel-first order; [`FlashPage::die`] and [`Geometry::phys_die`] answer
+    /// physical dies.
+    pub fn on_channels(&self, channels: &[u32]) -> Geometry {
+        let k = channels.len() as u32;
+        let per_channel = self.dies / self.channels;
+        let map: Arc<[u32]> = (0..per_channel * k)
+            .map(|v| (v / k) * self.channels + channels[(v % k) as usize])
+            .collect();
+        Geometry {
+            channels: k,
+            dies: per_channel * k,
+            die_map: Some(map),
+            ..self.clone()
+        }
+    }
+
+    /// The array die of die `v` of this view.
+    #[inline]
+    pub fn phys_die(&self, v: u32) -> u32 {
+        match &self.die_map {
+            None => v,
+            Some(m) => m[v as usize],
         }
     }
 
@@ -101,7 +133,7 @@ impl Geometry {
     /// Die holding superblock offset `off`.
     #[inline]
     pub fn die_of_offset(&self, off: u32) -> u32 {
-        (off / self.die_unit_slots()) % self.dies
+        self.phys_die((off / self.die_unit_slots()) % self.dies)
     }
 
     /// The flash page holding superblock offset `off` of superblock `sb`.
@@ -112,7 +144,7 @@ impl Geometry {
         let within = off % u;
         let per_plane = self.program_unit_pages * self.slots_per_page;
         FlashPage {
-            die: unit % self.dies,
+            die: self.phys_die(unit % self.dies),
             plane: within / per_plane,
             block: self.first_block + sb,
             page: (unit / self.dies) * self.program_unit_pages

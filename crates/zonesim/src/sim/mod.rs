@@ -8,6 +8,7 @@
 
 pub mod fs;
 mod precondition;
+mod queues;
 pub mod scenario;
 mod source;
 mod spec;
@@ -18,7 +19,7 @@ pub use source::{ReplayMode, TraceReplay};
 pub use spec::{execute, RunSpec, WorkloadSpec, DEFAULT_WORKLOAD, DEFAULT_ZONED_WORKLOAD};
 
 use crate::config::DeviceConfig;
-use crate::device::Device;
+use crate::device::{Device, Submitted};
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fio::JobSpec;
@@ -29,6 +30,7 @@ use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Completion, Op, ZoneAction};
 use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport, SimReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
+use queues::HostQueues;
 use source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -97,7 +99,7 @@ enum Ev {
         bytes: u64,
         zone: u32,
         out: u32,
-        /// It holds one of the device's tags (`host.queue_depth`, host/sched.rs).
+        /// It holds one of the device's tags (`host.device_tags`, host/sched.rs).
         tag: bool,
     },
     /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
@@ -122,6 +124,20 @@ enum Ev {
     Group { g: u32 },
     /// Background GC opportunity, valid if no request was issued since `token`.
     BgGc { token: u64 },
+    /// The controller fetches the next command from the host queues (sim/queues.rs).
+    Fetch,
+    /// The flash work of a request of source `src` is done: the firmware cores complete it
+    /// (`token`); `zone`: the zone whose write lock it holds.
+    Flash {
+        src: u32,
+        kind: IoKind,
+        token: u32,
+        issued: SimTime,
+        bytes: u64,
+        zone: u32,
+        out: u32,
+        tag: bool,
+    },
     /// The host file system's background GC thread wakes.
     FsBg,
 }
@@ -139,6 +155,7 @@ struct Engine<'d> {
     completed: u64,
     bg_idle_ns: Option<u64>,
     error: Option<Error>,
+    queues: HostQueues,
     /// Time series of the measured phase (`stats.interval_ms`), when on.
     sampler: Option<Sampler>,
     /// The sampler's next interval boundary; `SimTime::MAX` when off (one compare per event).
@@ -155,7 +172,7 @@ struct Engine<'d> {
     /// IOTailor's per-zone queues of the zoned namespaces (host/iotailor.rs), by namespace;
     /// empty unless `host.iotailor` (measured run only).
     tailor: Vec<Option<IoTailor<Held>>>,
-    /// The host scheduler in front of the device's tags (`host.queue_depth` > 0).
+    /// The host scheduler in front of the device's tags (`host.device_tags` > 0).
     sched: Option<PrioDispatch<Held>>,
 }
 
@@ -169,7 +186,7 @@ struct Held {
     zone: u32,
     /// The IOTailor request this is, or NO_OUT (a host request as issued).
     out: u32,
-    /// It holds one of the device's tags (`host.queue_depth`, host/sched.rs).
+    /// It holds one of the device's tags (`host.device_tags`, host/sched.rs).
     tag: bool,
 }
 
@@ -179,7 +196,12 @@ const NO_LOCK: u32 = u32::MAX;
 const NO_OUT: u32 = u32::MAX;
 
 impl<'d> Engine<'d> {
-    fn new(dev: &'d mut Device, sources: Vec<Source>) -> Engine<'d> {
+    fn new(dev: &'d mut Device, mut sources: Vec<Source>) -> Engine<'d> {
+        let mut queue_of: Vec<u32> = vec![0; sources.len()];
+        let queues = HostQueues::new(&dev.cfg, &mut queue_of);
+        for (s, q) in sources.iter_mut().zip(queue_of) {
+            s.queue = q;
+        }
         let mut groups: Vec<Vec<u32>> = vec![Vec::new()];
         for (i, s) in sources.iter().enumerate() {
             if s.stonewall && !groups.last().unwrap().is_empty() {
@@ -205,7 +227,7 @@ impl<'d> Engine<'d> {
                 Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
             })
             .collect();
-        let depth = dev.cfg.host.queue_depth;
+        let depth = dev.cfg.host.device_tags;
         Engine {
             order,
             tailor: Vec::new(),
@@ -222,6 +244,7 @@ impl<'d> Engine<'d> {
             completed: 0,
             bg_idle_ns,
             error: None,
+            queues,
             sampler: None,
             next_sample: SimTime::MAX,
             fs: None,
@@ -324,6 +347,28 @@ impl<'d> Engine<'d> {
                 }
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
+                Ev::Fetch => self.on_fetch(now),
+                Ev::Flash {
+                    src,
+                    kind,
+                    token,
+                    issued,
+                    bytes,
+                    zone,
+                    out,
+                    tag,
+                } => {
+                    let done = self.dev.complete_queued(now, token);
+                    let h = Held {
+                        src,
+                        io: HostIo::new(kind, 0, bytes),
+                        issued,
+                        zone,
+                        out,
+                        tag,
+                    };
+                    self.schedule(Completion::at(done), h);
+                }
                 Ev::FsBg => {}
             }
             if let Some(e) = self.error.take() {
@@ -394,6 +439,12 @@ impl<'d> Engine<'d> {
             return;
         }
         let s = &mut self.sources[src as usize];
+        let q = s.queue;
+        if !self.queues.has_room(q) {
+            // The source's submission queue is full: it waits for a slot.
+            self.queues.blocked[q as usize].push_back(src);
+            return;
+        }
         let io = match s.next_io(now) {
             Ok(Some(io)) => io,
             Ok(None) => {
@@ -407,6 +458,7 @@ impl<'d> Engine<'d> {
         };
         self.last_issue = now;
         if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
+            // A file job: the host file system issues the device's requests (no host queues).
             h.fs.now = now.ns();
             let done = match fj.run(h, &io) {
                 Ok(cpu) => {
@@ -427,34 +479,69 @@ impl<'d> Engine<'d> {
             };
             self.book(now, src, Completion::at(done), io.kind, io.len);
         } else {
-            self.count_issued(now, src);
-            let ns = self.sources[src as usize].ns;
-            self.route(
-                now,
-                ns,
-                Held {
-                    src,
-                    io,
-                    issued: now,
-                    zone: NO_LOCK,
-                    out: NO_OUT,
-                    tag: false,
-                },
-            );
+            let q = self.count_issued(now, src);
+            let h = Held {
+                src,
+                io,
+                issued: now,
+                zone: NO_LOCK,
+                out: NO_OUT,
+                tag: false,
+            };
+            match self.dev.fetch_free_at(now) {
+                // Fetching takes the HIL core: the command waits in its queue unless the core
+                // is free and no other command waits.
+                Some(free) if free > now || self.queues.any_waiting() => {
+                    self.queues.wait(q, h);
+                    self.schedule_fetch(now.max(free));
+                }
+                _ => self.route(now, h),
+            }
         }
         if self.sources[src as usize].open_loop() {
             self.schedule_arrival(src);
         }
     }
 
-    /// Count a request of `src` issued at `now`.
-    fn count_issued(&mut self, now: SimTime, src: u32) {
+    /// Count a request of `src` issued at `now` (source, queue, totals); its queue.
+    fn count_issued(&mut self, now: SimTime, src: u32) -> u32 {
         let s = &mut self.sources[src as usize];
+        let q = s.queue;
         s.outstanding += 1;
         s.issued += 1;
         s.stats.issued(now);
+        if let Some(st) = self.queues.stats.get_mut(q as usize) {
+            st.issued(now);
+        }
         self.outstanding += 1;
         self.issued += 1;
+        self.queues.submitted(q);
+        q
+    }
+
+    fn schedule_fetch(&mut self, at: SimTime) {
+        if !self.queues.fetch_scheduled {
+            self.queues.fetch_scheduled = true;
+            self.q.push(at, Ev::Fetch);
+        }
+    }
+
+    /// The controller fetches the command the arbiter picks (it goes on through the zone
+    /// write ordering); the next fetch when the HIL core is free again.
+    fn on_fetch(&mut self, now: SimTime) {
+        self.queues.fetch_scheduled = false;
+        let free = self.dev.fetch_free_at(now).unwrap_or(now);
+        if free > now {
+            self.schedule_fetch(free);
+            return;
+        }
+        if let Some((_, h)) = self.queues.fetch() {
+            self.route(now, h);
+        }
+        if self.queues.any_waiting() {
+            let free = self.dev.fetch_free_at(now).unwrap_or(now);
+            self.schedule_fetch(free.max(now));
+        }
     }
 
     /// Count a request of `src` issued at `now` and schedule its completion `c` (a request
@@ -511,7 +598,8 @@ impl<'d> Engine<'d> {
 
     /// A device request through the host's zone write ordering: zoned writes wait for their
     /// zone's lock (appends need none: the device picks their LBA); the rest go at once.
-    fn route(&mut self, now: SimTime, ns: usize, h: Held) {
+    fn route(&mut self, now: SimTime, h: Held) {
+        let ns = self.sources[h.src as usize].ns;
         if h.out == NO_OUT
             && self.tailor.get(ns).is_some_and(Option::is_some)
             && self.tailor_io(now, ns, h)
@@ -672,7 +760,7 @@ impl<'d> Engine<'d> {
     }
 
     /// The request leaves the host: to the device now, or into the host scheduler when every
-    /// device tag is in use (`host.queue_depth`, host/sched.rs).
+    /// device tag is in use (`host.device_tags`, host/sched.rs).
     #[inline]
     fn submit(&mut self, now: SimTime, h: Held) {
         let Some(sched) = &mut self.sched else {
@@ -686,11 +774,34 @@ impl<'d> Engine<'d> {
     }
 
     /// The request reaches the device now; its completion (or resumption) is scheduled.
+    /// With the firmware model on, the cores book the whole request (device/firmware.rs): the
+    /// flash part ends in an `Ev::Flash`, then the cores' back half completes it.
     #[inline]
     fn reach_device(&mut self, now: SimTime, h: Held, tag: bool) {
-        let ns = self.sources[h.src as usize].ns;
-        let c = self.dev.submit_deferring(now, ns, command(&h.io));
-        self.schedule(c, Held { tag, ..h });
+        let h = Held { tag, ..h };
+        let s = &self.sources[h.src as usize];
+        let (ns, q) = (s.ns, s.queue);
+        if self.dev.fw.off() {
+            let c = self.dev.submit_deferring(now, ns, command(&h.io));
+            self.schedule(c, h);
+            return;
+        }
+        match self.dev.submit_queued(h.issued, now, ns, q, command(&h.io)) {
+            Submitted::Done(c) => self.schedule(c, h),
+            Submitted::Flash { at, token } => {
+                let ev = Ev::Flash {
+                    src: h.src,
+                    kind: h.io.kind,
+                    token,
+                    issued: h.issued,
+                    bytes: h.io.len,
+                    zone: h.zone,
+                    out: h.out,
+                    tag: h.tag,
+                };
+                self.q.push(at, ev);
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -742,6 +853,10 @@ impl<'d> Engine<'d> {
         s.outstanding -= 1;
         s.completed += 1;
         s.stats.record(kind, issued, now, bytes);
+        let q = s.queue;
+        if let Some(st) = self.queues.stats.get_mut(q as usize) {
+            st.record(kind, issued, now, bytes);
+        }
         if let Some(ts) = &mut self.sampler {
             ts.record(kind, issued, now, bytes);
         }
@@ -750,6 +865,11 @@ impl<'d> Engine<'d> {
                 h.reads_in_flight -= 1;
             }
         }
+        if let Some(waiting) = self.queues.completed(q) {
+            // A source waited for this slot of the queue.
+            self.issue(now, waiting);
+        }
+        let s = &mut self.sources[src as usize];
         if !s.open_loop() {
             if s.thinktime_ns > 0 {
                 let t = now + s.thinktime_ns;
@@ -938,6 +1058,7 @@ pub fn run_device_with(
     let iotailor = eng.iotailor();
     let dispatch = eng.sched.as_ref().map(|s| s.counters.clone());
     let sources = std::mem::take(&mut eng.sources);
+    let queue_stats = std::mem::take(&mut eng.queues.stats);
     drop(eng);
     dev.clock = end;
     if opts.check_invariants {
@@ -965,13 +1086,16 @@ pub fn run_device_with(
         }
     }
     let wall_s = wall.elapsed().as_secs_f64();
+    let mut host = HostReport::from_stats(&total);
+    host.queues = queue_stats.iter().map(HostReport::from_stats).collect();
+    let firmware = dev.firmware_report(host.window_ns);
     let device = dev.report();
     let fs = fs_host
         .as_ref()
         .map(|h| crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
     Ok(Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
-        host: HostReport::from_stats(&total),
+        host,
         jobs,
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
         fs,
@@ -993,6 +1117,7 @@ pub fn run_device_with(
             dispatch,
         },
         trace,
+        firmware,
         emulation: None,
         timeseries,
         latency_cdfs,

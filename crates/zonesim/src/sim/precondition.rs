@@ -106,6 +106,9 @@ pub(super) fn run(
         let sources = source::jobs(&rnd, dev, opts.namespace, seed)?;
         end = run_on(dev, sources, end, ctl)?;
     }
+    // The data cache (cache.bytes) is written back and emptied: the measured phase starts
+    // cold and clean (docs/firmware.md "Data cache and preconditioning").
+    end = dev.drain_data_caches(end);
     let (programmed, host) = dev.write_volume();
     rep.waf = if host == 0 {
         0.0

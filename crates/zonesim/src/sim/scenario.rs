@@ -321,9 +321,12 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
     let device = dev.report();
     let fs = crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device);
     let completed = stats.read.ios + stats.write.ios + stats.flush.ios + stats.trim.ios;
+    let host = HostReport::from_stats(&stats);
+    let firmware = dev.firmware_report(host.window_ns);
     Ok(Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
-        host: HostReport::from_stats(&stats),
+        firmware,
+        host,
         jobs: vec![JobReport {
             name: if sc.name.is_empty() {
                 "scenario".into()

@@ -161,6 +161,8 @@ pub(super) struct Source {
     pub completed: u64,
     pub stats: IoStats,
     pub group_reported: bool,
+    /// Host queue the source submits to (sim/queues.rs).
+    pub queue: u32,
     /// A job on the host file system's files.
     pub files: Option<Box<super::fs::FileJob>>,
 }
@@ -184,6 +186,7 @@ impl Source {
             completed: 0,
             stats: IoStats::default(),
             group_reported: false,
+            queue: 0,
             files: None,
         }
     }

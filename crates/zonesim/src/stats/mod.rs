@@ -3,6 +3,7 @@
 
 pub mod device;
 pub mod emulation;
+pub mod firmware;
 pub mod fs;
 pub mod report;
 pub mod timeseries;

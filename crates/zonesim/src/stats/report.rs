@@ -67,6 +67,9 @@ pub struct HostReport {
     pub zone_mgmt: OpReport,
     /// Window the rates are computed over: first issue to last completion (ns).
     pub window_ns: u64,
+    /// `host.queues.N`: the requests of host queue N (with `host.queues` set).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queues: Vec<HostReport>,
 }
 
 impl HostReport {
@@ -82,6 +85,7 @@ impl HostReport {
             flush: OpReport::from_stats(&s.flush, window_ns),
             zone_mgmt: OpReport::from_stats(&s.zone_mgmt, window_ns),
             window_ns,
+            queues: Vec::new(),
         }
     }
 }
@@ -101,6 +105,9 @@ pub struct Report {
         serialize_with = "sorted_keys"
     )]
     pub trace: Option<TraceReport>,
+    /// The multi-core firmware model and the data cache (absent when both are off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<super::firmware::FirmwareReport>,
     /// A device driven by real software (fio ioengine, FUSE disk) only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub emulation: Option<super::emulation::EmulationReport>,
@@ -271,7 +278,7 @@ pub struct SimReport {
     /// IOTailor's per-zone request reshaping (host/iotailor.rs): only with `host.iotailor`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iotailor: Option<crate::host::iotailor::TailorCounters>,
-    /// The host scheduler in front of the device's tags (`host.queue_depth` > 0,
+    /// The host scheduler in front of the device's tags (`host.device_tags` > 0,
     /// host/sched.rs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dispatch: Option<crate::host::sched::DispatchCounters>,

@@ -81,7 +81,7 @@ impl PageFtl {
         if !due {
             return false;
         }
-        if (0..self.geo.dies).any(|d| lent.nand.die_free_at(d) > now) {
+        if (0..self.geo.dies).any(|d| lent.nand.die_free_at(self.geo.phys_die(d)) > now) {
             return true;
         }
         if self.gc.is_none() && !self.start_victim(now, false) {
@@ -185,8 +185,15 @@ impl PageFtl {
         self.gc_stats.victim_done(g.moved as u64);
         self.flush_gc_map_updates(lent, now);
         let block = self.geo.first_block + g.sb;
-        lent.nand
-            .erase_superblock(now, block, self.cell, OpClass::Background);
+        match &self.geo.die_map {
+            None => lent
+                .nand
+                .erase_superblock(now, block, self.cell, OpClass::Background),
+            Some(dies) => {
+                lent.nand
+                    .erase_superblock_on(dies, now, block, self.cell, OpClass::Background)
+            }
+        };
         self.sbs.release(g.sb);
         programmed
     }
@@ -218,7 +225,7 @@ impl PageFtl {
                 lent.sram.access(mp, true);
                 continue;
             }
-            let die = mp % self.geo.dies;
+            let die = self.geo.phys_die(mp % self.geo.dies);
             let t = if lent.sram.page_on_flash(mp) {
                 self.counters.map_reads += 1;
                 lent.nand.read(

@@ -306,7 +306,7 @@ impl PageFtl {
             return (now, a.hit);
         }
         self.counters.map_reads += 1;
-        let die = mp % self.geo.dies;
+        let die = self.geo.phys_die(mp % self.geo.dies);
         let t = lent.nand.read(
             now,
             die,
@@ -404,12 +404,13 @@ impl PageFtl {
             }
             let page = self.geo.page_of(sb, off);
             if defer && map_ready > now {
-                self.pending.defer(map_ready, page.die, slots);
+                self.pending.defer(map_ready, page.die, page.page, slots);
                 continue;
             }
-            let t = lent.nand.read(
+            let t = lent.nand.read_page(
                 map_ready,
                 page.die,
+                page.page,
                 slots as u64 * SLOT_BYTES,
                 self.cell,
                 OpClass::HostRead,
@@ -424,8 +425,9 @@ impl PageFtl {
     fn resume_read(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
         let cell = self.cell;
         let nand = &mut *lent.nand;
-        let r = self.pending.resume(token, now, |die, slots| {
-            nand.read(now, die, slots as u64 * SLOT_BYTES, cell, OpClass::HostRead)
+        let r = self.pending.resume(token, now, |die, page, slots| {
+            let bytes = slots as u64 * SLOT_BYTES;
+            nand.read_page(now, die, page, bytes, cell, OpClass::HostRead)
         });
         match r {
             Resumed::Later(at) => Completion::resume_at(at, token),

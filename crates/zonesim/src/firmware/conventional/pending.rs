@@ -13,12 +13,13 @@
 
 use crate::engine::SimTime;
 
-/// One flash read of a parked request: `slots` 4 KiB slots of one page on `die`, to be booked
-/// once its map page arrives at `at`.
+/// One flash read of a parked request: `slots` 4 KiB slots of page `page` (of its block) on
+/// `die`, to be booked once its map page arrives at `at`.
 #[derive(Debug, Clone, Copy)]
 struct Parked {
     at: SimTime,
     die: u32,
+    page: u32,
     slots: u32,
 }
 
@@ -47,10 +48,16 @@ impl PendingReads {
         self.building.clear();
     }
 
-    /// Park a read of the request being submitted until `at`.
+    /// Park a read of `slots` slots of page `page` on `die` of the request being submitted
+    /// until `at`.
     #[inline]
-    pub fn defer(&mut self, at: SimTime, die: u32, slots: u32) {
-        self.building.push(Parked { at, die, slots });
+    pub fn defer(&mut self, at: SimTime, die: u32, page: u32, slots: u32) {
+        self.building.push(Parked {
+            at,
+            die,
+            page,
+            slots,
+        });
     }
 
     /// Whether the request being submitted parked any read.
@@ -77,19 +84,19 @@ impl PendingReads {
     }
 
     /// Book the reads of request `token` whose map pages are in SRAM at `now` with `read`
-    /// (die, slots -> data ready). Returns the time to resume it again, or, when no read is
+    /// (die, page, slots -> data ready). Returns the time to resume it again, or, when no read is
     /// left, None and frees the token.
     pub fn resume(
         &mut self,
         token: u32,
         now: SimTime,
-        mut read: impl FnMut(u32, u32) -> SimTime,
+        mut read: impl FnMut(u32, u32, u32) -> SimTime,
     ) -> Resumed {
         let r = &mut self.requests[token as usize];
         let mut ready = r.ready;
         r.reads.retain(|p| {
             if p.at <= now {
-                ready = ready.max(read(p.die, p.slots));
+                ready = ready.max(read(p.die, p.page, p.slots));
                 false
             } else {
                 true
@@ -135,17 +142,17 @@ mod tests {
     fn reads_are_booked_in_map_order_and_tokens_reused() {
         let mut p = PendingReads::default();
         p.begin();
-        p.defer(SimTime(200), 1, 1);
-        p.defer(SimTime(100), 2, 2);
+        p.defer(SimTime(200), 1, 0, 1);
+        p.defer(SimTime(100), 2, 0, 2);
         let (t, at) = p.park(SimTime(50), 8192);
         assert_eq!(at, SimTime(100));
         let mut booked = Vec::new();
-        let r = p.resume(t, SimTime(100), |d, s| {
+        let r = p.resume(t, SimTime(100), |d, _, s| {
             booked.push((d, s));
             SimTime(150)
         });
         assert_eq!(r, Resumed::Later(SimTime(200)));
-        let r = p.resume(t, SimTime(200), |d, s| {
+        let r = p.resume(t, SimTime(200), |d, _, s| {
             booked.push((d, s));
             SimTime(120)
         });
@@ -159,7 +166,7 @@ mod tests {
         );
         assert_eq!(p.in_flight(), 0);
         p.begin();
-        p.defer(SimTime(300), 0, 1);
+        p.defer(SimTime(300), 0, 0, 1);
         assert_eq!(p.park(SimTime(0), 4096).0, t);
     }
 }

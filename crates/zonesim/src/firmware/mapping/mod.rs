@@ -10,7 +10,7 @@
 mod cache;
 mod hybrid;
 mod hybrid_cache;
-mod lru;
+pub(in crate::firmware) mod lru;
 mod page_map;
 mod sram;
 mod two_level;
