@@ -9,12 +9,14 @@
 //!
 //! Scaling: the paper's phones are 256 GB-class; the presets are about 12 GiB, so an iteration
 //! creates 4,096 files (512 MiB) instead of 32,768 and the test file is 256 MiB instead of
-//! 1 GiB, keeping the ratio test file / created = 1/2. ZUFS's `reserved_segments = 6336` is 12
-//! of the paper's 1056 MiB sections, the whole scaled device; we keep 2 sections (1056
-//! segments). `--quick` stops ZUFS after 14 iterations (past the Boosted-GC start).
+//! 1 GiB, keeping the ratio test file / created = 1/2. The ZUFS device is rescaled for the file
+//! system ([`zufs_device`]: 96 zones of 132 MiB instead of 12 of 1,056 MiB) and keeps the
+//! paper's reserve of 12 sections; the No-GC wake period is scaled with the iteration's volume.
+//! `--quick` stops ZUFS after 26 iterations (past the Boosted-GC start).
 
 use super::{pct_change, row_dir, row_info, ExpOptions, Kind, Outcome, Row};
 use crate::config::fs::FsConfig;
+use crate::config::DeviceConfig;
 use crate::error::Result;
 use crate::host::fs::GcPhase;
 use crate::host::scenario::{Scenario, Step};
@@ -23,9 +25,9 @@ use crate::stats::fs::Iteration;
 
 const SRC: &str = "seed 001 §5.5";
 
-/// `--quick` stops ZUFS here: past Boosted-GC's start (iteration 13), before the GC-heavy
-/// tail that makes the full run take minutes.
-const ZUFS_QUICK_ITERATIONS: u64 = 14;
+/// `--quick` stops ZUFS here: past Boosted-GC's start (iteration 23), before the GC-heavy
+/// tail.
+const ZUFS_QUICK_ITERATIONS: u64 = 26;
 
 /// The §5.5 aging loop, scaled (module doc).
 fn aging(max_iterations: u64) -> Scenario {
@@ -66,8 +68,28 @@ struct Aged {
     stopped_by: &'static str,
 }
 
-fn age(preset: &str, fs: FsConfig, max_iterations: u64, o: &ExpOptions) -> Result<Aged> {
-    let mut cfg = crate::load_device(preset, &[])?;
+/// `zufs-2026` rescaled so that the file system sees the paper's proportions: zones (F2FS
+/// sections) 8x smaller and 8x more of them (132 MiB zones, 96 of them, the same 12.4 GiB), the
+/// SLC pool the same size. F2FS keeps six logs, each holding a whole section, and its GC
+/// thresholds count sections: on 12 sections of 1,056 MiB the six open logs alone hold half of
+/// the device and foreground GC starts within a few iterations; the paper's 512 GB device has
+/// about 480 sections. The flash geometry per die and the timing are unchanged.
+fn zufs_device() -> Result<DeviceConfig> {
+    const K: u32 = 8;
+    let mut cfg = crate::load_device("zufs-2026", &[])?;
+    let regular = cfg.nand.blocks_per_plane - cfg.nand.slc_blocks_per_plane;
+    cfg.nand.pages_per_block /= K;
+    cfg.nand.slc_blocks_per_plane *= K;
+    cfg.nand.blocks_per_plane = cfg.nand.slc_blocks_per_plane + regular * K;
+    cfg.zone.capacity_bytes /= K as u64;
+    cfg.zone.size_bytes /= K as u64;
+    cfg.namespaces[1].zones *= K;
+    cfg.validate()?;
+    crate::device::validate(&cfg)?;
+    Ok(cfg)
+}
+
+fn age(mut cfg: DeviceConfig, fs: FsConfig, max_iterations: u64, o: &ExpOptions) -> Result<Aged> {
     cfg.fs = Some(fs);
     let opts = RunOptions {
         seed: o.seed,
@@ -105,6 +127,29 @@ impl Aged {
             }
         }
         next as f64
+    }
+
+    /// The measured circumstances of the slowest write iteration (the known gap of the
+    /// minimum-write rows).
+    fn min_write_gap(&self) -> String {
+        let min = self.min_by(|i| i.write_mib_s);
+        let it = self
+            .its
+            .iter()
+            .find(|i| i.write_mib_s == min)
+            .expect("an iteration");
+        let s = &it.sample;
+        let total = (s.free_segments + s.dirty_segments + s.valid_segments).max(1);
+        format!(
+            "the slowest iteration ({}, {:.0} MiB/s) runs in the {:?} phase with {:.0}% of the \
+             segments full: background GC moves sections between the test file's writes (zoned \
+             BG GC pauses only for reads); the paper's phone sustains 200 MB/s, its device-side \
+             cause is not given",
+            it.iteration,
+            min,
+            s.gc_phase,
+            100.0 * s.valid_segments as f64 / total as f64,
+        )
     }
 
     /// First iteration (1-based) in `phase`, 0 if never.
@@ -193,12 +238,33 @@ fn info_rows(rows: &mut Vec<Row>, name: &str, a: &Aged) {
     rows.push(row_info(name, "last FS WAF", a.last().fs_waf));
 }
 
+/// `r` with the measured known gap `why` when it misses the paper.
+fn gap_if_off(r: Row, why: &str) -> Row {
+    if r.within == Some(false) {
+        r.known_gap(why)
+    } else {
+        r
+    }
+}
+
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let cufs = age("cufs-2026", FsConfig::default(), 200, o)?;
+    let cufs = age(
+        crate::load_device("cufs-2026", &[])?,
+        FsConfig::default(),
+        200,
+        o,
+    )?;
+    let zufs_cfg = zufs_device()?;
+    // The paper's reserve: 12 sections (6,336 segments of its 1,056 MiB sections).
+    let reserved = 12 * zufs_cfg.zone.capacity_bytes / (2 << 20);
     let zufs = age(
-        "zufs-2026",
+        zufs_cfg,
         FsConfig {
-            reserved_segments: Some(1056),
+            reserved_segments: Some(reserved),
+            // Scaling: an iteration writes 8x less than the paper's, so it takes 8x less
+            // simulated time; the No-GC phase's 60 s wake (the period at which background GC
+            // notices the free-section ratio) is scaled alike, 7.5 s.
+            gc_no_gc_sleep_time: Some(60_000 / 8),
             ..FsConfig::default()
         },
         if o.quick { ZUFS_QUICK_ITERATIONS } else { 200 },
@@ -249,8 +315,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             "{SRC}: \"CUFS exhibits a near-linear increase in fragmentation level\""
         )),
     );
+    let gap = zufs.min_write_gap();
     rows.push(
-        row_at_least("zufs", "min write MiB/s", zufs.min_by(|i| i.write_mib_s), 200.0 / 1.048_576)
+        gap_if_off(row_at_least("zufs", "min write MiB/s", zufs.min_by(|i| i.write_mib_s), 200.0 / 1.048_576), &gap)
             .src(&format!("{SRC}: \"although ZUFS experiences dips in write throughput around the 40th and 80th iterations, it consistently sustains more than 200 MB/s\" (200 MB/s = 190.7 MiB/s)")),
     );
     rows.push(
@@ -275,17 +342,20 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .src(&format!("{SRC}: \"The iterations can be divided into three phases of background GC ... from the No-GC phase to the Normal-GC phase ... further shifts into the Boosted-GC phase\"")),
     );
     rows.push(
-        row_dir(
-            "zufs vs cufs",
-            "min write throughput %",
-            pct_change(zufs.min_by(|i| i.write_mib_s), cufs.min_by(|i| i.write_mib_s)),
-            true,
+        gap_if_off(
+            row_dir(
+                "zufs vs cufs",
+                "min write throughput %",
+                pct_change(zufs.min_by(|i| i.write_mib_s), cufs.min_by(|i| i.write_mib_s)),
+                true,
+            ),
+            &gap,
         )
         .src(&format!("{SRC}: \"ZUFS ... maintains a higher lower bound on write throughput compared to CUFS\"")),
     );
     let mut notes = vec![
-        format!("aging loop per iteration: create 4096 x 128 KiB files (128 KiB writes), delete every 2nd, write a 256 MiB test file (512 KiB writes, fsync), read it back (512 KiB), unlink it; until free space < 1 GiB{}; the paper: 32,768 files, 1 GiB test file, 256 GB-class phones (scaled to the ~12 GiB presets)", if o.quick { "; --quick stops ZUFS after 14 iterations (CUFS runs to the end)" } else { "" }),
-        "cufs-2026: F2FS adaptive on the conventional LU (mkfs reserve); zufs-2026: LFS on the zoned LU, metadata on the conventional LU, fs.reserved_segments = 1056 (2 of 12 sections; the paper's 6336 = 12 sections of its larger device)".into(),
+        format!("aging loop per iteration: create 4096 x 128 KiB files (128 KiB writes), delete every 2nd, write a 256 MiB test file (512 KiB writes, fsync), read it back (512 KiB), unlink it; until free space < 1 GiB{}; the paper: 32,768 files, 1 GiB test file, 256 GB-class phones (scaled to the ~12 GiB presets)", if o.quick { "; --quick stops ZUFS after 26 iterations (CUFS runs to the end)" } else { "" }),
+        "cufs-2026: F2FS adaptive on the conventional LU (mkfs reserve); zufs-2026 rescaled for the file system: 96 zones of 132 MiB (pages_per_block / 8, the same 12.4 GiB and SLC pool) instead of 12 of 1,056 MiB, since F2FS's six open logs and its GC thresholds count sections (on 12 sections foreground GC starts by iteration 4); LFS on the zoned LU, metadata on the conventional LU, fs.reserved_segments = 12 sections as the paper (6,336 segments of 1,056 MiB sections); No-GC wake 7.5 s instead of 60 s (an iteration writes 8x less than the paper's, so takes 8x less time)".into(),
         "throughput per iteration = bytes / summed request latency of that iteration's writes (create + test file) and reads (test file), one request at a time".into(),
     ];
     notes.extend(cufs.series("cufs"));
