@@ -339,6 +339,7 @@ impl Device {
     /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.
     pub fn reset_counters(&mut self) {
         self.out_of_range = 0;
+        self.link.reset_bytes();
         self.nand.counters = Default::default();
         self.sram.pages.counters = Default::default();
         self.sram.entries.counters = Default::default();

@@ -13,7 +13,7 @@ use crate::interface::zone::{ZoneErrorLog, ZoneId};
 use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
 use crate::stats::device::{
     BloomReport, BufferReport, ConventionalNsReport, DeviceReport, EraseSummary, FlashReport,
-    GcReport, GcarReport, L2pReport, MovedPerVictim, NamespaceReport, PlacementReport,
+    GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim, NamespaceReport, PlacementReport,
     PlacementSection, RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport,
     ZonedNsReport, ZonesReport,
 };
@@ -99,6 +99,8 @@ impl Device {
         let zl2p_hits = zsum(|z| z.counters.map.l2p_hits);
         let zl2p_misses = zsum(|z| z.counters.map.l2p_misses);
         let pages = &self.sram.pages.counters;
+        let copy_commands = sum(|f| f.counters.copy_commands) + zsum(|z| z.counters.copy_commands);
+        let (host_to_device, device_to_host) = self.link.bytes_moved();
         DeviceReport {
             name: self.cfg.name.clone(),
             capacity_bytes: self.capacity_bytes(0),
@@ -181,6 +183,13 @@ impl Device {
             out_of_range: self.out_of_range,
             wear: self.wear(),
             namespaces,
+            copy_commands,
+            copy_pages: sum(|f| f.counters.copy_pages) + zsum(|z| z.counters.copy_pages),
+            link_bytes: LinkBytes {
+                host_to_device,
+                device_to_host,
+                shown: copy_commands > 0,
+            },
         }
     }
 

@@ -58,6 +58,11 @@ impl Link {
         (self.bytes[0], self.bytes[1])
     }
 
+    /// Zero the byte counts (after preconditioning); reservations stay.
+    pub fn reset_bytes(&mut self) {
+        self.bytes = [0; 2];
+    }
+
     pub fn slot_ns(&self) -> u64 {
         self.bytes_ns(SLOT_BYTES)
     }

@@ -14,6 +14,9 @@ use crate::host::fio::{JobSpec, ZoneMode};
 use crate::host::fs::layout::SEG_BYTES;
 use crate::host::fs::{Area, F2fs, FgVictim, FsDevice, FsMode, FsParams, Ino, Kernel, ROOT};
 use crate::host::{HostIo, IoKind};
+use crate::interface::zone::Lba;
+use crate::interface::{Command, Op};
+use crate::nand::SLOT_BYTES;
 use std::collections::HashMap;
 
 /// The mounted file system of a run and where it lives on the device.
@@ -121,12 +124,8 @@ fn params(cfg: &FsConfig, zone: Option<(u64, u64)>) -> Result<FsParams> {
             "off is rejected on a zoned main area (as the kernel does)",
         ));
     }
-    if cfg.gc_copy_offload {
-        return Err(Error::config(
-            "fs.gc_copy_offload",
-            "the device has no copy command (ZMS copy offload needs a device that offers one)",
-        ));
-    }
+    // Both namespace kinds (page-mapped and zoned) take `Op::Copy`: no device rejects it.
+    p.gc_copy_offload = cfg.gc_copy_offload;
     macro_rules! set {
         ($($k:ident => $f:ident),*) => { $( if let Some(v) = cfg.$k { p.$f = v; } )* };
     }
@@ -177,7 +176,17 @@ impl FsHost {
                 let d = dev.submit(start, self.meta_ns, command(&c.io)).done;
                 end = end.max(d);
             }
-            let d = dev.submit(start, ns, command(&c.io)).done;
+            let cmd = match c.copy_from {
+                Some(src) => Command::widen(
+                    Op::Copy {
+                        dst: Lba(c.io.offset / SLOT_BYTES),
+                    },
+                    src,
+                    c.io.len,
+                ),
+                None => command(&c.io),
+            };
+            let d = dev.submit(start, ns, cmd).done;
             end = end.max(d);
         }
         self.fs.out.clear();

@@ -33,6 +33,36 @@ pub struct DeviceReport {
     pub out_of_range: u64,
     pub wear: WearReport,
     pub namespaces: Vec<NamespaceReport>,
+    /// Device-side copy commands (`Op::Copy`) of every namespace and the pages they copied
+    /// (absent when none).
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_commands: u64,
+    #[serde(skip_serializing_if = "crate::firmware::is_zero")]
+    pub copy_pages: u64,
+    /// Bytes over the host link in the measured run; in the JSON only when the run issued
+    /// device-side copies (whose point is the link traffic they save).
+    #[serde(skip_serializing_if = "LinkBytes::hidden")]
+    pub link_bytes: LinkBytes,
+}
+
+/// `device.link_bytes`: data bytes that crossed the host link each way.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LinkBytes {
+    pub host_to_device: u64,
+    pub device_to_host: u64,
+    /// Serialized (the run issued copies).
+    #[serde(skip)]
+    pub shown: bool,
+}
+
+impl LinkBytes {
+    fn hidden(&self) -> bool {
+        !self.shown
+    }
+
+    pub fn total(&self) -> u64 {
+        self.host_to_device + self.device_to_host
+    }
 }
 
 /// `device.flash`.

@@ -84,6 +84,13 @@ pub struct FsGcReport {
     pub background_paused: u64,
     pub phase: GcPhase,
     pub phase_time_ns: PhaseTime,
+    /// GC bytes moved by device-side copy (`fs.gc_copy_offload`); absent when off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy_offload_bytes: Option<u64>,
+    /// Host-link bytes the copy offload saved (reads and writes of moved blocks not
+    /// transferred); absent when off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_bytes_saved: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -179,6 +186,8 @@ impl FsReport {
                     normal: c.phase_ns[2],
                     boosted: c.phase_ns[3],
                 },
+                copy_offload_bytes: fs.p.gc_copy_offload.then_some(c.gc_copy_bytes),
+                link_bytes_saved: fs.p.gc_copy_offload.then_some(c.gc_link_bytes_saved),
             },
             checkpoints: c.checkpoints.clone(),
             fragments_per_file: fs.fragments(),

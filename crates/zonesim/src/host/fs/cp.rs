@@ -36,7 +36,7 @@ impl F2fs {
             if self.node_dirty[nid as usize] {
                 self.node_dirty[nid as usize] = false;
                 self.dirty_nodes -= 1;
-                if !self.write_node(nid, false) {
+                if !self.write_node(nid, super::NodeWriter::Host) {
                     self.c.alloc_failures += 1;
                 }
             }

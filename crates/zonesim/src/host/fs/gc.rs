@@ -4,12 +4,15 @@
 //! background GC on a conventional main area (cost-benefit, idle-gated, one section per wake,
 //! sleep between `gc_min_sleep_time` and `gc_max_sleep_time`); on a zoned main area the three
 //! phases No-GC / Normal / Boosted with the Table 1 knobs, paused while user reads are in
-//! flight. Every move is a read then a write through the device (a barrier between them).
+//! flight. Every move is a read then a write through the device (a barrier between them), or
+//! with `gc_copy_offload` (ZMS copy offloading, seed 002 "Challenge #3") one device-side copy
+//! per run of contiguous moved blocks: same destinations, same allocation and metadata
+//! updates, no data over the host link (a dirty node is written from memory, unread).
 
 use super::layout::{BLKS_PER_SEG, BLOCK_BYTES};
 use super::params::{FgVictim, FsParams, Kernel};
 use super::stats::CpReason;
-use super::{Area, F2fs, COLD_DATA, NODE_OWNER, NO_OWNER};
+use super::{Area, F2fs, NodeWriter, COLD_DATA, NODE_OWNER, NO_OWNER};
 use crate::host::IoKind;
 use serde::Serialize;
 
@@ -180,18 +183,10 @@ impl F2fs {
                 continue;
             }
             self.out.barrier();
-            for b in base..base + BLKS_PER_SEG {
-                if self.owner[b as usize] != NO_OWNER {
-                    self.out.push(
-                        Area::Main,
-                        IoKind::Read,
-                        self.geo.main_offset(b),
-                        BLOCK_BYTES,
-                    );
-                    self.c.gc_read_bytes += BLOCK_BYTES;
-                }
+            if !self.p.gc_copy_offload {
+                self.gc_read_segment(base);
+                self.out.barrier();
             }
-            self.out.barrier();
             let mtime = self.segs.segs[seg as usize].mtime;
             for b in base..base + BLKS_PER_SEG {
                 let o = self.owner[b as usize];
@@ -208,15 +203,33 @@ impl F2fs {
         true
     }
 
+    /// Read the valid blocks of the segment at block `base` (GC without copy offload).
+    fn gc_read_segment(&mut self, base: u32) {
+        for b in base..base + BLKS_PER_SEG {
+            if self.owner[b as usize] != NO_OWNER {
+                self.out.push(
+                    Area::Main,
+                    IoKind::Read,
+                    self.geo.main_offset(b),
+                    BLOCK_BYTES,
+                );
+                self.c.gc_read_bytes += BLOCK_BYTES;
+            }
+        }
+    }
+
     fn move_block(&mut self, b: u32, o: u64, mtime: u64) -> bool {
         if o & NODE_OWNER != 0 {
             let nid = (o & !NODE_OWNER) as u32;
-            if self.node_dirty[nid as usize] {
+            let dirty = self.node_dirty[nid as usize];
+            if dirty {
                 // Written now by GC: no longer dirty.
                 self.node_dirty[nid as usize] = false;
                 self.dirty_nodes -= 1;
             }
-            return self.write_node(nid, true);
+            // A dirty node's current version is in memory: written, never copied.
+            let copy = self.p.gc_copy_offload && !dirty;
+            return self.write_node(nid, NodeWriter::Gc { copy });
         }
         let (ino, fb) = ((o >> 32) as u32, o as u32);
         let Some(nb) = self.alloc(COLD_DATA) else {
@@ -226,14 +239,28 @@ impl F2fs {
         self.own(nb, o, mtime);
         self.inodes[ino as usize].addrs[fb as usize] = nb;
         self.dirty_node(ino, super::node::node_of(fb as u64));
-        self.out.push(
-            Area::Main,
-            IoKind::Write,
-            self.geo.main_offset(nb),
-            BLOCK_BYTES,
-        );
+        self.emit_moved(b, nb, self.p.gc_copy_offload);
         self.c.gc_data_bytes += BLOCK_BYTES;
         true
+    }
+
+    /// The device command that puts GC-moved block `old` at `new`: a write of the block read
+    /// earlier (or held in memory), or (`copy`) a device-side copy. Counts the host-link bytes
+    /// the copy offload saves against the read + write path (a skipped read of a block held in
+    /// memory included).
+    pub(super) fn emit_moved(&mut self, old: u32, new: u32, copy: bool) {
+        let dst = self.geo.main_offset(new);
+        if copy {
+            let src = self.geo.main_offset(old);
+            self.out.push_copy(Area::Main, src, dst, BLOCK_BYTES);
+            self.c.gc_copy_bytes += BLOCK_BYTES;
+            self.c.gc_link_bytes_saved += 2 * BLOCK_BYTES;
+        } else {
+            self.out.push(Area::Main, IoKind::Write, dst, BLOCK_BYTES);
+            if self.p.gc_copy_offload {
+                self.c.gc_link_bytes_saved += BLOCK_BYTES;
+            }
+        }
     }
 
     /// `has_enough_invalid_blocks`: invalid > 40 % of user blocks and free < 40 % of invalid.

@@ -88,6 +88,13 @@ pub(crate) struct Inode {
     pub free_slots: Vec<u32>,
 }
 
+/// Who writes a node: fsync / checkpoint, or GC moving it (`copy`: by a device-side copy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NodeWriter {
+    Host,
+    Gc { copy: bool },
+}
+
 /// A log's current segment.
 #[derive(Debug, Clone, Copy)]
 struct Cur {
@@ -400,7 +407,8 @@ impl F2fs {
     }
 
     /// Write node `nid` out of place to its log.
-    fn write_node(&mut self, nid: u32, gc: bool) -> bool {
+    fn write_node(&mut self, nid: u32, by: NodeWriter) -> bool {
+        let gc = by != NodeWriter::Host;
         let (ino, idx) = self.nid_owner[nid as usize];
         let log = self.node_log(ino, idx);
         let old = self.nat[nid as usize];
@@ -418,12 +426,15 @@ impl F2fs {
         self.own(b, NODE_OWNER | nid as u64, mtime);
         self.nat[nid as usize] = b;
         self.nat_dirty.insert(nid);
-        self.out.push(
-            Area::Main,
-            crate::host::IoKind::Write,
-            self.geo.main_offset(b),
-            BLOCK_BYTES,
-        );
+        match by {
+            NodeWriter::Host => self.out.push(
+                Area::Main,
+                crate::host::IoKind::Write,
+                self.geo.main_offset(b),
+                BLOCK_BYTES,
+            ),
+            NodeWriter::Gc { copy } => self.emit_moved(old, b, copy),
+        }
         if gc {
             self.c.gc_node_bytes += BLOCK_BYTES;
         } else {

@@ -87,6 +87,11 @@ pub struct FsCounters {
     pub gc_data_bytes: u64,
     pub gc_node_bytes: u64,
     pub gc_read_bytes: u64,
+    /// GC bytes moved by device-side copy (`gc_copy_offload`), counted in `gc_data_bytes` /
+    /// `gc_node_bytes` too.
+    pub gc_copy_bytes: u64,
+    /// Host-link bytes the copy offload saved against reading and writing the moved blocks.
+    pub gc_link_bytes_saved: u64,
     pub discard_bytes: u64,
     pub ipu_blocks: u64,
     pub opu_blocks: u64,

@@ -125,7 +125,7 @@ impl F2fs {
                 if nid != NULL && self.node_dirty[nid as usize] {
                     self.node_dirty[nid as usize] = false;
                     self.dirty_nodes -= 1;
-                    self.write_node(nid, false);
+                    self.write_node(nid, super::NodeWriter::Host);
                 }
             }
             self.inodes[ino.0 as usize].nids = nids;
