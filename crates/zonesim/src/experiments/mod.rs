@@ -19,6 +19,7 @@ pub mod supgc_fio;
 mod supgc_throughput;
 mod zms_multizone;
 mod zms_randread;
+mod zms_randwrite;
 mod zufs_block_size;
 mod zufs_common;
 mod zufs_fragmentation;
@@ -262,6 +263,11 @@ pub fn all() -> Vec<Experiment> {
             name: "zms-randread",
             title: "ZMS: 4 KiB random reads over an 8 GiB file, block baseline (page map + L2P cache) vs ZMS (zone map)",
             run: zms_randread::run_exp,
+        },
+        Experiment {
+            name: "zms-randwrite",
+            title: "ZMS: 4 KiB buffered random writes over a 1 GiB file on F2FS, block baseline vs ZMS: end-to-end WAF and throughput",
+            run: zms_randwrite::run_exp,
         },
         Experiment {
             name: "zufs-ordering",
