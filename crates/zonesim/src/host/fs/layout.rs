@@ -161,7 +161,17 @@ impl Geometry {
         if ovp_segs + 2 * segs_per_sec as u64 >= usable_segs {
             return Err(Error::config(
                 "fs.reserved_segments",
-                format!("{ovp_segs} overprovision segments leave no user space in {usable_segs} usable segments"),
+                format!(
+                    "{ovp_segs} reserved/overprovision segments leave no user space in {usable_segs} usable segments ({sections} sections of {usable} usable segments); {}",
+                    if p.reserved_segments.is_some() || p.overprovision.is_some() {
+                        "lower fs.reserved_segments / fs.overprovision".to_string()
+                    } else {
+                        format!(
+                            "mkfs.f2fs's formula needs many more, smaller sections; set fs.reserved_segments explicitly (e.g. {} = 2 sections)",
+                            2 * usable
+                        )
+                    }
+                ),
             ));
         }
         let user_blocks = (usable_segs - ovp_segs) * BLKS_PER_SEG as u64;
