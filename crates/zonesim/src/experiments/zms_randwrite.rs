@@ -185,7 +185,7 @@ fn gap(r: Row, why: &str) -> Row {
 }
 
 /// The sensitivity setups around `main`: run length, fill level, baseline over-provisioning
-/// (`--quick`: the run length, the lower fill and the smaller OP).
+/// (`--quick`: the run length, the lower fill and the smaller OP; the full form adds 28 % OP).
 fn sweep(main: Setup, quick: bool) -> Vec<(String, Setup)> {
     let half = main.passes / 2;
     let mut v = vec![(
@@ -195,13 +195,12 @@ fn sweep(main: Setup, quick: bool) -> Vec<(String, Setup)> {
             ..main
         },
     )];
-    let fills: &[f64] = if quick { &[0.5] } else { &[0.5, 0.95] };
-    for &fill in fills {
-        v.push((
-            format!("fill {:.0} %", fill * 100.0),
-            Setup { fill, ..main },
-        ));
-    }
+    // One lower fill level only: the full form took over 16 minutes with a 95 % fill run as
+    // well (most of its time goes to the baseline FTL's GC booking on 138 MiB superblocks).
+    v.push((
+        "fill 50 %".to_string(),
+        Setup { fill: 0.5, ..main },
+    ));
     let ops: &[f64] = if quick { &[0.02] } else { &[0.02, 0.28] };
     for &op in ops {
         v.push((
