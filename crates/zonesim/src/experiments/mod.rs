@@ -132,6 +132,15 @@ impl Row {
         self
     }
 
+    /// A known gap with `why` if the row fails; unchanged if it passes.
+    pub fn gap_if_fails(self, why: &str) -> Row {
+        if self.fails() {
+            self.known_gap(why)
+        } else {
+            self
+        }
+    }
+
     /// A known disagreement, with its reason: stays visible, does not fail the run.
     pub fn known_gap(mut self, why: &str) -> Row {
         self.known_gap = Some(why.into());

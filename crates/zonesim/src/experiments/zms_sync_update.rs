@@ -23,7 +23,7 @@
 //! size of the fsync test, the IPU budget nor the host's time per transaction: each is swept
 //! as a sensitivity row.
 
-use super::fs_common::{as_block, FsRig, Xs};
+use super::fs_common::{as_block, zms_2024, FsRig, Xs};
 use super::{row_info, row_min, row_rel, ExpOptions, Outcome, Row};
 use crate::config::fs::FsConfig;
 use crate::config::DeviceConfig;
@@ -79,12 +79,7 @@ struct Side {
 
 /// `zms-2024` as `cfg` needs it; `--quick` shrinks every zone fourfold (as `zms-randwrite`).
 fn device(cfg: Cfg, s: Setup, quick: bool) -> Result<DeviceConfig> {
-    let mut d = crate::load_device("zms-2024", &[])?;
-    if quick {
-        d.nand.pages_per_block /= 4;
-        d.zone.capacity_bytes /= 4;
-        d.namespaces[0].capacity_bytes /= 4;
-    }
+    let mut d = zms_2024(quick)?;
     match cfg {
         Cfg::Baseline => {
             d = as_block(&d, DATA_NS)?;
@@ -238,15 +233,6 @@ fn info_rows(rows: &mut Vec<Row>, what: &str, unit: &str, t: &Three) {
     ));
 }
 
-/// Mark `r` a known gap with `why` when it fails.
-fn gap(r: Row, why: &str) -> Row {
-    if r.fails() {
-        r.known_gap(why)
-    } else {
-        r
-    }
-}
-
 /// The sensitivity setups around `main`: IPU budget below the test file, the baseline's flash
 /// in SLC mode, host time per operation.
 fn sweep(main: Setup) -> Vec<(String, Setup)> {
@@ -339,7 +325,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         sens.join("; ")
     );
     let none = "\"no performance degradation\" read as at least 0.95x the baseline";
-    rows.push(gap(
+    rows.push(
         row_min(
             "4 KiB write + fsync, ZMS w/ IPU / baseline",
             "IOPS ratio",
@@ -347,10 +333,10 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             1.0,
             0.95,
         )
-        .src(&format!("{SRC}: \"Using the budget-based in-place update, ZMS shows no performance degradation in tiny synchronous update\" ({none})")),
-        &why,
-    ));
-    rows.push(gap(
+        .src(&format!("{SRC}: \"Using the budget-based in-place update, ZMS shows no performance degradation in tiny synchronous update\" ({none})"))
+        .gap_if_fails(&why),
+    );
+    rows.push(
         row_min(
             "SQLite rollback, ZMS w/ IPU / baseline",
             "TPS ratio",
@@ -358,10 +344,10 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             1.0,
             0.95,
         )
-        .src(&format!("{SRC}: \"... no performance degradation in ... SQLite rollback journal mode\" ({none})")),
-        &why,
-    ));
-    rows.push(gap(
+        .src(&format!("{SRC}: \"... no performance degradation in ... SQLite rollback journal mode\" ({none})"))
+        .gap_if_fails(&why),
+    );
+    rows.push(
         row_rel(
             "SQLite WAL, ZMS w/ IPU / baseline",
             "TPS ratio",
@@ -369,9 +355,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             1.8,
             0.2 / 1.8,
         )
-        .src(&format!("{SRC}: \"60~100% performance gain in write-ahead log (WAL) mode (append logging)\" (the range: 1.8 ± 0.2)")),
-        &why,
-    ));
+        .src(&format!("{SRC}: \"60~100% performance gain in write-ahead log (WAL) mode (append logging)\" (the range: 1.8 ± 0.2)"))
+        .gap_if_fails(&why),
+    );
     let q = if o.quick {
         "; --quick: every zone 4x smaller (276-page blocks), the same 64 sections"
     } else {
