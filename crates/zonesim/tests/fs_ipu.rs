@@ -122,8 +122,7 @@ fn ipu_without_a_budget_is_a_job_file_error() {
         check_invariants: false,
     };
     let e = sim::run(&zoned(0), &workload(true), &opts, &mut |_, _| {})
-        .err()
-        .expect("rejected")
+        .expect_err("rejected")
         .to_string();
     assert!(
         e.contains("ipu=1") && e.contains("zone.ipu_budget_bytes"),
