@@ -118,6 +118,18 @@ impl FsRig {
     }
 }
 
+/// The `zms-2024` preset; `--quick` shrinks every zone fourfold (276-page blocks, the same
+/// 64 zones) and the metadata LU with them.
+pub fn zms_2024(quick: bool) -> Result<DeviceConfig> {
+    let mut cfg = crate::load_device("zms-2024", &[])?;
+    if quick {
+        cfg.nand.pages_per_block /= 4;
+        cfg.zone.capacity_bytes /= 4;
+        cfg.namespaces[0].capacity_bytes /= 4;
+    }
+    Ok(cfg)
+}
+
 /// `cfg` with namespace `ns` turned into a conventional (page-mapped) namespace of the same
 /// flash: the "block" configuration of ConZone+ / the baseline of ZMS, its write buffer the
 /// zoned namespace's buffers put together.

@@ -21,7 +21,7 @@
 //! swept as sensitivity rows. `--quick` shrinks every zone fourfold (as `conzone-fs-waf`): the
 //! same 64 sections, a 256 MiB test file (same share of the device as 1 GiB of the full run).
 
-use super::fs_common::{as_block, FsRig, Xs};
+use super::fs_common::{as_block, zms_2024, FsRig, Xs};
 use super::{row_abs, row_info, ExpOptions, Outcome, Row};
 use crate::config::fs::FsConfig;
 use crate::config::DeviceConfig;
@@ -73,12 +73,7 @@ impl Pair {
 
 /// `zms-2024`, zoned (ZMS) or block (baseline); `--quick` shrinks every zone fourfold.
 fn device(block: bool, s: Setup, quick: bool) -> Result<DeviceConfig> {
-    let mut cfg = crate::load_device("zms-2024", &[])?;
-    if quick {
-        cfg.nand.pages_per_block /= 4;
-        cfg.zone.capacity_bytes /= 4;
-        cfg.namespaces[0].capacity_bytes /= 4;
-    }
+    let mut cfg = zms_2024(quick)?;
     if block {
         cfg.ftl.overprovisioning = s.op;
         cfg = as_block(&cfg, DATA_NS)?;
@@ -175,15 +170,6 @@ fn side_rows(rows: &mut Vec<Row>, case: &str, r: &Side) {
     rows.push(row_info(case, "random write MiB/s", r.mib_s));
 }
 
-/// Mark `r` a known gap with `why` when it fails.
-fn gap(r: Row, why: &str) -> Row {
-    if r.fails() {
-        r.known_gap(why)
-    } else {
-        r
-    }
-}
-
 /// The sensitivity setups around `main`: run length, fill level, baseline over-provisioning
 /// (`--quick`: the run length, the lower fill and the smaller OP; the full form adds 28 % OP).
 fn sweep(main: Setup, quick: bool) -> Vec<(String, Setup)> {
@@ -248,7 +234,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         m.zms.fs_waf,
         sens_txt.join("; ")
     );
-    rows.push(gap(
+    rows.push(
         row_abs(
             "baseline / ZMS",
             "end-to-end WAF ratio",
@@ -258,10 +244,10 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         )
         .src(&format!(
             "{SRC}: \"2.85x ~ 6.4x lower write amplification\" (the range: 4.625 ± 1.775)"
-        )),
-        &why,
-    ));
-    rows.push(gap(
+        ))
+        .gap_if_fails(&why),
+    );
+    rows.push(
         row_abs(
             "ZMS / baseline",
             "random write throughput ratio",
@@ -271,9 +257,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         )
         .src(&format!(
             "{SRC}: \"5x ~ 13.6x higher random write throughput\" (the range: 9.3 ± 4.3)"
-        )),
-        &why,
-    ));
+        ))
+        .gap_if_fails(&why),
+    );
     let (zones, zone_mib) = (64, if o.quick { 34.5 } else { 138.0 });
     Ok(Outcome {
         name: "zms-randwrite".into(),

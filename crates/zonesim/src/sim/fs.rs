@@ -86,7 +86,9 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
         zone,
         meta_ns_bytes: (meta_ns != main_ns).then(|| dev.capacity_bytes(meta_ns)),
     };
-    let p = params(cfg, zone)?;
+    // ZMS budget-based in-place update on the main area (files marked use it).
+    let device_ipu = dev.zoned(main_ns).is_some_and(|z| z.ipu().is_some());
+    let p = params(cfg, zone, device_ipu)?;
     let fs = F2fs::new(p, &fsdev)?;
     Ok(FsHost {
         fs,
@@ -98,7 +100,7 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
 }
 
 /// Kernel defaults for the main area, then the keys given.
-fn params(cfg: &FsConfig, zone: Option<(u64, u64)>) -> Result<FsParams> {
+fn params(cfg: &FsConfig, zone: Option<(u64, u64)>, device_ipu: bool) -> Result<FsParams> {
     let zoned = zone.is_some();
     let sps = zone.map_or(1, |(s, _)| (s / SEG_BYTES).max(1) as u32);
     let kernel = match cfg.kernel {
@@ -126,6 +128,7 @@ fn params(cfg: &FsConfig, zone: Option<(u64, u64)>) -> Result<FsParams> {
     }
     // Both namespace kinds (page-mapped and zoned) take `Op::Copy`: no device rejects it.
     p.gc_copy_offload = cfg.gc_copy_offload;
+    p.device_ipu = device_ipu;
     macro_rules! set {
         ($($k:ident => $f:ident),*) => { $( if let Some(v) = cfg.$k { p.$f = v; } )* };
     }
@@ -162,9 +165,20 @@ fn params(cfg: &FsConfig, zone: Option<(u64, u64)>) -> Result<FsParams> {
 
 impl FsHost {
     /// Submit the file system's pending commands from `now`; returns when the last completes.
+    /// In-place updates the device refused are written out of place in a further batch
+    /// (`host::fs::ipu`).
     pub fn submit(&mut self, dev: &mut Device, now: SimTime) -> SimTime {
+        let mut end = self.submit_batch(dev, now);
+        while self.fs.ipu_fallback() {
+            end = self.submit_batch(dev, end);
+        }
+        end
+    }
+
+    fn submit_batch(&mut self, dev: &mut Device, now: SimTime) -> SimTime {
         let (mut start, mut end) = (now, now);
-        for c in &self.fs.out.cmds {
+        for i in 0..self.fs.out.cmds.len() {
+            let c = self.fs.out.cmds[i];
             if c.barrier {
                 start = end;
             }
@@ -186,8 +200,11 @@ impl FsHost {
                 ),
                 None => command(&c.io),
             };
-            let d = dev.submit(start, ns, cmd).done;
-            end = end.max(d);
+            let done = dev.submit(start, ns, cmd);
+            if done.rejected && c.io.kind == IoKind::InPlace {
+                self.fs.ipu_rejected(c.io.offset, c.io.len);
+            }
+            end = end.max(done.done);
         }
         self.fs.out.clear();
         end
@@ -254,6 +271,9 @@ pub struct FileJob {
     pub create_on_open: bool,
     pub reads: bool,
     pub hint: u8,
+    /// zonesim's `ipu=1`: the files are marked for the device's budget-based in-place update
+    /// (`host::fs::ipu`); the job file's line, for the error when the device has no budget.
+    pub ipu_line: Option<u64>,
     pub last_file: usize,
     pub tail_done: bool,
 }
@@ -310,6 +330,8 @@ impl FileJob {
         if g.fsync == 0 {
             g.fsync = f.fdatasync;
         }
+        // The file system decides what goes in place: the generator writes plain writes.
+        g.ipu = false;
         Ok((
             FileJob {
                 inos: vec![None; names.len()],
@@ -323,6 +345,7 @@ impl FileJob {
                 create_on_open: f.create_on_open,
                 reads: spec.rw.has_reads(),
                 hint: spec.write_hint.code(),
+                ipu_line: spec.ipu.then_some(spec.line),
                 last_file: 0,
                 tail_done: false,
             },
@@ -348,8 +371,24 @@ impl FileJob {
             return Ok(i);
         }
         let i = host.open(&self.names[f], self.hint)?;
+        if self.ipu_line.is_some() {
+            // Checked before the run: the device has a budget (`check_ipu`).
+            host.fs.mark_ipu(i);
+        }
         self.inos[f] = Some(i);
         Ok(i)
+    }
+
+    /// `ipu=1` needs a main area whose device offers an in-place update budget.
+    pub fn check_ipu(&self, job: &str, host: &FsHost) -> Result<()> {
+        match self.ipu_line {
+            Some(line) if !host.fs.p.device_ipu => Err(Error::parse(
+                "job file",
+                line,
+                format!("job '{job}': ipu=1 on files needs a zoned main area with an in-place update budget (zone.ipu_budget_bytes > 0)"),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// At the job's start: create its files (unless `create_on_open`) and lay out those it

@@ -968,6 +968,13 @@ pub fn run_device_with(
     };
     dev.reset_counters();
     let sources = source::build(workload, dev, opts.namespace, opts.seed, fs_host.is_some())?;
+    if let Some(h) = &fs_host {
+        for s in &sources {
+            if let Some(fj) = &s.files {
+                fj.check_ipu(&s.name, h)?;
+            }
+        }
+    }
     let measure = Instant::now();
     let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);

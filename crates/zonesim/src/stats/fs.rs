@@ -29,6 +29,9 @@ pub struct FsReport {
     pub read_sizes: ReadSizes,
     pub layout: FsLayoutReport,
     pub ipu_blocks: u64,
+    /// In-place updates through the device's budget (files marked, ZMS); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipu: Option<crate::host::fs::ipu::IpuHookCounters>,
     pub opu_blocks: u64,
     pub ssr_segments: u64,
     pub zone_resets: u64,
@@ -205,6 +208,7 @@ impl FsReport {
                 user_capacity_bytes: g.user_blocks * BLOCK_BYTES,
             },
             ipu_blocks: c.ipu_blocks,
+            ipu: fs.ipu_counters(),
             opu_blocks: c.opu_blocks,
             ssr_segments: c.ssr_segments,
             zone_resets: c.zone_resets,

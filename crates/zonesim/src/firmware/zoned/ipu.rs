@@ -189,6 +189,8 @@ impl ZonedFtl {
             // Synchronous update: complete when the SLC program is done.
             done = done.max(self.slc.commit(lent.nand, f, OpClass::HostWrite));
         }
+        // Host data written like any other write (the device's WAF counts it).
+        self.counters.host_write_pages += n as u64;
         let ipu = self.ipu.as_mut().expect("ipu");
         ipu.add(new as i64);
         let c = &mut ipu.counters;

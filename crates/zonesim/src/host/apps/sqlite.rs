@@ -19,6 +19,9 @@
 //!   record count, fdatasync (`syncJournal`); `normal`: header, one fdatasync. Then the pages
 //!   are written into the database file, fdatasync, and the journal is unlinked.
 //!
+//! With `ipu` the database and the WAL are marked for the device's budget-based in-place update
+//! (ZMS, seed 002; `host::fs::ipu`): their overwrites go to the device in place.
+//!
 //! SQLite's own page cache holds the database (no reads reach the file system); the `-shm`
 //! file is memory-mapped and never written back (notes §5). Syncs are `fdatasync`, as SQLite on
 //! Linux/Android builds with `HAVE_FDATASYNC`.
@@ -78,6 +81,10 @@ pub struct SqliteConfig {
     pub row_bytes: u32,
     /// Database file name (its extension decides the F2FS log: `db` is hot).
     pub name: String,
+    /// Mark the database and its WAL for the device's budget-based in-place update (ZMS,
+    /// `host::fs::ipu`): their overwrites (WAL rewritten from its start, checkpoint copies)
+    /// go in place. Needs a device with a budget ([`FsError::NoIpuBudget`] otherwise).
+    pub ipu: bool,
 }
 
 impl Default for SqliteConfig {
@@ -88,6 +95,7 @@ impl Default for SqliteConfig {
             wal_autocheckpoint: 1000,
             row_bytes: 128,
             name: "test.db".into(),
+            ipu: false,
         }
     }
 }
@@ -167,6 +175,13 @@ impl Sqlite {
             Journal::Wal => Some(fs.create(dir, &format!("{}-wal", cfg.name), 0)?),
             Journal::Rollback => None,
         };
+        if cfg.ipu {
+            for f in std::iter::once(db).chain(wal) {
+                if !fs.mark_ipu(f) {
+                    return Err(FsError::NoIpuBudget);
+                }
+            }
+        }
         let row = cfg.row_bytes.max(8) as u64 + CELL_PTR;
         Ok(Sqlite {
             leaf_cap: ((PAGE_BYTES - LEAF_HDR) / row).max(2),

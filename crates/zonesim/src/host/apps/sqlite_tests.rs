@@ -205,3 +205,51 @@ fn rollback_journals_old_pages_then_writes_in_place_and_deletes() {
     // overwrites in place under fdatasync (adaptive).
     assert_eq!(b.ipu, 3);
 }
+
+/// `ipu` marks the database and the WAL; it needs a device with an in-place update budget.
+#[test]
+fn ipu_needs_a_budget_and_rewrites_the_wal_in_place() {
+    let cfg = SqliteConfig {
+        ipu: true,
+        ..wal(Synchronous::Full, 4)
+    };
+    let mut fs = zoned();
+    assert_eq!(
+        Sqlite::create(&mut fs, ROOT, cfg.clone()).err(),
+        Some(FsError::NoIpuBudget)
+    );
+    let mut p = FsParams::kernel_default(true, Kernel::V6_18, 32);
+    p.device_ipu = true;
+    let dev = FsDevice {
+        main_ns_bytes: 85 * (64 << 20),
+        zone: Some((64 << 20, 48 << 20)),
+        meta_ns_bytes: Some(128 << 20),
+    };
+    let mut fs = F2fs::new(p, &dev).unwrap();
+    let mut db = Sqlite::create(&mut fs, ROOT, cfg).unwrap();
+    // Fill the WAL to its checkpoint (4 frames), then the next transaction rewrites it.
+    while !txn(&mut fs, &mut db, TxnKind::Insert, 0).0.checkpoint {}
+    let r0 = fs.c.ipu;
+    fs.out.clear();
+    let st = db.transaction(&mut fs, TxnKind::Update, 0).unwrap();
+    assert!(st.wal_restart);
+    let inplace = fs
+        .out
+        .cmds
+        .iter()
+        .filter(|c| c.io.kind == crate::host::IoKind::InPlace)
+        .count();
+    let node = fs
+        .out
+        .cmds
+        .iter()
+        .filter(|c| c.io.kind == crate::host::IoKind::Write)
+        .count();
+    // The WAL's first two blocks (header + frame) updated in place, one command; no node.
+    assert_eq!(fs.c.ipu.requests - r0.requests, 2);
+    assert_eq!(inplace, 1);
+    assert_eq!(
+        node, 0,
+        "an fsync after in-place updates only writes no node"
+    );
+}

@@ -52,7 +52,7 @@
 //! | `zone_append` | bool | `0` | zbd writes are sent as zone appends (fio's option; needs `zonemode=zbd`); appends bypass the host's zone write lock |
 //! | `prio` | int 0-7 | unset (BE level 4) | I/O priority level, 0 highest (fio's option); orders the job's requests in the host scheduler when `host.queue_depth` tags are in use |
 //! | `prioclass` | int 0-3 | `0` | I/O priority class: 0 none (= best-effort), 1 realtime, 2 best-effort, 3 idle (fio's option, Linux `IOPRIO_CLASS_*`) |
-//! | `ipu` | bool | `0` | zonesim extension (not fio): writes are in-place updates, taken below a zone's write pointer within the device's `zone.ipu_budget_bytes` (ZMS, docs/zoned.md); rejected ones are counted by the device |
+//! | `ipu` | bool | `0` | zonesim extension (not fio): writes are in-place updates, taken below a zone's write pointer within the device's `zone.ipu_budget_bytes` (ZMS, docs/zoned.md); rejected ones are counted by the device; on files under `--fs` it marks the job's files and the file system sends their overwrites in place, falling back out of place when refused (docs/fs.md) |
 //! | `namespace` | integer ≥ 0 | the run's `--namespace` | zonesim extension (not fio): the namespace (logical unit) the job targets, so jobs on several namespaces of one device run concurrently |
 //!
 //! Accepted and ignored because their value cannot change what this model does:

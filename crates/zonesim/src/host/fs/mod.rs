@@ -6,13 +6,15 @@
 //!
 //! Rooms: `layout` (blocks, segments, sections, metadata areas, mkfs reserve), `seg` (SIT in
 //! memory), `node` (node addressing), `write` (page cache, writeback, IPU/OPU, logs, SSR),
-//! `cp` (checkpoints), `gc` (foreground and background GC, zoned phases), `stats` (counters,
+//! `cp` (checkpoints), `gc` (foreground and background GC, zoned phases), `ipu` (files marked
+//! for the device's budget-based in-place update, ZMS; the fallback when refused), `stats` (counters,
 //! report sample), `check` (invariants). docs/fs.md documents the model and its keys.
 
 pub mod check;
 mod cp;
 pub mod dirty;
 mod gc;
+pub mod ipu;
 pub mod layout;
 pub mod node;
 pub mod out;
@@ -63,6 +65,9 @@ pub const ROOT: Ino = Ino(0);
 pub enum FsError {
     /// No space (`ENOSPC`): counted in the report.
     NoSpace,
+    /// A file was to be marked for in-place update, but the main area's device has no
+    /// in-place update budget ([`F2fs::mark_ipu`]).
+    NoIpuBudget,
 }
 
 /// One file or directory.
@@ -86,6 +91,8 @@ pub(crate) struct Inode {
     /// Directory: next unused dentry slot and freed ones.
     pub next_slot: u32,
     pub free_slots: Vec<u32>,
+    /// Marked for the device's budget-based in-place update ([`F2fs::mark_ipu`]).
+    pub ipu: bool,
 }
 
 /// Who writes a node: fsync / checkpoint, or GC moving it (`copy`: by a device-side copy).
@@ -138,6 +145,7 @@ pub struct F2fs {
     pub out: Out,
     pub c: FsCounters,
     gc: gc::GcState,
+    ipu_hook: ipu::IpuHook,
     scratch: Vec<u32>,
     scratch_dirs: Vec<u32>,
 }
@@ -151,6 +159,7 @@ impl F2fs {
         let mut fs = F2fs {
             out: Out::new(p.max_bio_bytes),
             gc: gc::GcState::new(&p),
+            ipu_hook: ipu::IpuHook::default(),
             p,
             segs,
             cur: [Cur {

@@ -61,7 +61,10 @@ impl Out {
                 if last.area == area
                     && last.io.kind == kind
                     && last.copy_from.is_none()
-                    && matches!(kind, IoKind::Read | IoKind::Write | IoKind::Trim)
+                    && matches!(
+                        kind,
+                        IoKind::Read | IoKind::Write | IoKind::Trim | IoKind::InPlace
+                    )
                     && last.io.offset + last.io.len == offset
                     && last.io.len + len <= self.max_bio.max(len)
                 {

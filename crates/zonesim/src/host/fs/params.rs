@@ -81,6 +81,9 @@ pub struct FsParams {
     /// Move GC data with the device's copy command (ZMS copy offload). Needs a device that has
     /// one; `sim` rejects it otherwise.
     pub gc_copy_offload: bool,
+    /// The main area's device takes budgeted in-place updates (ZMS `zone.ipu_budget_bytes`):
+    /// files marked for in-place update use them (`ipu`). Set by `sim` from the device.
+    pub device_ipu: bool,
 }
 
 impl FsParams {
@@ -125,6 +128,7 @@ impl FsParams {
             .map(|s| s.to_string())
             .collect(),
             gc_copy_offload: false,
+            device_ipu: false,
         }
     }
 }

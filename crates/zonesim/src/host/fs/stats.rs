@@ -115,6 +115,8 @@ pub struct FsCounters {
     /// Time in each BG GC phase (off, no_gc, normal, boosted), ns.
     pub phase_ns: [u64; 4],
     pub read_sizes: ReadSizes,
+    /// In-place updates through the device's budget (files marked, ZMS).
+    pub ipu: super::ipu::IpuHookCounters,
 }
 
 impl FsCounters {

@@ -120,20 +120,25 @@ impl F2fs {
         self.out.barrier();
         let inode_dirty = self.inode_dirty(ino.0);
         if opu > 0 || inode_dirty {
-            let nids = std::mem::take(&mut self.inodes[ino.0 as usize].nids);
-            for &nid in &nids {
-                if nid != NULL && self.node_dirty[nid as usize] {
-                    self.node_dirty[nid as usize] = false;
-                    self.dirty_nodes -= 1;
-                    self.write_node(nid, super::NodeWriter::Host);
-                }
-            }
-            self.inodes[ino.0 as usize].nids = nids;
-            self.c.fsync_node_writes += 1;
+            self.write_dirty_nodes(ino.0);
         }
         self.out.flush();
         self.balance_fs();
         self.balance_fs_bg();
+    }
+
+    /// Write `ino`'s dirty node blocks (fsync's node stage).
+    pub(super) fn write_dirty_nodes(&mut self, ino: u32) {
+        let nids = std::mem::take(&mut self.inodes[ino as usize].nids);
+        for &nid in &nids {
+            if nid != NULL && self.node_dirty[nid as usize] {
+                self.node_dirty[nid as usize] = false;
+                self.dirty_nodes -= 1;
+                self.write_node(nid, super::NodeWriter::Host);
+            }
+        }
+        self.inodes[ino as usize].nids = nids;
+        self.c.fsync_node_writes += 1;
     }
 
     fn inode_dirty(&self, ino: u32) -> bool {
@@ -190,6 +195,9 @@ impl F2fs {
         let mut opu = 0;
         for &fb in &pages {
             let old = self.inodes[ino as usize].addrs[fb as usize];
+            if old != NEW && self.p.device_ipu && self.device_ipu(ino, fb, old, wb) {
+                continue;
+            }
             if old != NEW && self.should_ipu(ino, wb) {
                 self.out.push(
                     Area::Main,
@@ -202,40 +210,55 @@ impl F2fs {
                 self.mtime_touch(old);
                 continue;
             }
-            let Some(b) = self.alloc(log) else {
-                // No segment left (GC could not keep up): the page stays dirty.
-                self.c.alloc_failures += 1;
-                let f = &mut self.inodes[ino as usize];
-                f.dirty.insert(fb);
-                self.dirty_pages += 1;
-                if !f.in_dirty_list {
-                    f.in_dirty_list = true;
-                    self.dirty_files.push(ino);
-                }
-                continue;
-            };
-            if old != NEW {
-                self.invalidate(old);
+            if self.write_out_of_place(ino, fb, old, log, dir) {
+                opu += 1;
             }
-            self.own(b, (ino as u64) << 32 | fb as u64, 0);
-            self.inodes[ino as usize].addrs[fb as usize] = b;
-            self.dirty_node(ino, node::node_of(fb as u64));
-            self.out.push(
-                Area::Main,
-                IoKind::Write,
-                self.geo.main_offset(b),
-                BLOCK_BYTES,
-            );
-            self.c.opu_blocks += 1;
-            if dir {
-                self.c.dentry_bytes += BLOCK_BYTES;
-            } else {
-                self.c.data_bytes += BLOCK_BYTES;
-            }
-            opu += 1;
         }
         self.scratch = pages;
         opu
+    }
+
+    /// Write page `fb` of `ino` (held in `old`, or [`NEW`]) to a new block of `log`: the old
+    /// block invalidated, the node dirty. False if no block was left (the page stays dirty).
+    pub(super) fn write_out_of_place(
+        &mut self,
+        ino: u32,
+        fb: u32,
+        old: u32,
+        log: u8,
+        dir: bool,
+    ) -> bool {
+        let Some(b) = self.alloc(log) else {
+            // No segment left (GC could not keep up): the page stays dirty.
+            self.c.alloc_failures += 1;
+            let f = &mut self.inodes[ino as usize];
+            f.dirty.insert(fb);
+            self.dirty_pages += 1;
+            if !f.in_dirty_list {
+                f.in_dirty_list = true;
+                self.dirty_files.push(ino);
+            }
+            return false;
+        };
+        if old != NEW {
+            self.invalidate(old);
+        }
+        self.own(b, (ino as u64) << 32 | fb as u64, 0);
+        self.inodes[ino as usize].addrs[fb as usize] = b;
+        self.dirty_node(ino, node::node_of(fb as u64));
+        self.out.push(
+            Area::Main,
+            IoKind::Write,
+            self.geo.main_offset(b),
+            BLOCK_BYTES,
+        );
+        self.c.opu_blocks += 1;
+        if dir {
+            self.c.dentry_bytes += BLOCK_BYTES;
+        } else {
+            self.c.data_bytes += BLOCK_BYTES;
+        }
+        true
     }
 
     /// An in-place update refreshes its segment's age.
