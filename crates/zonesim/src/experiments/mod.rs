@@ -8,6 +8,7 @@ mod conzone_fs_waf;
 mod conzone_hybrid_read;
 mod conzone_l2p_search;
 mod conzone_seq;
+mod conzone_sqlite;
 mod f2fs_lfs_waf;
 mod fs_common;
 mod mcmq_common;
@@ -193,6 +194,11 @@ pub fn all() -> Vec<Experiment> {
             name: "conzone-fs-waf",
             title: "ConZone+ §6.4: F2FS on zoned vs block storage, FS WAF and bandwidth (Fig. 11)",
             run: conzone_fs_waf::run_exp,
+        },
+        Experiment {
+            name: "conzone-sqlite",
+            title: "ConZone+ §6.3: SQLite WAL insert / update on F2FS, zoned vs block: TPS, device WAF, premature flushes, TLC GC (Fig. 10)",
+            run: conzone_sqlite::run_exp,
         },
         Experiment {
             name: "conzone-seq",
