@@ -56,6 +56,21 @@ fn fit_flash(cfg: &mut DeviceConfig) -> Result<()> {
     crate::device::validate(cfg)
 }
 
+/// Grow the SLC region to the fewest blocks per plane that hold the `slc_only` namespaces and
+/// the zoned namespaces' SLC needs (the regular blocks grow with it, so that the regular region
+/// keeps its size).
+pub fn grow_slc(cfg: &mut DeviceConfig) -> Result<()> {
+    let (slc, all) = (cfg.nand.slc_blocks_per_plane, cfg.nand.blocks_per_plane);
+    for extra in 0..=16 * all {
+        cfg.nand.slc_blocks_per_plane = slc + extra;
+        cfg.nand.blocks_per_plane = all + extra;
+        if crate::device::validate(cfg).is_ok() {
+            return Ok(());
+        }
+    }
+    crate::device::validate(cfg)
+}
+
 pub fn jobs(text: &str, name: &str) -> Result<Workload> {
     Ok(Workload::Jobs(parse_job_file(text, name)?))
 }

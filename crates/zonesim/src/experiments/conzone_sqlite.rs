@@ -17,11 +17,10 @@
 //! inserts then 100,000 updates on the full device, and `--quick` 10,000 + 10,000 on the device
 //! with every zone four times smaller (`fs_device`, the same 85 sections).
 
-use super::conzone_common::{fs_device, ZONED_NS};
+use super::conzone_common::{fs_device, grow_slc, ZONED_NS};
 use super::fs_common::{FsRig, Xs};
 use super::{pct_change, row_dir, row_info, row_rel, ExpOptions, Outcome, Row};
 use crate::config::fs::FsConfig;
-use crate::config::DeviceConfig;
 use crate::error::{Error, Result};
 use crate::host::apps::sqlite::{Sqlite, SqliteConfig, TxnKind};
 use crate::host::fs::ROOT;
@@ -94,20 +93,6 @@ fn simulate(s: Setup, n: u64, o: &ExpOptions) -> Result<Run> {
     let insert = phase(&mut rig, &mut db, TxnKind::Insert, n, s.host_ns, &mut x)?;
     let update = phase(&mut rig, &mut db, TxnKind::Update, n, s.host_ns, &mut x)?;
     Ok(Run { insert, update })
-}
-
-/// Grow the SLC region to the fewest blocks per plane that hold the `slc_only` namespaces
-/// (the regular blocks grow with it, so that the regular region keeps its size).
-fn grow_slc(cfg: &mut DeviceConfig) -> Result<()> {
-    let (slc, all) = (cfg.nand.slc_blocks_per_plane, cfg.nand.blocks_per_plane);
-    for extra in 0..=16 * all {
-        cfg.nand.slc_blocks_per_plane = slc + extra;
-        cfg.nand.blocks_per_plane = all + extra;
-        if crate::device::validate(cfg).is_ok() {
-            return Ok(());
-        }
-    }
-    crate::device::validate(cfg)
 }
 
 /// Run `n` transactions of `kind` from a fresh mark and read the counters.
