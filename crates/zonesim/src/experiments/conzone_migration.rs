@@ -229,7 +229,9 @@ fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
         dev_waf: d.waf,
         e2e_waf: rig.end_to_end_waf(),
         fs_waf: rig.fs_waf(),
-        qlc_gc_pages: ns.as_conventional().map_or(0, |f| f.counters.gc_pages_moved),
+        qlc_gc_pages: ns
+            .as_conventional()
+            .map_or(0, |f| f.counters.gc_pages_moved),
         elapsed_s: rig.elapsed_s(),
     })
 }
@@ -242,10 +244,18 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows.push(row_info(c.name, "bandwidth MiB/s", r.mib_s));
         rows.push(row_info(c.name, "user data MiB", r.user_mib));
         rows.push(row_info(c.name, "migration volume MiB", r.migrated_mib));
-        rows.push(row_info(c.name, "direct SLC erases", r.direct_erases as f64));
+        rows.push(row_info(
+            c.name,
+            "direct SLC erases",
+            r.direct_erases as f64,
+        ));
         rows.push(row_info(c.name, "SLC GC victims", r.slc_gc_victims as f64));
         rows.push(row_info(c.name, "SLC written MiB", r.slc_written_mib));
-        rows.push(row_info(c.name, "QLC GC pages moved", r.qlc_gc_pages as f64));
+        rows.push(row_info(
+            c.name,
+            "QLC GC pages moved",
+            r.qlc_gc_pages as f64,
+        ));
         rows.push(row_info(c.name, "FS WAF", r.fs_waf));
         rows.push(row_info(c.name, "device WAF", r.dev_waf));
         rows.push(row_info(c.name, "end-to-end WAF", r.e2e_waf));
@@ -265,9 +275,21 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     };
     let (p4, z4) = (sens(SlcGranularity::Page)?, sens(SlcGranularity::Zone)?);
     let mig4 = pct_change(z4.migrated_mib, p4.migrated_mib);
-    rows.push(row_info(SENS, "zonedslc / pageslc bandwidth ratio", z4.mib_s / p4.mib_s));
-    rows.push(row_info(SENS, "zonedslc vs pageslc migration change %", mig4));
-    rows.push(row_info(SENS, "zonedslc - pageslc direct SLC erases", z4.direct_erases as f64 - p4.direct_erases as f64));
+    rows.push(row_info(
+        SENS,
+        "zonedslc / pageslc bandwidth ratio",
+        z4.mib_s / p4.mib_s,
+    ));
+    rows.push(row_info(
+        SENS,
+        "zonedslc vs pageslc migration change %",
+        mig4,
+    ));
+    rows.push(row_info(
+        SENS,
+        "zonedslc - pageslc direct SLC erases",
+        z4.direct_erases as f64 - p4.direct_erases as f64,
+    ));
     rows.push(
         row_rel("zonedslc / pageslc", "bandwidth ratio", z.mib_s / p.mib_s, 1.16, 0.1).src(&format!(
             "{SRC}(a): \"zonedslc achieves a bandwidth of 22.7 MiB/s, which is 16% higher than pageslc\"; ratio 1.16"

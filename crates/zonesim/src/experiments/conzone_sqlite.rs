@@ -114,7 +114,9 @@ fn phase(
     let d = rig.device();
     let c = &rig.host.fs.c;
     let ns = &rig.dev.namespaces[ZONED_NS];
-    let tlc_gc_pages = ns.as_conventional().map_or(0, |f| f.counters.gc_pages_moved);
+    let tlc_gc_pages = ns
+        .as_conventional()
+        .map_or(0, |f| f.counters.gc_pages_moved);
     let slc_gc_pages = ns.as_zoned().map_or(0, |z| {
         z.counters.slc_gc_pages_moved + z.counters.gc_migrated_pages
     });
@@ -143,8 +145,16 @@ fn info_rows(rows: &mut Vec<Row>, case: &str, p: &Phase) {
     rows.push(row_info(case, "host flush commands", p.host_flushes as f64));
     rows.push(row_info(case, "TLC GC pages moved", p.tlc_gc_pages as f64));
     rows.push(row_info(case, "SLC GC pages moved", p.slc_gc_pages as f64));
-    rows.push(row_info(case, "pages flushed to SLC", p.slc_buffered_pages as f64));
-    rows.push(row_info(case, "padding share of programs %", p.padding_share * 100.0));
+    rows.push(row_info(
+        case,
+        "pages flushed to SLC",
+        p.slc_buffered_pages as f64,
+    ));
+    rows.push(row_info(
+        case,
+        "padding share of programs %",
+        p.padding_share * 100.0,
+    ));
     rows.push(row_info(case, "FS node blocks / txn", p.node_per_txn));
     rows.push(row_info(case, "FS GC blocks moved", p.fs_gc_blocks as f64));
     rows.push(row_info(case, "FS WAF", p.fs_waf));
@@ -211,7 +221,13 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             )),
         );
         rows.push(
-            row_dir(&format!("block - zoned, {op}"), "TLC GC pages moved", b.tlc_gc_pages as f64 - z.tlc_gc_pages as f64, true).src(&format!(
+            row_dir(
+                &format!("block - zoned, {op}"),
+                "TLC GC pages moved",
+                b.tlc_gc_pages as f64 - z.tlc_gc_pages as f64,
+                true,
+            )
+            .src(&format!(
                 "{SRC}(d): \"block storage necessitates garbage collection on TLC flash blocks\""
             )),
         );
