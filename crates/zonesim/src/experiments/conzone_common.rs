@@ -1,6 +1,8 @@
-//! Helpers shared by the ConZone reproductions: the `conzone-paper` device, fio job text,
-//! and reading numbers out of a report.
+//! Helpers shared by the ConZone reproductions: the `conzone-paper` device (and its zoned /
+//! block forms for the file-system reproductions), fio job text, and reading numbers out of a
+//! report.
 
+use super::fs_common::as_block;
 use crate::config::DeviceConfig;
 use crate::device::Device;
 use crate::error::Result;
@@ -13,6 +15,60 @@ pub const ZONED_NS: usize = 1;
 
 pub fn device(sets: &[String]) -> Result<DeviceConfig> {
     crate::load_device("conzone-paper", sets)
+}
+
+/// The device of the F2FS reproductions (§6.3 SQLite, §6.4, §6.5): `conzone-paper`, its
+/// 85-zone data namespace, or with `block` that namespace conventional (page-mapped) with the
+/// zoned data capacity (the FTL's over-provisioning on top). `quick` shrinks every zone
+/// fourfold (96-page blocks: 12 MiB zone capacity, 16 MiB zone size) so that the file system
+/// keeps the same number of sections and the same mkfs reserve in sections (13 of 85) — the
+/// reserve is a section count, so shrinking the zone count instead would leave no user space.
+/// Returns the device and its data-area bytes.
+pub fn fs_device(block: bool, quick: bool) -> Result<(DeviceConfig, u64)> {
+    let mut cfg = device(&[])?;
+    if quick {
+        cfg.nand.pages_per_block /= 4;
+        cfg.zone.size_bytes /= 4;
+        cfg.zone.capacity_bytes /= 4;
+        cfg.namespaces[0].capacity_bytes /= 4;
+    }
+    let data = cfg.namespaces[ZONED_NS].zones as u64 * cfg.zone.capacity_bytes;
+    if block {
+        cfg = as_block(&cfg, ZONED_NS)?;
+        cfg.namespaces[ZONED_NS].capacity_bytes = data;
+        fit_flash(&mut cfg)?;
+    }
+    cfg.validate()?;
+    crate::device::validate(&cfg)?;
+    Ok((cfg, data))
+}
+
+/// Grow `blocks_per_plane` to the fewest that hold the namespaces (the block configuration's
+/// data area is the zoned one's capacity; its FTL over-provisioning comes on top).
+fn fit_flash(cfg: &mut DeviceConfig) -> Result<()> {
+    let base = cfg.nand.blocks_per_plane;
+    for extra in 0..=base {
+        cfg.nand.blocks_per_plane = base + extra;
+        if crate::device::validate(cfg).is_ok() {
+            return Ok(());
+        }
+    }
+    crate::device::validate(cfg)
+}
+
+/// Grow the SLC region to the fewest blocks per plane that hold the `slc_only` namespaces and
+/// the zoned namespaces' SLC needs (the regular blocks grow with it, so that the regular region
+/// keeps its size).
+pub fn grow_slc(cfg: &mut DeviceConfig) -> Result<()> {
+    let (slc, all) = (cfg.nand.slc_blocks_per_plane, cfg.nand.blocks_per_plane);
+    for extra in 0..=16 * all {
+        cfg.nand.slc_blocks_per_plane = slc + extra;
+        cfg.nand.blocks_per_plane = all + extra;
+        if crate::device::validate(cfg).is_ok() {
+            return Ok(());
+        }
+    }
+    crate::device::validate(cfg)
 }
 
 pub fn jobs(text: &str, name: &str) -> Result<Workload> {

@@ -12,10 +12,10 @@
 //! (`fs_common`). `--quick` scales the data area to 22 zones (1 GiB) with the same ratios
 //! (file = half the data area, updates = 4× the file).
 
-use super::fs_common::{as_block, FsRig, Xs};
+use super::conzone_common::fs_device;
+use super::fs_common::{FsRig, Xs};
 use super::{row_abs, row_dir, row_info, row_rel, ExpOptions, Outcome, Row};
 use crate::config::fs::{FsConfig, FsModeCfg};
-use crate::config::DeviceConfig;
 use crate::error::Result;
 use crate::host::fs::ROOT;
 
@@ -102,45 +102,8 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// The device: `conzone-paper`, its 85-zone data namespace; `--quick` shrinks every zone
-/// fourfold (96-page blocks: 12 MiB zone capacity, 16 MiB zone size) so that the file system
-/// keeps the same number of sections and the same mkfs reserve in sections (13 of 85) — the
-/// reserve is a section count, so shrinking the zone count instead would leave no user space.
-/// Returns the device and its data-area bytes.
-fn device(c: &Case, quick: bool) -> Result<(DeviceConfig, u64)> {
-    let mut cfg = super::conzone_common::device(&[])?;
-    if quick {
-        cfg.nand.pages_per_block /= 4;
-        cfg.zone.size_bytes /= 4;
-        cfg.zone.capacity_bytes /= 4;
-        cfg.namespaces[0].capacity_bytes /= 4;
-    }
-    let data = cfg.namespaces[1].zones as u64 * cfg.zone.capacity_bytes;
-    if c.block {
-        cfg = as_block(&cfg, 1)?;
-        cfg.namespaces[1].capacity_bytes = data;
-        fit_flash(&mut cfg)?;
-    }
-    cfg.validate()?;
-    crate::device::validate(&cfg)?;
-    Ok((cfg, data))
-}
-
-/// Grow `blocks_per_plane` to the fewest that hold the namespaces (the block configuration's
-/// data area is the zoned one's capacity; its FTL over-provisioning comes on top).
-fn fit_flash(cfg: &mut DeviceConfig) -> Result<()> {
-    let base = cfg.nand.blocks_per_plane;
-    for extra in 0..=base {
-        cfg.nand.blocks_per_plane = base + extra;
-        if crate::device::validate(cfg).is_ok() {
-            return Ok(());
-        }
-    }
-    crate::device::validate(cfg)
-}
-
 fn simulate(c: &Case, o: &ExpOptions) -> Result<Run> {
-    let (cfg, data) = device(c, o.quick)?;
+    let (cfg, data) = fs_device(c.block, o.quick)?;
     let mut fs = c.fs.clone();
     fs.meta_namespace = Some(0);
     fs.main_namespace = Some(1);

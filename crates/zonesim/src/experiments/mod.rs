@@ -7,7 +7,9 @@ mod conzone_common;
 mod conzone_fs_waf;
 mod conzone_hybrid_read;
 mod conzone_l2p_search;
+mod conzone_migration;
 mod conzone_seq;
+mod conzone_sqlite;
 mod f2fs_lfs_waf;
 mod fs_common;
 mod mcmq_common;
@@ -203,6 +205,16 @@ pub fn all() -> Vec<Experiment> {
             name: "conzone-fs-waf",
             title: "ConZone+ §6.4: F2FS on zoned vs block storage, FS WAF and bandwidth (Fig. 11)",
             run: conzone_fs_waf::run_exp,
+        },
+        Experiment {
+            name: "conzone-sqlite",
+            title: "ConZone+ §6.3: SQLite WAL insert / update on F2FS, zoned vs block: TPS, device WAF, premature flushes, TLC GC (Fig. 10)",
+            run: conzone_sqlite::run_exp,
+        },
+        Experiment {
+            name: "conzone-migration",
+            title: "ConZone+ §6.5: three write-hint streams on QLC with SLC for all writes, page- vs zone-granular SLC vs block (Fig. 12)",
+            run: conzone_migration::run_exp,
         },
         Experiment {
             name: "conzone-seq",
