@@ -356,10 +356,10 @@ fn side_rows(rows: &mut Vec<Row>, name: &str, s: &Side) {
         "game fragments per file",
         s.game.frags_per_file(),
     ));
-    for b in 1..4 {
+    for (b, bin) in BIN_NAMES.iter().enumerate().take(4).skip(1) {
         rows.push(row_info(
             name,
-            &format!("game reads {} %", BIN_NAMES[b]),
+            &format!("game reads {bin} %"),
             s.game.reads.pct(b),
         ));
     }
@@ -401,11 +401,7 @@ fn sensitivity(ccfg: &DeviceConfig, o: &ExpOptions) -> Result<Sens> {
         };
         Some(simulate(ccfg, FsConfig::default(), a, o)?)
     };
-    let floors: &[f64] = if o.quick {
-        &FLOORS_GB[1..]
-    } else {
-        &FLOORS_GB
-    };
+    let floors: &[f64] = if o.quick { &FLOORS_GB[1..] } else { &FLOORS_GB };
     let mut out = Vec::new();
     for &floor_gb in floors {
         let a = Aging { floor_gb, ..PAPER };
@@ -604,4 +600,53 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows,
         notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::fs::{Area, FsCmd};
+    use crate::host::HostIo;
+
+    fn read(len: u64) -> FsCmd {
+        FsCmd {
+            area: Area::Main,
+            io: HostIo::new(IoKind::Read, 0, len),
+            barrier: false,
+            copy_from: None,
+        }
+    }
+
+    /// Bins are inclusive of their upper bound (4 and 8 KiB are "4~8 KB"), writes are ignored.
+    #[test]
+    fn read_sizes_bin_by_kib() {
+        let mut r = ReqSizes::default();
+        let mut w = read(4096);
+        w.io.kind = IoKind::Write;
+        let cmds: Vec<FsCmd> = [4, 8, 12, 64, 68, 256, 512, 516, 1024]
+            .iter()
+            .map(|&k| read(k << 10))
+            .chain([w])
+            .collect();
+        r.record(&cmds);
+        assert_eq!(r.bins, [2, 2, 2, 1, 2]);
+        assert_eq!(r.requests, 9);
+        assert!((r.pct(0) - 200.0 / 9.0).abs() < 1e-9);
+    }
+
+    /// The file system splits a 1 MiB read of a file at each discontinuity and merges each
+    /// contiguous run up to `fs.max_bio_bytes`.
+    #[test]
+    fn a_file_in_one_extent_reads_in_max_bio_requests() {
+        let cfg = crate::load_device("cufs-2026", &[]).unwrap();
+        let fs = FsConfig {
+            max_bio_bytes: Some(MAX_BIO),
+            ..FsConfig::default()
+        };
+        let mut rig = FsRig::new(&cfg, &fs, 1).unwrap();
+        let s = install_and_read(&mut rig, "t", 2, 4 << 20).unwrap();
+        assert_eq!(s.extents, 2);
+        assert_eq!((s.reads.requests, s.reads.bins[4]), (8, 8));
+        assert!(s.read_s > 0.0);
+    }
 }

@@ -10,8 +10,8 @@
 //! Scaling: the paper's phones are 256 GB-class; the presets are about 12 GiB, so an iteration
 //! creates 4,096 files (512 MiB) instead of 32,768 and the test file is 256 MiB instead of
 //! 1 GiB, keeping the ratio test file / created = 1/2. The ZUFS device is rescaled for the file
-//! system ([`fs_zufs_device`](super::zufs_common::fs_zufs_device): 96 zones of 132 MiB instead of 12 of 1,056 MiB) and keeps the
-//! paper's reserve of 12 sections; the No-GC wake period is scaled with the iteration's volume.
+//! system (`zufs_common::fs_zufs_device`: 96 zones of 132 MiB instead of 12 of 1,056 MiB) and
+//! keeps the paper's reserve of 12 sections; the No-GC wake period is scaled with the iteration's volume.
 //! `--quick` stops ZUFS after 26 iterations (past the Boosted-GC start).
 
 use super::zufs_common::{fs_zufs_device, paper_reserved_segments};
