@@ -10,8 +10,8 @@ use crate::config::fs::FsConfig;
 use crate::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use crate::device::Device;
 use crate::engine::SimTime;
-use crate::error::Result;
-use crate::host::fs::F2fs;
+use crate::error::{Error, Result};
+use crate::host::fs::{F2fs, Ino, ROOT};
 use crate::sim::fs::{mount, FsHost};
 use crate::stats::device::DeviceReport;
 
@@ -78,6 +78,32 @@ impl FsRig {
                 self.now = end;
             }
         }
+    }
+
+    /// Create `name` in the root directory; `exp` names the experiment in the error.
+    pub fn create(&mut self, exp: &str, name: &str) -> Result<Ino> {
+        self.op(0, |fs| fs.create(ROOT, name, 0))
+            .map_err(|_| Error::Usage(format!("{exp}: cannot create {name}")))
+    }
+
+    /// Write `bytes` to `f` sequentially from offset 0 in buffered writes of `io` bytes, each
+    /// paying the page-cache copy; ENOSPC is an error naming `exp`.
+    pub fn write_seq(&mut self, exp: &str, f: Ino, bytes: u64, io: u64) -> Result<()> {
+        let copy = self.host.fs.p.page_copy_ns;
+        let mut off = 0;
+        while off < bytes {
+            let len = io.min(bytes - off);
+            self.op(copy * len.div_ceil(4096), |fs| fs.write(f, off, len, false))
+                .map_err(|_| Error::Usage(format!("{exp}: no space for a sequential write")))?;
+            off += len;
+        }
+        Ok(())
+    }
+
+    /// Idle for `ms` simulated milliseconds: the background GC thread wakes as it would.
+    pub fn idle(&mut self, ms: u64) {
+        self.now = SimTime(self.now.ns() + ms * 1_000_000);
+        self.bg_until(self.now);
     }
 
     /// Start the measured phase: device and file-system counters from here.

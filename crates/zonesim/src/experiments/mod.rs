@@ -23,6 +23,7 @@ mod zms_multizone;
 mod zms_randread;
 mod zms_randwrite;
 mod zms_sync_update;
+mod zufs_app_read;
 mod zufs_block_size;
 mod zufs_common;
 mod zufs_fragmentation;
@@ -275,6 +276,11 @@ pub fn all() -> Vec<Experiment> {
             name: "zufs-fragmentation",
             title: "ZUFS §5.5: F2FS aging on CUFS vs ZUFS, throughput, segments, fragmentation, GC phases (Fig. 9-10)",
             run: zufs_fragmentation::run_exp,
+        },
+        Experiment {
+            name: "zufs-app-read",
+            title: "ZUFS §5.6.1: two-stage F2FS aging, then reading large files on CUFS vs ZUFS: read request sizes, fragments, read time (Fig. 11, Table 2)",
+            run: zufs_app_read::run_exp,
         },
         Experiment {
             name: "zms-multizone",

@@ -26,8 +26,8 @@ use super::{row_abs, row_info, ExpOptions, Outcome, Row};
 use crate::config::fs::FsConfig;
 use crate::config::DeviceConfig;
 use crate::error::{Error, Result};
-use crate::host::fs::{Ino, ROOT};
 
+const EXP: &str = "zms-randwrite";
 const SRC: &str = "seed 002 \"Random Write Performance & Write Amplification\" (4 KiB buffered random writes, 1 GiB file)";
 /// The data LU.
 const DATA_NS: usize = 1;
@@ -91,23 +91,6 @@ fn test_file_bytes(quick: bool) -> u64 {
     }
 }
 
-/// Write `bytes` to `f` sequentially with buffered writes from offset 0.
-fn seq_fill(rig: &mut FsRig, f: Ino, bytes: u64, copy: u64) -> Result<()> {
-    let mut off = 0;
-    while off < bytes {
-        let len = FILL_IO.min(bytes - off);
-        rig.op(copy * len.div_ceil(BLK), |fs| fs.write(f, off, len, false))
-            .map_err(|_| Error::Usage("zms-randwrite: no space for the fill".into()))?;
-        off += len;
-    }
-    Ok(())
-}
-
-fn create(rig: &mut FsRig, name: &str) -> Result<Ino> {
-    rig.op(0, |fs| fs.create(ROOT, name, 0))
-        .map_err(|_| Error::Usage(format!("zms-randwrite: cannot create {name}")))
-}
-
 fn simulate(block: bool, s: Setup, o: &ExpOptions) -> Result<Side> {
     let cfg = device(block, s, o.quick)?;
     let fs_cfg = FsConfig {
@@ -121,11 +104,11 @@ fn simulate(block: bool, s: Setup, o: &ExpOptions) -> Result<Side> {
     let user = rig.host.fs.geo.user_blocks * BLK;
     let filler = ((s.fill * user as f64) as u64 / FILL_IO * FILL_IO).saturating_sub(file);
     if filler > 0 {
-        let c = create(&mut rig, "filler")?;
-        seq_fill(&mut rig, c, filler, copy)?;
+        let c = rig.create(EXP, "filler")?;
+        rig.write_seq(EXP, c, filler, FILL_IO)?;
     }
-    let f = create(&mut rig, "testfile")?;
-    seq_fill(&mut rig, f, file, copy)?;
+    let f = rig.create(EXP, "testfile")?;
+    rig.write_seq(EXP, f, file, FILL_IO)?;
     rig.op(0, |fs| fs.sync());
     rig.mark();
     let blocks = file / BLK;
@@ -183,10 +166,7 @@ fn sweep(main: Setup, quick: bool) -> Vec<(String, Setup)> {
     )];
     // One lower fill level only: the full form took over 16 minutes with a 95 % fill run as
     // well (most of its time goes to the baseline FTL's GC booking on 138 MiB superblocks).
-    v.push((
-        "fill 50 %".to_string(),
-        Setup { fill: 0.5, ..main },
-    ));
+    v.push(("fill 50 %".to_string(), Setup { fill: 0.5, ..main }));
     let ops: &[f64] = if quick { &[0.02] } else { &[0.02, 0.28] };
     for &op in ops {
         v.push((

@@ -4,6 +4,7 @@
 //! report.
 
 use super::conzone_common::run;
+use crate::config::DeviceConfig;
 use crate::error::Result;
 use crate::sim::Precondition;
 use crate::stats::Report;
@@ -118,4 +119,31 @@ pub fn range_name(bytes: u64) -> String {
     } else {
         format!("{} MiB", bytes >> 20)
     }
+}
+
+/// `zufs-2026` rescaled so that the file system sees the paper's proportions: zones (F2FS
+/// sections) 8x smaller and 8x more of them (132 MiB zones, 96 of them, the same 12.4 GiB), the
+/// SLC pool the same size. F2FS keeps six logs, each holding a whole section, and its GC
+/// thresholds count sections: on 12 sections of 1,056 MiB the six open logs alone hold half of
+/// the device and foreground GC starts within a few iterations; the paper's 512 GB device has
+/// about 480 sections. The flash geometry per die and the timing are unchanged.
+pub fn fs_zufs_device() -> Result<DeviceConfig> {
+    const K: u32 = 8;
+    let mut cfg = crate::load_device("zufs-2026", &[])?;
+    let regular = cfg.nand.blocks_per_plane - cfg.nand.slc_blocks_per_plane;
+    cfg.nand.pages_per_block /= K;
+    cfg.nand.slc_blocks_per_plane *= K;
+    cfg.nand.blocks_per_plane = cfg.nand.slc_blocks_per_plane + regular * K;
+    cfg.zone.capacity_bytes /= K as u64;
+    cfg.zone.size_bytes /= K as u64;
+    cfg.namespaces[1].zones *= K;
+    cfg.validate()?;
+    crate::device::validate(&cfg)?;
+    Ok(cfg)
+}
+
+/// The paper's F2FS reserve on ZUFS, 12 sections (6,336 segments of its 1,056 MiB sections),
+/// in 2 MiB segments of `cfg`'s zones (`fs.reserved_segments`).
+pub fn paper_reserved_segments(cfg: &DeviceConfig) -> u64 {
+    12 * cfg.zone.capacity_bytes / (2 << 20)
 }

@@ -10,10 +10,11 @@
 //! Scaling: the paper's phones are 256 GB-class; the presets are about 12 GiB, so an iteration
 //! creates 4,096 files (512 MiB) instead of 32,768 and the test file is 256 MiB instead of
 //! 1 GiB, keeping the ratio test file / created = 1/2. The ZUFS device is rescaled for the file
-//! system ([`zufs_device`]: 96 zones of 132 MiB instead of 12 of 1,056 MiB) and keeps the
-//! paper's reserve of 12 sections; the No-GC wake period is scaled with the iteration's volume.
+//! system (`zufs_common::fs_zufs_device`: 96 zones of 132 MiB instead of 12 of 1,056 MiB) and
+//! keeps the paper's reserve of 12 sections; the No-GC wake period is scaled with the iteration's volume.
 //! `--quick` stops ZUFS after 26 iterations (past the Boosted-GC start).
 
+use super::zufs_common::{fs_zufs_device, paper_reserved_segments};
 use super::{pct_change, row_dir, row_info, ExpOptions, Kind, Outcome, Row};
 use crate::config::fs::FsConfig;
 use crate::config::DeviceConfig;
@@ -66,27 +67,6 @@ fn aging(max_iterations: u64) -> Scenario {
 struct Aged {
     its: Vec<Iteration>,
     stopped_by: &'static str,
-}
-
-/// `zufs-2026` rescaled so that the file system sees the paper's proportions: zones (F2FS
-/// sections) 8x smaller and 8x more of them (132 MiB zones, 96 of them, the same 12.4 GiB), the
-/// SLC pool the same size. F2FS keeps six logs, each holding a whole section, and its GC
-/// thresholds count sections: on 12 sections of 1,056 MiB the six open logs alone hold half of
-/// the device and foreground GC starts within a few iterations; the paper's 512 GB device has
-/// about 480 sections. The flash geometry per die and the timing are unchanged.
-fn zufs_device() -> Result<DeviceConfig> {
-    const K: u32 = 8;
-    let mut cfg = crate::load_device("zufs-2026", &[])?;
-    let regular = cfg.nand.blocks_per_plane - cfg.nand.slc_blocks_per_plane;
-    cfg.nand.pages_per_block /= K;
-    cfg.nand.slc_blocks_per_plane *= K;
-    cfg.nand.blocks_per_plane = cfg.nand.slc_blocks_per_plane + regular * K;
-    cfg.zone.capacity_bytes /= K as u64;
-    cfg.zone.size_bytes /= K as u64;
-    cfg.namespaces[1].zones *= K;
-    cfg.validate()?;
-    crate::device::validate(&cfg)?;
-    Ok(cfg)
 }
 
 fn age(mut cfg: DeviceConfig, fs: FsConfig, max_iterations: u64, o: &ExpOptions) -> Result<Aged> {
@@ -238,15 +218,6 @@ fn info_rows(rows: &mut Vec<Row>, name: &str, a: &Aged) {
     rows.push(row_info(name, "last FS WAF", a.last().fs_waf));
 }
 
-/// `r` with the measured known gap `why` when it misses the paper.
-fn gap_if_off(r: Row, why: &str) -> Row {
-    if r.within == Some(false) {
-        r.known_gap(why)
-    } else {
-        r
-    }
-}
-
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let cufs = age(
         crate::load_device("cufs-2026", &[])?,
@@ -254,9 +225,8 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         200,
         o,
     )?;
-    let zufs_cfg = zufs_device()?;
-    // The paper's reserve: 12 sections (6,336 segments of its 1,056 MiB sections).
-    let reserved = 12 * zufs_cfg.zone.capacity_bytes / (2 << 20);
+    let zufs_cfg = fs_zufs_device()?;
+    let reserved = paper_reserved_segments(&zufs_cfg);
     let zufs = age(
         zufs_cfg,
         FsConfig {
@@ -317,7 +287,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     );
     let gap = zufs.min_write_gap();
     rows.push(
-        gap_if_off(row_at_least("zufs", "min write MiB/s", zufs.min_by(|i| i.write_mib_s), 200.0 / 1.048_576), &gap)
+        row_at_least("zufs", "min write MiB/s", zufs.min_by(|i| i.write_mib_s), 200.0 / 1.048_576).gap_if_fails(&gap)
             .src(&format!("{SRC}: \"although ZUFS experiences dips in write throughput around the 40th and 80th iterations, it consistently sustains more than 200 MB/s\" (200 MB/s = 190.7 MiB/s)")),
     );
     rows.push(
@@ -342,15 +312,12 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .src(&format!("{SRC}: \"The iterations can be divided into three phases of background GC ... from the No-GC phase to the Normal-GC phase ... further shifts into the Boosted-GC phase\"")),
     );
     rows.push(
-        gap_if_off(
-            row_dir(
+        row_dir(
                 "zufs vs cufs",
                 "min write throughput %",
                 pct_change(zufs.min_by(|i| i.write_mib_s), cufs.min_by(|i| i.write_mib_s)),
                 true,
-            ),
-            &gap,
-        )
+            ).gap_if_fails(&gap)
         .src(&format!("{SRC}: \"ZUFS ... maintains a higher lower bound on write throughput compared to CUFS\"")),
     );
     let mut notes = vec![

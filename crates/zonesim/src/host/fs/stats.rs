@@ -198,14 +198,7 @@ impl F2fs {
             if dir {
                 continue;
             }
-            let mut n = 0u64;
-            let mut prev = NULL;
-            for &a in addrs {
-                if a != NULL && a != NEW && (prev == NULL || prev == NEW || a != prev + 1) {
-                    n += 1;
-                }
-                prev = a;
-            }
+            let n = extents(addrs);
             if n == 0 {
                 continue;
             }
@@ -220,6 +213,11 @@ impl F2fs {
             0.0
         };
         f
+    }
+
+    /// Fragments (runs of consecutive blocks) of file `ino`.
+    pub fn file_extents(&self, ino: super::Ino) -> u64 {
+        extents(&self.inodes[ino.0 as usize].addrs)
     }
 
     /// Segments in use (not free) by the data logs: the space data circulates through.
@@ -240,6 +238,20 @@ impl F2fs {
     pub fn valid_bytes(&self) -> u64 {
         self.valid_blocks * BLOCK_BYTES
     }
+}
+
+/// Runs of consecutive block addresses in a file's block list (holes and reserved blocks
+/// belong to none): its fragments, as `filefrag` counts extents.
+pub fn extents(addrs: &[u32]) -> u64 {
+    let mut n = 0u64;
+    let mut prev = NULL;
+    for &a in addrs {
+        if a != NULL && a != NEW && (prev == NULL || prev == NEW || a != prev + 1) {
+            n += 1;
+        }
+        prev = a;
+    }
+    n
 }
 
 /// dirty / (dirty + free), 0 when both are 0.
