@@ -107,9 +107,9 @@ fn zufs_preset_without_a_reserve_is_a_clear_error() {
         namespace: 0,
         check_invariants: true,
     };
-    let err = zonesim::sim::run(&cfg, &jobs(FILES), &opts, &mut |_, _| {})
-        .err()
-        .expect("mkfs's reserve does not fit 12 sections");
+    let Err(err) = zonesim::sim::run(&cfg, &jobs(FILES), &opts, &mut |_, _| {}) else {
+        panic!("mkfs's reserve does not fit 12 sections");
+    };
     let msg = err.to_string();
     assert!(msg.contains("fs.reserved_segments"), "{msg}");
     assert!(!msg.contains('\n'), "one line: {msg}");
@@ -137,14 +137,8 @@ fn small_zms() -> DeviceConfig {
 /// zufs-2026 with 24 zones of 66 MiB (zones 16x smaller as `zufs-fragmentation` makes them 8x,
 /// the SLC pool the same size); the paper's 12-section reserve scaled to 2 sections.
 fn small_zufs() -> DeviceConfig {
-    const K: u32 = 16;
     rescaled("zufs-2026", "fs.reserved_segments=66", |c| {
-        let regular = c.nand.blocks_per_plane - c.nand.slc_blocks_per_plane;
-        c.nand.pages_per_block /= K;
-        c.nand.slc_blocks_per_plane *= K;
-        c.nand.blocks_per_plane = c.nand.slc_blocks_per_plane + regular * K;
-        c.zone.capacity_bytes /= K as u64;
-        c.zone.size_bytes /= K as u64;
+        c.split_zones(16);
         c.namespaces[1].zones = 24;
     })
 }

@@ -911,6 +911,26 @@ pub struct DeviceConfig {
 }
 
 impl DeviceConfig {
+    /// Zones `k` times smaller and `k` times more of them, from the same flash: erase blocks of
+    /// `pages_per_block / k` pages, `k` times as many regular and SLC blocks per plane (the SLC
+    /// pool keeps its size), zone size and capacity divided by `k`, every zoned namespace's
+    /// zone count multiplied by `k`. The die geometry and the timing are unchanged. Used to give
+    /// a host file system more, smaller sections on a scaled device (F2FS counts sections).
+    /// Call [`DeviceConfig::validate`] after.
+    pub fn split_zones(&mut self, k: u32) {
+        let regular = self.nand.blocks_per_plane - self.nand.slc_blocks_per_plane;
+        self.nand.pages_per_block /= k;
+        self.nand.slc_blocks_per_plane *= k;
+        self.nand.blocks_per_plane = self.nand.slc_blocks_per_plane + regular * k;
+        self.zone.capacity_bytes /= k as u64;
+        self.zone.size_bytes /= k as u64;
+        for ns in &mut self.namespaces {
+            if ns.kind == NamespaceKind::Zoned {
+                ns.zones *= k;
+            }
+        }
+    }
+
     /// Load a preset name or a TOML file, apply `KEY=VALUE` overrides, check the config rules
     /// ([`DeviceConfig::validate`]). The device-plan rules are not checked here: load through
     /// `zonesim::load_device` to check both.

@@ -128,15 +128,8 @@ pub fn range_name(bytes: u64) -> String {
 /// the device and foreground GC starts within a few iterations; the paper's 512 GB device has
 /// about 480 sections. The flash geometry per die and the timing are unchanged.
 pub fn fs_zufs_device() -> Result<DeviceConfig> {
-    const K: u32 = 8;
     let mut cfg = crate::load_device("zufs-2026", &[])?;
-    let regular = cfg.nand.blocks_per_plane - cfg.nand.slc_blocks_per_plane;
-    cfg.nand.pages_per_block /= K;
-    cfg.nand.slc_blocks_per_plane *= K;
-    cfg.nand.blocks_per_plane = cfg.nand.slc_blocks_per_plane + regular * K;
-    cfg.zone.capacity_bytes /= K as u64;
-    cfg.zone.size_bytes /= K as u64;
-    cfg.namespaces[1].zones *= K;
+    cfg.split_zones(8);
     cfg.validate()?;
     crate::device::validate(&cfg)?;
     Ok(cfg)
