@@ -207,12 +207,7 @@ impl F2fs {
     fn gc_read_segment(&mut self, base: u32) {
         for b in base..base + BLKS_PER_SEG {
             if self.owner[b as usize] != NO_OWNER {
-                self.out.push(
-                    Area::Main,
-                    IoKind::Read,
-                    self.geo.main_offset(b),
-                    BLOCK_BYTES,
-                );
+                self.main_io(IoKind::Read, b);
                 self.c.gc_read_bytes += BLOCK_BYTES;
             }
         }

@@ -18,7 +18,7 @@
 
 use super::layout::BLOCK_BYTES;
 use super::write::Wb;
-use super::{Area, F2fs, Ino, NEW, NULL};
+use super::{F2fs, Ino, NEW, NULL};
 use crate::host::IoKind;
 use serde::Serialize;
 
@@ -92,12 +92,7 @@ impl F2fs {
         if !self.inodes[ino as usize].ipu {
             return false;
         }
-        self.out.push(
-            Area::Main,
-            IoKind::InPlace,
-            self.geo.main_offset(old),
-            BLOCK_BYTES,
-        );
+        self.main_io(IoKind::InPlace, old);
         self.ipu_hook.sent.push(Sent {
             blk: old,
             ino,

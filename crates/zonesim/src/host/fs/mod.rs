@@ -415,6 +415,13 @@ impl F2fs {
         self.sit_dirty.insert(seg);
     }
 
+    /// One 4 KiB command of `kind` on main-area block `b`.
+    #[inline]
+    fn main_io(&mut self, kind: crate::host::IoKind, b: u32) {
+        self.out
+            .push(Area::Main, kind, self.geo.main_offset(b), BLOCK_BYTES);
+    }
+
     /// Write node `nid` out of place to its log.
     fn write_node(&mut self, nid: u32, by: NodeWriter) -> bool {
         let gc = by != NodeWriter::Host;
@@ -436,12 +443,7 @@ impl F2fs {
         self.nat[nid as usize] = b;
         self.nat_dirty.insert(nid);
         match by {
-            NodeWriter::Host => self.out.push(
-                Area::Main,
-                crate::host::IoKind::Write,
-                self.geo.main_offset(b),
-                BLOCK_BYTES,
-            ),
+            NodeWriter::Host => self.main_io(crate::host::IoKind::Write, b),
             NodeWriter::Gc { copy } => self.emit_moved(old, b, copy),
         }
         if gc {

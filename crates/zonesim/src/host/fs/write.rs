@@ -199,12 +199,7 @@ impl F2fs {
                 continue;
             }
             if old != NEW && self.should_ipu(ino, wb) {
-                self.out.push(
-                    Area::Main,
-                    IoKind::Write,
-                    self.geo.main_offset(old),
-                    BLOCK_BYTES,
-                );
+                self.main_io(IoKind::Write, old);
                 self.c.ipu_blocks += 1;
                 self.c.data_bytes += BLOCK_BYTES;
                 self.mtime_touch(old);
@@ -246,12 +241,7 @@ impl F2fs {
         self.own(b, (ino as u64) << 32 | fb as u64, 0);
         self.inodes[ino as usize].addrs[fb as usize] = b;
         self.dirty_node(ino, node::node_of(fb as u64));
-        self.out.push(
-            Area::Main,
-            IoKind::Write,
-            self.geo.main_offset(b),
-            BLOCK_BYTES,
-        );
+        self.main_io(IoKind::Write, b);
         self.c.opu_blocks += 1;
         if dir {
             self.c.dentry_bytes += BLOCK_BYTES;
