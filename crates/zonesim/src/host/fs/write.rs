@@ -224,15 +224,11 @@ impl F2fs {
         dir: bool,
     ) -> bool {
         let Some(b) = self.alloc(log) else {
-            // No segment left (GC could not keep up): the page stays dirty.
+            // No segment left (GC could not keep up): the page stays dirty (its block, NEW or
+            // old, is kept, so this never fails).
             self.c.alloc_failures += 1;
-            let f = &mut self.inodes[ino as usize];
-            f.dirty.insert(fb);
-            self.dirty_pages += 1;
-            if !f.in_dirty_list {
-                f.in_dirty_list = true;
-                self.dirty_files.push(ino);
-            }
+            let kept = self.dirty_page(ino, fb);
+            debug_assert!(kept);
             return false;
         };
         if old != NEW {
