@@ -1,7 +1,7 @@
 //! Correctness bars: invariants under random operation mixes (property test), long GC-heavy
 //! runs, trace replay of the real traces, determinism.
 
-mod common;
+use crate::common;
 use common::*;
 use proptest::prelude::*;
 use zonesim::device::Device;

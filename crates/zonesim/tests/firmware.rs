@@ -1,7 +1,7 @@
 //! The multi-queue host and the multi-core firmware model (issue 15): the data cache after a
 //! precondition, NVM sets, and properties of the cores model.
 
-mod common;
+use crate::common;
 use common::*;
 use zonesim::sim::Precondition;
 

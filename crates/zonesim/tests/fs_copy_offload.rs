@@ -4,7 +4,7 @@
 //! state with and without the offload; the host link carries exactly the bytes the FS says it
 //! saved fewer, at least twice the bytes copied; a zoned main area accepts every copy.
 
-mod common;
+use crate::common;
 
 use common::{data, device, jobs, run};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! refused ones (budget exhausted) are written out of place. Runs check the FS and device
 //! invariants at the end (`check_invariants`).
 
-mod common;
+use crate::common;
 
 use common::{data, device, jobs, run};
 use serde_json::Value;

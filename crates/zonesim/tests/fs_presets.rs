@@ -5,7 +5,7 @@
 //! pressure. mkfs.f2fs's reserve formula cannot fit the scaled 12-zone ZUFS preset: that is a
 //! clear configuration error naming `fs.reserved_segments`.
 
-mod common;
+use crate::common;
 
 use common::{device, jobs, run};
 use serde_json::Value;

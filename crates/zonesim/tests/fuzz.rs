@@ -4,7 +4,7 @@
 //! and mutated traces replayed through the simulator. Every input ends in a result or a
 //! located error. Case counts are modest so the suite stays fast.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use std::io::Cursor;

@@ -4,7 +4,7 @@
 //! per zone, in requests no longer than a superpage ending on a superpage boundary (or a
 //! release); end to end, runs with IOTailor complete every request and break no zone rule.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;

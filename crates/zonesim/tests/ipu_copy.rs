@@ -1,7 +1,7 @@
 //! The device commands of ZMS (seed 002): budget-based in-place update (`Op::InPlace`,
 //! `zone.ipu_budget_bytes`) and device-side copy (`Op::Copy`), on a small zoned device.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 //! rejected with one error naming both conflicting keys. The table is docs/zoned.md's
 //! "Mixing features".
 
-mod common;
+use crate::common;
 
 use zonesim::sim::{self, Precondition, RunOptions};
 

@@ -5,7 +5,7 @@
 //! conventional namespace, a conventional namespace in SLC, and zoned namespaces with page and
 //! hybrid mapping; each kind a later device adds gets one more `kind!` line.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use zonesim::config::DeviceConfig;

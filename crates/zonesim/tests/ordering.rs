@@ -2,7 +2,7 @@
 //! through a run: requeueing without the zone write lock breaks sequential writes, the lock
 //! keeps them, and zone appends (fio `zone_append=1`) need no lock.
 
-mod common;
+use crate::common;
 
 use zonesim::config::DeviceConfig;
 use zonesim::interface::zone::ZoneErrorKind;

@@ -1,7 +1,7 @@
 //! Placement policies end to end on a small device (issue 4): where pages land, no page lost
 //! or duplicated, and the GC page-move effects theory predicts.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use zonesim::config::DeviceConfig;

@@ -3,7 +3,7 @@
 //! fast as possible, with zone errors) and of an emulated device (`emu`) together equal the list under "All key paths" in
 //! docs/report.md. A key renamed, added or removed without the docs fails here.
 
-mod common;
+use crate::common;
 
 use common::{device, jobs, run};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The simulator against theory: GC write amplification under uniform random overwrites
 //! (analytic FIFO model) and sequential bandwidth bounds from die, channel and link speeds.
 
-mod common;
+use crate::common;
 use common::*;
 use zonesim::sim::Precondition;
 

@@ -2,7 +2,7 @@
 //! when on its rows add up to the run's totals and follow the device's state; the run facade
 //! (`zonesim::run`) stops when asked.
 
-mod common;
+use crate::common;
 
 use common::{device, jobs, many_blocks, run};
 use std::sync::atomic::AtomicBool;

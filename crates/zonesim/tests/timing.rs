@@ -6,7 +6,7 @@
 //! - GC copies spread over all dies and host writes wait when GC falls behind;
 //! - a map page never written costs no flash read.
 
-mod common;
+use crate::common;
 use common::*;
 use rand::Rng as _;
 use std::cmp::Reverse;

@@ -2,7 +2,7 @@
 //! with an independent pass of `trace stats`, trims and flushes reach the device, and
 //! replaying twice gives identical reports.
 
-mod common;
+use crate::common;
 use common::*;
 use std::path::PathBuf;
 use zonesim::host::trace::{trace_stats, TraceOptions, TraceReader};

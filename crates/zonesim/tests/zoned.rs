@@ -1,7 +1,7 @@
 //! Zoned namespace (ConZone device) tests: zone rules on replay, reset, SLC buffering and
 //! migration, buffer mapping, invariants under SLC GC, hybrid vs page map misses.
 
-mod common;
+use crate::common;
 
 use zonesim::device::Device;
 use zonesim::engine::SimTime;
