@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Per-flow throughput of 1 vs 8 independent QD1 flows (uniform 8 KiB random reads) on MQSim's
 # stock device (its ssdconfig.xml: 8 ch x 4 chips x 2 dies, MLC, 2 MiB CMT) and on zonesim's
-# nvme-ssd preset with `firmware.model = "off"`: the "model off" baseline of issue 15 / MCMQ
-# Fig. 6. Both simulators read a map page from flash on almost every request (CMT misses), so
-# both show die and channel contention between the flows.
+# nvme-ssd preset with `firmware.model = "off"` and MQSim's 2 MiB CMT
+# (`ftl.l2p_cache_bytes = 2097152`; the preset itself caches the whole map): the "model off"
+# baseline of issue 15 / MCMQ Fig. 6. Both simulators read a map page from flash on almost every
+# request (CMT misses), so both show die and channel contention between the flows.
 #
 # Usage: flows.sh MQSIM_DIR [ZONESIM]
 set -uo pipefail
@@ -22,7 +23,7 @@ for n in 1 8; do
     # MQSim prints one "end-to-end request delay:N (us)" line per flow; at QD1 IOPS = 1e6 / delay.
     mq[$n]=$(grep -o 'end-to-end request delay:[0-9]*' "$T/mq$n.txt" | awk -F: '{s+=1e6/$2; k++} END {printf "%.0f", s/k}')
     printf '[r]\nrw=randread\nbs=8k\niodepth=1\nnumjobs=%s\nnumber_ios=20000\n' "$n" >"$T/f$n.fio"
-    "$ZS" run --device nvme-ssd --set host.queues=8 --set firmware.model=off --precondition seq \
+    "$ZS" run --device nvme-ssd --set ftl.l2p_cache_bytes=2097152 --set host.queues=8 --set firmware.model=off --precondition seq \
         --workload "$T/f$n.fio" --json "$T/zs$n.json" >/dev/null || { echo "zonesim failed"; exit 1; }
     zs[$n]=$(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['host']['read']['iops']/$n))" "$T/zs$n.json")
 done
