@@ -10,7 +10,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     (
         "nvme-ssd",
-        "NVMe SSD after MQSim's default: 8 ch x 4 chips x 2 dies x 2 planes, MLC 8 KiB pages, 7% OP (128 blocks/plane instead of 2048)",
+        "NVMe SSD after MQSim's default: 8 ch x 4 chips x 2 dies x 2 planes, MLC 8 KiB pages, 7% OP (128 blocks/plane instead of 2048), whole map in DRAM",
         include_str!("../../../../presets/nvme-ssd.toml"),
     ),
     (
