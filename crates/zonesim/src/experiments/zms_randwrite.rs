@@ -187,7 +187,11 @@ fn in_ranges(p: &Pair) -> String {
         (true, false) => "ours lands in the WAF range, not the throughput one".into(),
         (false, true) => format!(
             "ours lands in the throughput range and {} the WAF one",
-            if p.waf_ratio() > 6.4 { "above" } else { "below" }
+            if p.waf_ratio() > 6.4 {
+                "above"
+            } else {
+                "below"
+            }
         ),
         (false, false) => "ours lands in neither range".into(),
     }

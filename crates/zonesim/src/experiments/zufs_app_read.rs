@@ -585,8 +585,14 @@ fn sens_rows(rows: &mut Vec<Row>, s: &Sens, zufs: &Side) {
 fn photo_rows(rows: &mut Vec<Row>, name: &str, p: &Photos) {
     for (m, v) in [
         ("photo aging iterations (§5.5)", p.iterations as f64),
-        ("free segments before the photos", p.aged.free_segments as f64),
-        ("dirty segments before the photos", p.aged.dirty_segments as f64),
+        (
+            "free segments before the photos",
+            p.aged.free_segments as f64,
+        ),
+        (
+            "dirty segments before the photos",
+            p.aged.dirty_segments as f64,
+        ),
         ("SSR segments writing the photos", p.set.ssr_segments as f64),
         ("photo fragments per file", p.set.frags_per_file()),
         ("photo fragment length KiB", p.set.frag_kib()),

@@ -77,7 +77,11 @@ pub(super) fn ssr_scan(
             (best, min_cost) = (Some(seg), cost);
         }
         if searched >= max_search {
-            lv = (if lv == 0 && seg <= orig { orig + 1 } else { seg + 1 }) % n;
+            lv = (if lv == 0 && seg <= orig {
+                orig + 1
+            } else {
+                seg + 1
+            }) % n;
             break;
         }
     }
