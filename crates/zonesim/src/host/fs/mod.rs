@@ -5,7 +5,7 @@
 //! namespace sizes and zone geometry ([`layout::FsDevice`]).
 //!
 //! Rooms: `layout` (blocks, segments, sections, metadata areas, mkfs reserve), `seg` (SIT in
-//! memory), `node` (node addressing), `write` (page cache, writeback, IPU/OPU, logs, SSR),
+//! memory), `node` (node addressing), `write` (page cache, writeback, IPU/OPU, logs), `ssr` (slack space recycling),
 //! `cp` (checkpoints), `gc` (foreground and background GC, zoned phases), `ipu` (files marked
 //! for the device's budget-based in-place update, ZMS; the fallback when refused), `stats` (counters,
 //! report sample), `check` (invariants). docs/fs.md documents the model and its keys.
@@ -20,6 +20,7 @@ pub mod node;
 pub mod out;
 pub mod params;
 pub mod seg;
+mod ssr;
 pub mod stats;
 #[cfg(test)]
 mod tests;
@@ -145,6 +146,8 @@ pub struct F2fs {
     pub out: Out,
     pub c: FsCounters,
     gc: gc::GcState,
+    /// Where the last bounded SSR victim scan stopped (`last_victim`, `ssr`).
+    ssr_last_victim: u32,
     ipu_hook: ipu::IpuHook,
     scratch: Vec<u32>,
     scratch_dirs: Vec<u32>,
@@ -159,6 +162,7 @@ impl F2fs {
         let mut fs = F2fs {
             out: Out::new(p.max_bio_bytes),
             gc: gc::GcState::new(&p),
+            ssr_last_victim: 0,
             ipu_hook: ipu::IpuHook::default(),
             p,
             segs,

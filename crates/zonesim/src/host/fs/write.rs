@@ -275,18 +275,6 @@ impl F2fs {
             || (pol & IPU_FSYNC != 0 && matches!(wb, Wb::Sync { ipu: true }))
     }
 
-    /// Free sections low enough for SSR (`f2fs_need_SSR`; never in LFS mode).
-    pub(super) fn need_ssr(&self) -> bool {
-        if self.p.mode == FsMode::Lfs {
-            return false;
-        }
-        let bps = self.geo.blocks_per_sec() as u64;
-        let node = self.dirty_nodes.div_ceil(bps);
-        let dent = self.dirty_dent_pages.div_ceil(bps);
-        let r = self.geo.reserved_sections() as u64;
-        (self.segs.free_secs as u64) <= node + 2 * dent + 2 * r
-    }
-
     /// The next block of `log`, opening a new segment when the current one is full.
     pub(super) fn alloc(&mut self, log: u8) -> Option<u32> {
         loop {
@@ -348,45 +336,13 @@ impl F2fs {
         self.p.mode == FsMode::Adaptive && self.open_ssr(log)
     }
 
-    fn open(&mut self, log: u8, seg: u32) {
+    pub(super) fn open(&mut self, log: u8, seg: u32) {
         self.segs.open(seg, log, self.now);
         self.cur[log as usize] = super::Cur {
             seg,
             blk: 0,
             ssr: false,
         };
-    }
-
-    /// Open an SSR segment (slack space recycling: a dirty segment's free blocks) for `log`,
-    /// if `pick_ssr` finds one.
-    fn open_ssr(&mut self, log: u8) -> bool {
-        let Some(s) = self.pick_ssr(log) else {
-            return false;
-        };
-        self.segs.open_ssr(s, log);
-        self.cur[log as usize] = super::Cur {
-            seg: s,
-            blk: 0,
-            ssr: true,
-        };
-        self.c.ssr_segments += 1;
-        true
-    }
-
-    /// SSR victim: the non-current segment of `log`'s type with the fewest checkpointed-valid
-    /// blocks (valid + held) and a free slot.
-    fn pick_ssr(&self, log: u8) -> Option<u32> {
-        let mut best: Option<(u32, u32)> = None;
-        for (i, s) in self.segs.segs.iter().enumerate() {
-            if s.free || s.current || s.log != log {
-                continue;
-            }
-            let used = s.valid as u32 + s.held as u32;
-            if used < BLKS_PER_SEG && best.is_none_or(|(_, u)| used < u) {
-                best = Some((i as u32, used));
-            }
-        }
-        best.map(|b| b.0)
     }
 
     /// `f2fs_balance_fs_bg`: checkpoint on prefree pressure, dirty nodes or `CP_TIME`.
