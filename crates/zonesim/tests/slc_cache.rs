@@ -69,7 +69,10 @@ fn fsync_heavy_writes_go_to_slc_not_padded_units() {
         u(&without, "device.flash.programmed_slots"),
         u(&with, "device.flash.programmed_slots"),
     );
-    assert!(b * 10 < a, "programmed slots with the cache {b}, without {a}");
+    assert!(
+        b * 10 < a,
+        "programmed slots with the cache {b}, without {a}"
+    );
     assert_eq!(u(&with, "device.buffer.flushes_to_slc"), 4000);
     assert_eq!(
         u(&with, "device.namespaces.0.slc.flushes_to_slc"),
@@ -188,12 +191,20 @@ fn mix(policy: &str, ops: &[(u8, u16, u8)]) -> Result<(), TestCaseError> {
     let f = d.namespaces[0].as_conventional().unwrap();
     let c = &f.slc_cache().expect("cache").counters;
     if policy.ends_with("all") && pages > 6000 {
-        prop_assert!(c.slc_gc_victims > 0 && c.gc_migrated_pages > 0, "SLC GC migrated");
+        prop_assert!(
+            c.slc_gc_victims > 0 && c.gc_migrated_pages > 0,
+            "SLC GC migrated"
+        );
     }
     for (l, &w) in written.iter().enumerate() {
         let l = Lpa(l as u32);
         let holds = f.lookup(l) != Entry::Unmapped || f.in_slc(l);
-        prop_assert_eq!(holds, w, "lpa {} holds data iff written and not trimmed", l.0);
+        prop_assert_eq!(
+            holds,
+            w,
+            "lpa {} holds data iff written and not trimmed",
+            l.0
+        );
     }
     Ok(())
 }

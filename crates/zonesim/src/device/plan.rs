@@ -497,7 +497,10 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             NamespaceKind::Conventional => {
                 let channels = n.channels.clone();
                 let (rows, cache) = if n.slc_only {
-                    (Rows::take(&mut slc_next, slc_rows[i]), Rows { first: 0, count: 0 })
+                    (
+                        Rows::take(&mut slc_next, slc_rows[i]),
+                        Rows { first: 0, count: 0 },
+                    )
                 } else {
                     let cache = Rows::take(&mut slc_next, slc_rows[i]);
                     (take_regular(reg_rows[i])?, cache)

@@ -3,10 +3,10 @@
 //! docs/zoned.md, docs/placement.md). Nothing here makes JSON; `stats` serializes.
 
 use super::{Device, Namespace};
-use crate::firmware::alloc::placement::Placement;
-use crate::firmware::buffer::BufferCounters;
 use crate::config::SlcPolicy;
+use crate::firmware::alloc::placement::Placement;
 use crate::firmware::alloc::SlcCounters;
+use crate::firmware::buffer::BufferCounters;
 use crate::firmware::conventional::{PageFtl, SlcCache};
 use crate::firmware::gc::GcStats;
 use crate::firmware::mapping::TwoLevelCounters;
@@ -14,10 +14,10 @@ use crate::firmware::zoned::ZonedFtl;
 use crate::interface::zone::{ZoneErrorLog, ZoneId};
 use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
 use crate::stats::device::{
-    BloomReport, BufferReport, ConventionalNsReport, ConventionalSlcReport, DeviceReport, EraseSummary, FlashReport,
-    GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim, NamespaceReport, PlacementReport,
-    PlacementSection, RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport,
-    ZonedNsReport, ZonesReport,
+    BloomReport, BufferReport, ConventionalNsReport, ConventionalSlcReport, DeviceReport,
+    EraseSummary, FlashReport, GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim,
+    NamespaceReport, PlacementReport, PlacementSection, RegionWear, SlcReport, StreamGcReport,
+    WearReport, ZonedL2pReport, ZonedNsReport, ZonesReport,
 };
 use crate::stats::SeriesSection;
 use std::collections::BTreeMap;

@@ -18,10 +18,10 @@
 //! with every zone four times smaller (`fs_device`, the same 85 sections).
 
 use super::conzone_common::{fs_device, with_slc_cache, ZONED_NS};
-use crate::config::SlcPolicy;
 use super::fs_common::{FsRig, Xs};
 use super::{pct_change, row_dir, row_info, row_rel, ExpOptions, Outcome, Row};
 use crate::config::fs::FsConfig;
+use crate::config::SlcPolicy;
 use crate::error::{Error, Result};
 use crate::host::apps::sqlite::{Sqlite, SqliteConfig, TxnKind};
 use crate::host::fs::ROOT;

@@ -20,10 +20,10 @@
 use super::PageFtl;
 use crate::config::{CellType, SlcPolicy};
 use crate::engine::SimTime;
+use crate::firmware::alloc::NO_SB;
 use crate::firmware::alloc::{Room, SlcCounters, SlcPool, HOST_FRONT};
 use crate::firmware::mapping::{Entry, Lpa, Ppa};
 use crate::firmware::Lent;
-use crate::firmware::alloc::NO_SB;
 use crate::nand::{Geometry, OpClass, SLOT_BYTES};
 
 /// A conventional namespace's SLC write cache.
@@ -85,7 +85,9 @@ impl PageFtl {
     /// Whether every buffer flush goes to SLC (`slc.policy = all`).
     #[inline]
     pub(super) fn slc_all(&self) -> bool {
-        self.slc.as_ref().is_some_and(|c| c.policy == SlcPolicy::All)
+        self.slc
+            .as_ref()
+            .is_some_and(|c| c.policy == SlcPolicy::All)
     }
 
     /// The SLC slot holding `lpa`, if any.

@@ -168,7 +168,6 @@ impl ZonedFtl {
             .front_for(lent.nand, z, HOST_FRONT, OpClass::HostWrite);
         let base = z * self.size;
         let lpas = (lo..lo + n).map(|o| Lpa(base + o));
-        self.slc
-            .write(lent.nand, f, lpas, t, OpClass::HostWrite)
+        self.slc.write(lent.nand, f, lpas, t, OpClass::HostWrite)
     }
 }
