@@ -116,8 +116,7 @@ fn off_by_default_and_bad_combinations_rejected() {
     let bad = |sets: &[&str]| {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         zonesim::load_device("ufs-conventional", &sets)
-            .err()
-            .expect("rejected")
+            .expect_err("rejected")
             .to_string()
     };
     let e = bad(&["slc.conventional_buffer=true", "slc.gc=migrate"]);

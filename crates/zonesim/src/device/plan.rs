@@ -460,8 +460,8 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
         NamespaceKind::Conventional => cfg.slc.conventional_buffer && !n.slc_only,
     };
     let buffered_count = cfg.namespaces.iter().filter(|n| buffered(n)).count() as u64;
-    if buffered_count > 0 {
-        let share = check_slc_share(cfg, (slc_total as u64 - slc_used) / buffered_count)?;
+    if let Some(each) = (slc_total as u64 - slc_used).checked_div(buffered_count) {
+        let share = check_slc_share(cfg, each)?;
         for (i, n) in cfg.namespaces.iter().enumerate() {
             if buffered(n) {
                 slc_rows[i] = share;
