@@ -19,6 +19,7 @@ mod namespace_contract;
 mod ordering;
 mod placement;
 mod report_schema;
+mod slc_cache;
 mod theory;
 mod timeseries;
 mod timing;

@@ -48,6 +48,29 @@ fn conventional_slc() -> Kind {
     }
 }
 
+/// A conventional TLC namespace with an SLC write cache (`slc.conventional_buffer`) of the
+/// smallest size SLC GC allows (5 SLC blocks per plane), so the mix forces SLC migrations.
+fn conventional_slc_cache(policy: &str) -> Kind {
+    let cfg = common::device(
+        "ufs-conventional",
+        &[
+            "nand.blocks_per_plane=69",
+            "nand.slc_blocks_per_plane=5",
+            "nand.pages_per_block=48",
+            "nand.channels=2",
+            "buffer.bytes=131072",
+            "slc.conventional_buffer=true",
+            "slc.gc=migrate",
+            policy,
+        ],
+    );
+    Kind {
+        cfg,
+        ns: 0,
+        zoned: false,
+    }
+}
+
 fn zoned_page() -> Kind {
     Kind {
         cfg: small_zoned(&["ftl.mapping=page"]),
@@ -288,5 +311,13 @@ macro_rules! kind {
 
 kind!(conventional_ns, conventional());
 kind!(conventional_in_slc, conventional_slc());
+kind!(
+    conventional_slc_cache_bypass,
+    conventional_slc_cache("slc.policy=bypass")
+);
+kind!(
+    conventional_slc_cache_all,
+    conventional_slc_cache("slc.policy=all")
+);
 kind!(zoned_page_map, zoned_page());
 kind!(zoned_hybrid_map, zoned_hybrid());

@@ -98,6 +98,21 @@ fn conventional() -> Value {
     serde_json::to_value(run(&cfg, &wl, Precondition::None, 1)).unwrap()
 }
 
+/// A conventional namespace with its SLC write cache (`device.namespaces[].slc`).
+fn conventional_slc_cache() -> Value {
+    let cfg = device(
+        "ufs-conventional",
+        &[
+            "nand.blocks_per_plane=72",
+            "nand.slc_blocks_per_plane=8",
+            "slc.conventional_buffer=true",
+            "slc.gc=migrate",
+        ],
+    );
+    let wl = jobs("[w]\nrw=randwrite\nbs=4k\nfsync=1\nnumber_ios=200\n");
+    serde_json::to_value(run(&cfg, &wl, Precondition::None, 1)).unwrap()
+}
+
 /// A device driven through the emulation handle: sparse store with verify (and one page changed
 /// behind it, so the mismatch offset appears), a recorded trace.
 fn emulated() -> Value {
@@ -127,6 +142,7 @@ fn report_key_paths_are_the_documented_ones() {
     let mut emitted = BTreeSet::new();
     for r in [
         conventional(),
+        conventional_slc_cache(),
         zoned_trace(ReplayMode::AsFastAsPossible { qd: 1 }),
         zoned_trace(ReplayMode::Timed { time_scale: 1.0 }),
         emulated(),

@@ -805,6 +805,13 @@ pub struct SlcConfig {
     /// `zone`: each zone writes SLC superblocks of its own and SLC GC migrates whole zones
     /// (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12). Default `page`.
     pub granularity: SlcGranularity,
+    /// Conventional (page-mapped) namespaces in regular flash get an SLC write cache too: an
+    /// equal share of the SLC blocks left after `slc_only` namespaces, with the zoned
+    /// namespaces' buffers (`firmware/conventional/slc.rs`, docs/config.md). Their partial
+    /// units at a flush go to SLC instead of being padded (`policy = bypass`), or every write
+    /// does (`policy = all`); SLC GC migrates to regular flash (`gc = migrate` required).
+    /// Default false.
+    pub conventional_buffer: bool,
 }
 
 /// How the SLC secondary buffer is managed (`slc.granularity`).
@@ -823,6 +830,7 @@ impl Default for SlcConfig {
             gc: SlcGc::InPlace,
             gc_threshold_free_superblocks: 2,
             granularity: SlcGranularity::Page,
+            conventional_buffer: false,
         }
     }
 }

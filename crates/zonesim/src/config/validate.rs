@@ -225,6 +225,18 @@ impl DeviceConfig {
                 "must be migrate when slc.policy = all (data must leave SLC eventually)",
             ));
         }
+        if self.slc.conventional_buffer && self.slc.gc != SlcGc::Migrate {
+            return Err(Error::config(
+                "slc.gc",
+                "must be migrate when slc.conventional_buffer = true (a page-mapped namespace's SLC data leaves SLC only by migration)",
+            ));
+        }
+        if self.slc.conventional_buffer && self.ftl.mapping == super::MappingKind::TwoLevel {
+            return Err(Error::config(
+                "slc.conventional_buffer",
+                "conflicts with ftl.mapping = two_level (the SLC write cache is modelled with the page map only)",
+            ));
+        }
         if self.slc.gc_threshold_free_superblocks < 2 {
             return Err(Error::config(
                 "slc.gc_threshold_free_superblocks",

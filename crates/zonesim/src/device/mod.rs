@@ -154,9 +154,12 @@ impl Device {
                 NsPlan::Conventional {
                     rows,
                     slc,
+                    slc_rows,
                     logical_pages,
                     ref channels,
                 } => {
+                    let cache = (slc_rows.count > 0)
+                        .then(|| geo.region(slc_rows.first, slc_rows.count, CellType::Slc));
                     let cell = if slc { CellType::Slc } else { geo.cell };
                     let mut view = geo.region(rows.first, rows.count, cell);
                     if !channels.is_empty() {
@@ -168,6 +171,7 @@ impl Device {
                         logical_pages,
                         map_base,
                         seed.wrapping_add(i as u64),
+                        cache,
                     );
                     map_base += PageFtl::map_pages_for(cfg, logical_pages);
                     namespaces.push(Namespace::from(f));

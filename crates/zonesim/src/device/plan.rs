@@ -8,7 +8,8 @@
 //! - conventional: regular superblocks the same way;
 //! - zoned: `zones` x (superblocks per zone) regular superblocks (sub-block mode: enough block
 //!   rows for `zones` x (blocks per zone) single blocks), plus an equal share of the SLC blocks
-//!   left over as its SLC secondary buffer.
+//!   left over as its SLC secondary buffer; with `slc.conventional_buffer`, conventional
+//!   namespaces in regular flash take an equal share too (their SLC write cache).
 //!
 //! One namespace may leave its size open (`capacity_bytes = 0` for a conventional one, `zones =
 //! 0` for a zoned one): it gets the regular flash the others leave. Without `[[namespaces]]`
@@ -44,6 +45,8 @@ pub enum NsPlan {
     Conventional {
         rows: Rows,
         slc: bool,
+        /// SLC rows of its SLC write cache (`slc.conventional_buffer`; none: count 0).
+        slc_rows: Rows,
         logical_pages: u64,
         /// The NVM set: channels its superblocks span (empty: all).
         channels: Vec<u32>,
@@ -138,11 +141,22 @@ fn set_width(n: &NamespaceConfig, channels: u32) -> u32 {
 }
 
 /// The rules of `namespaces[i].channels`.
-fn check_set(i: usize, n: &NamespaceConfig, channels: u32) -> Result<()> {
+fn check_set(
+    i: usize,
+    n: &NamespaceConfig,
+    channels: u32,
+    cfg_conventional_buffer: bool,
+) -> Result<()> {
     if n.channels.is_empty() {
         return Ok(());
     }
     let key = format!("namespaces[{i}].channels");
+    if cfg_conventional_buffer {
+        return Err(Error::config(
+            key,
+            "an NVM set keeps to its channels; it conflicts with slc.conventional_buffer (the SLC write cache spans every channel)",
+        ));
+    }
     if n.kind != NamespaceKind::Conventional || n.slc_only {
         return Err(Error::config(
             key,
@@ -241,6 +255,22 @@ pub fn validate(cfg: &DeviceConfig) -> Result<()> {
     plan(cfg).map(|_| ())
 }
 
+/// The SLC rows per plane one namespace's SLC buffer gets (`share`), if enough for SLC GC:
+/// at least `slc.gc_threshold_free_superblocks + 3`.
+fn check_slc_share(cfg: &DeviceConfig, share: u64) -> Result<u64> {
+    let need = cfg.slc.gc_threshold_free_superblocks as u64 + 3;
+    if share < need {
+        let slc_total = cfg.nand.slc_blocks_per_plane;
+        return Err(Error::config(
+            "nand.slc_blocks_per_plane",
+            format!(
+                "{slc_total}: each namespace with an SLC buffer (zoned, or conventional with slc.conventional_buffer) needs at least {need} SLC blocks per plane (slc.gc_threshold_free_superblocks + 3), {share} left"
+            ),
+        ));
+    }
+    Ok(share)
+}
+
 /// Lay the namespaces out on the array, or say which key makes it impossible.
 pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
     let geo = Geometry::new(&cfg.nand);
@@ -261,9 +291,18 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             count: regular_total,
         };
         let view = geo.region(rows.first, rows.count, geo.cell);
+        let slc_rows = Rows {
+            first: 0,
+            count: if cfg.slc.conventional_buffer {
+                check_slc_share(cfg, slc_total as u64)? as u32
+            } else {
+                0
+            },
+        };
         let plans = vec![NsPlan::Conventional {
             rows,
             slc: false,
+            slc_rows,
             logical_pages: view.logical_pages(cfg.ftl.overprovisioning),
             channels: Vec::new(),
         }];
@@ -314,7 +353,7 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
         }
     };
     for (i, n) in cfg.namespaces.iter().enumerate() {
-        check_set(i, n, geo.channels)?;
+        check_set(i, n, geo.channels, cfg.slc.conventional_buffer)?;
         let key = |k: &str| format!("namespaces[{i}].{k}");
         match n.kind {
             NamespaceKind::Conventional => {
@@ -413,19 +452,18 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             ),
         ));
     }
-    if zoned_count > 0 {
-        let share = (slc_total as u64 - slc_used) / zoned_count as u64;
-        let need = cfg.slc.gc_threshold_free_superblocks as u64 + 3;
-        if share < need {
-            return Err(Error::config(
-                "nand.slc_blocks_per_plane",
-                format!(
-                    "{slc_total}: each zoned namespace needs at least {need} SLC blocks per plane for its SLC secondary buffer (slc.gc_threshold_free_superblocks + 3), {share} left"
-                ),
-            ));
-        }
+    // The SLC blocks left after the slc_only namespaces: an equal share for each namespace
+    // with an SLC buffer (zoned ones always, conventional ones in regular flash with
+    // `slc.conventional_buffer`).
+    let buffered = |n: &NamespaceConfig| match n.kind {
+        NamespaceKind::Zoned => true,
+        NamespaceKind::Conventional => cfg.slc.conventional_buffer && !n.slc_only,
+    };
+    let buffered_count = cfg.namespaces.iter().filter(|n| buffered(n)).count() as u64;
+    if let Some(each) = (slc_total as u64 - slc_used).checked_div(buffered_count) {
+        let share = check_slc_share(cfg, each)?;
         for (i, n) in cfg.namespaces.iter().enumerate() {
-            if n.kind == NamespaceKind::Zoned {
+            if buffered(n) {
                 slc_rows[i] = share;
             }
         }
@@ -458,10 +496,14 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
         match n.kind {
             NamespaceKind::Conventional => {
                 let channels = n.channels.clone();
-                let rows = if n.slc_only {
-                    Rows::take(&mut slc_next, slc_rows[i])
+                let (rows, cache) = if n.slc_only {
+                    (
+                        Rows::take(&mut slc_next, slc_rows[i]),
+                        Rows { first: 0, count: 0 },
+                    )
                 } else {
-                    take_regular(reg_rows[i])?
+                    let cache = Rows::take(&mut slc_next, slc_rows[i]);
+                    (take_regular(reg_rows[i])?, cache)
                 };
                 let logical = if n.capacity_bytes == 0 {
                     let mut view = geo.region(rows.first, rows.count, geo.cell);
@@ -475,6 +517,7 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
                 out.push(NsPlan::Conventional {
                     rows,
                     slc: n.slc_only,
+                    slc_rows: cache,
                     logical_pages: logical,
                     channels,
                 });

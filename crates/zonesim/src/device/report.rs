@@ -3,19 +3,21 @@
 //! docs/zoned.md, docs/placement.md). Nothing here makes JSON; `stats` serializes.
 
 use super::{Device, Namespace};
+use crate::config::SlcPolicy;
 use crate::firmware::alloc::placement::Placement;
+use crate::firmware::alloc::SlcCounters;
 use crate::firmware::buffer::BufferCounters;
-use crate::firmware::conventional::PageFtl;
+use crate::firmware::conventional::{PageFtl, SlcCache};
 use crate::firmware::gc::GcStats;
 use crate::firmware::mapping::TwoLevelCounters;
 use crate::firmware::zoned::ZonedFtl;
 use crate::interface::zone::{ZoneErrorLog, ZoneId};
 use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
 use crate::stats::device::{
-    BloomReport, BufferReport, ConventionalNsReport, DeviceReport, EraseSummary, FlashReport,
-    GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim, NamespaceReport, PlacementReport,
-    PlacementSection, RegionWear, SlcReport, StreamGcReport, WearReport, ZonedL2pReport,
-    ZonedNsReport, ZonesReport,
+    BloomReport, BufferReport, ConventionalNsReport, ConventionalSlcReport, DeviceReport,
+    EraseSummary, FlashReport, GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim,
+    NamespaceReport, PlacementReport, PlacementSection, RegionWear, SlcReport, StreamGcReport,
+    WearReport, ZonedL2pReport, ZonedNsReport, ZonesReport,
 };
 use crate::stats::SeriesSection;
 use std::collections::BTreeMap;
@@ -77,6 +79,12 @@ impl Device {
         let waf = self.waf();
         let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
         let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
+        let csum = |f: fn(&SlcCounters) -> u64| -> u64 {
+            self.ftls()
+                .filter_map(PageFtl::slc_cache)
+                .map(|c| f(&c.counters))
+                .sum()
+        };
         let buf = |f: fn(&BufferCounters) -> u64| -> u64 {
             self.ftls().map(|x| f(&x.buffer().counters)).sum()
         };
@@ -91,6 +99,7 @@ impl Device {
                     capacity_bytes: f.logical_pages() * SLOT_BYTES,
                     slc_only: self.slc_ns[i],
                     free_superblocks: f.free_superblocks(),
+                    slc: f.slc_cache().map(conventional_slc_report),
                 }),
                 Namespace::Zoned(z) => NamespaceReport::Zoned(zoned_ns_report(i, z)),
             })
@@ -150,9 +159,11 @@ impl Device {
                     + zsum(|z| z.counters.premature_flushes),
                 host_flushes: buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flush_commands),
                 host_forced_flushes: zsum(|z| z.counters.host_forced_flushes),
-                flushes_to_slc: zsum(|z| z.counters.flushes_to_slc),
-                slc_buffered_pages: zsum(|z| z.counters.slc_buffered_pages),
-                migrated_pages: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
+                flushes_to_slc: zsum(|z| z.counters.flushes_to_slc) + csum(|c| c.flushes_to_slc),
+                slc_buffered_pages: zsum(|z| z.counters.slc_buffered_pages)
+                    + csum(|c| c.slc_buffered_pages),
+                migrated_pages: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages)
+                    + csum(|c| c.gc_migrated_pages),
                 write_hits: buf(|c| c.write_hits),
                 read_hits: buf(|c| c.read_hits) + zsum(|z| z.counters.buffer_read_hits),
                 stall_ns: buf(|c| c.stall_ns) + zsum(|z| z.counters.stall_ns),
@@ -162,11 +173,14 @@ impl Device {
             slc: SlcReport {
                 pages_written: zsum(|z| {
                     z.counters.slc_buffered_pages + z.counters.slc_gc_pages_moved
-                }),
-                pages_migrated: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages),
-                gc_pages_moved: zsum(|z| z.counters.slc_gc_pages_moved),
-                gc_victims: zsum(|z| z.counters.slc_gc_victims),
-                direct_erases: zsum(|z| z.counters.slc_direct_erases),
+                }) + csum(|c| c.slc_buffered_pages + c.slc_gc_pages_moved),
+                pages_migrated: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages)
+                    + csum(|c| c.gc_migrated_pages),
+                gc_pages_moved: zsum(|z| z.counters.slc_gc_pages_moved)
+                    + csum(|c| c.slc_gc_pages_moved),
+                gc_victims: zsum(|z| z.counters.slc_gc_victims) + csum(|c| c.slc_gc_victims),
+                direct_erases: zsum(|z| z.counters.slc_direct_erases)
+                    + csum(|c| c.slc_direct_erases),
                 granularity: match self.zftls().next().map(|z| z.slc_granularity()) {
                     Some(crate::config::SlcGranularity::Zone) => "zone",
                     _ => "page",
@@ -232,8 +246,10 @@ impl SeriesSection for Device {
             self.waf(),
             sum(|f| f.free_superblocks().into()) as f64,
             (sum(|f| f.counters.gc_pages_moved) + zsum(|z| z.counters.slc_gc_pages_moved)) as f64,
-            zsum(ZonedFtl::slc_valid_pages) as f64,
-            zsum(|z| z.slc_free_superblocks().into()) as f64,
+            (zsum(ZonedFtl::slc_valid_pages) + sum(PageFtl::slc_valid_pages)) as f64,
+            (zsum(|z| z.slc_free_superblocks().into())
+                + sum(|f| f.slc_cache().map_or(0, |c| c.free_superblocks().into())))
+                as f64,
             (sum(|f| f.buffer().buffered().into()) + zsum(ZonedFtl::buffered_pages)) as f64,
         ]);
     }
@@ -261,6 +277,20 @@ fn region_wear(f: &PageFtl, nand: &NandArray) -> RegionWear {
         erase_stddev: s.stddev,
         blocks: s.blocks,
         cell: g.cell.name(),
+    }
+}
+
+/// A conventional namespace's SLC write cache (`device.namespaces[i].slc`).
+fn conventional_slc_report(c: &SlcCache) -> ConventionalSlcReport {
+    ConventionalSlcReport {
+        policy: match c.policy() {
+            SlcPolicy::Bypass => "bypass",
+            SlcPolicy::All => "all",
+        },
+        superblocks: c.superblocks(),
+        free_superblocks: c.free_superblocks(),
+        valid_pages: c.valid_pages(),
+        counters: c.counters.clone(),
     }
 }
 

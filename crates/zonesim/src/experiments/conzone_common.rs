@@ -3,7 +3,7 @@
 //! report.
 
 use super::fs_common::as_block;
-use crate::config::DeviceConfig;
+use crate::config::{DeviceConfig, SlcGc, SlcPolicy};
 use crate::device::Device;
 use crate::error::Result;
 use crate::host::fio::parse_job_file;
@@ -53,6 +53,18 @@ fn fit_flash(cfg: &mut DeviceConfig) -> Result<()> {
             return Ok(());
         }
     }
+    crate::device::validate(cfg)
+}
+
+/// Give the block configuration's conventional namespaces the SLC write cache
+/// (`slc.conventional_buffer`) the paper's block device has: the SLC blocks a zoned
+/// namespace's secondary buffer had, SLC GC migrating to regular flash, `policy` (bypass:
+/// partial units at a flush; all: every write, as on QLC).
+pub fn with_slc_cache(cfg: &mut DeviceConfig, policy: SlcPolicy) -> Result<()> {
+    cfg.slc.conventional_buffer = true;
+    cfg.slc.gc = SlcGc::Migrate;
+    cfg.slc.policy = policy;
+    cfg.validate()?;
     crate::device::validate(cfg)
 }
 

@@ -6,6 +6,7 @@
 //! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
 //! the declaration order here does not show in the output.
 
+use crate::firmware::alloc::SlcCounters;
 use crate::firmware::buffer::ZabmCounters;
 use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
 use crate::firmware::zoned::IpuCounters;
@@ -219,7 +220,8 @@ pub struct BufferReport {
     pub padding_slots: u64,
 }
 
-/// `device.slc`: the SLC region of the zoned namespaces.
+/// `device.slc`: the SLC region of the zoned namespaces and the conventional namespaces'
+/// SLC write caches.
 #[derive(Debug, Clone, Serialize)]
 pub struct SlcReport {
     pub pages_written: u64,
@@ -349,6 +351,23 @@ pub struct ConventionalNsReport {
     pub capacity_bytes: u64,
     pub slc_only: bool,
     pub free_superblocks: u32,
+    /// Its SLC write cache (`slc.conventional_buffer`; absent without).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slc: Option<ConventionalSlcReport>,
+}
+
+/// `device.namespaces[i].slc` of a conventional namespace with an SLC write cache: the same
+/// counter names as a zoned namespace's (docs/config.md `[slc]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConventionalSlcReport {
+    /// `bypass` or `all` (`slc.policy`).
+    pub policy: &'static str,
+    pub superblocks: u32,
+    pub free_superblocks: u32,
+    /// Pages held in SLC at the end.
+    pub valid_pages: u64,
+    #[serde(flatten)]
+    pub counters: SlcCounters,
 }
 
 /// A zoned namespace (docs/zoned.md).

@@ -21,7 +21,8 @@ use crate::config::{CellType, SlcGranularity, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::firmware::gc::{select_victim, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, PageMap, Ppa};
-use crate::nand::{FlashPage, Geometry, NandArray, OpClass};
+use crate::nand::{FlashPage, Geometry, NandArray, OpClass, SLOT_BYTES};
+use serde::Serialize;
 
 /// The frontier host (buffer-flush) data is written through.
 pub const HOST_FRONT: usize = 0;
@@ -35,6 +36,33 @@ pub fn zone_fronts(max_open: u32) -> usize {
     } else {
         (max_open as usize).min(16)
     }
+}
+
+/// What keeping the pool above its SLC GC threshold needs next ([`SlcPool::room`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Room {
+    /// More than the threshold is free.
+    Enough,
+    /// Collect this victim.
+    Collect(u32),
+    /// Nothing to collect now: wait for an erase or a migration in flight.
+    Wait,
+}
+
+/// The SLC counters of a namespace's SLC buffer (the zoned FTL keeps the same fields among
+/// its counters; a conventional one with `slc.conventional_buffer` reports these).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SlcCounters {
+    /// Buffer flushes that wrote data to SLC, and the pages they wrote.
+    pub flushes_to_slc: u64,
+    pub slc_buffered_pages: u64,
+    /// Pages rewritten inside SLC by SLC GC.
+    pub slc_gc_pages_moved: u64,
+    pub slc_gc_victims: u64,
+    /// SLC victims erased without any copy inside SLC.
+    pub slc_direct_erases: u64,
+    /// Pages SLC GC migrated to regular flash.
+    pub gc_migrated_pages: u64,
 }
 
 pub struct SlcPool {
@@ -212,6 +240,79 @@ impl SlcPool {
         } else {
             None
         }
+    }
+
+    /// Write `lpas` (data ready at `t`) through frontier `f` with partial programming: one
+    /// SLC program per die unit touched. Returns when the programs complete.
+    pub fn write(
+        &mut self,
+        nand: &mut NandArray,
+        f: usize,
+        lpas: impl Iterator<Item = Lpa>,
+        t: SimTime,
+        class: OpClass,
+    ) -> SimTime {
+        let mut done = t;
+        for l in lpas {
+            if let Some(d) = self.assign(nand, f, l, t, class) {
+                done = done.max(d);
+            }
+        }
+        done.max(self.commit(nand, f, class))
+    }
+
+    /// What keeping more than `threshold` superblocks free needs next at `t`: a victim is
+    /// collected only when the free, erasing and `draining` superblocks together do not exceed
+    /// the threshold (greedy; entirely valid victims only if `allow_full`).
+    pub fn room(&mut self, t: SimTime, threshold: u32, draining: usize, allow_full: bool) -> Room {
+        let free = self.free_count(t);
+        if free > threshold {
+            return Room::Enough;
+        }
+        if free as usize + self.pending_count() + draining <= threshold as usize {
+            if let Some(v) = self.pick_victim(allow_full) {
+                return Room::Collect(v);
+            }
+        }
+        Room::Wait
+    }
+
+    /// One SLC array read at `now` of the slots of victim `v`'s flash page at offset `o`
+    /// that `keep` accepts; None (no read) if it accepts none.
+    pub fn read_kept(
+        &self,
+        nand: &mut NandArray,
+        v: u32,
+        o: u32,
+        now: SimTime,
+        keep: impl Fn(Ppa) -> bool,
+    ) -> Option<SimTime> {
+        let base = v * self.sb_slots;
+        let slots = (o..o + self.geo.slots_per_page)
+            .filter(|&k| keep(Ppa(base + k)))
+            .count();
+        (slots > 0).then(|| {
+            let p = self.page_at(v, o);
+            nand.read(
+                now,
+                p.die,
+                slots as u64 * SLOT_BYTES,
+                CellType::Slc,
+                OpClass::Background,
+            )
+        })
+    }
+
+    /// End the collection of victim `v`: program the GC frontier's pending slots, and erase
+    /// the victim if it is empty (true) or leave it busy until its data has left.
+    pub fn finish_victim(&mut self, nand: &mut NandArray, v: u32, now: SimTime) -> bool {
+        self.commit(nand, GC_FRONT, OpClass::Background);
+        self.mark_busy(v);
+        let empty = self.valid(v) == 0;
+        if empty {
+            self.erase(nand, v, now);
+        }
+        empty
     }
 
     /// Program the frontier's assigned, unprogrammed slots (partial programming). Returns when

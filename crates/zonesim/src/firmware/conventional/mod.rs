@@ -40,6 +40,9 @@ use serde::Serialize;
 
 mod gc;
 mod pending;
+mod slc;
+
+pub use slc::SlcCache;
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -111,6 +114,8 @@ pub struct PageFtl {
     pub gc_stats: GcStats,
     /// Data reads waiting for their map pages (when the caller resumes parked commands).
     pending: PendingReads,
+    /// The SLC write cache (`slc.conventional_buffer`, `slc.rs`).
+    slc: Option<Box<SlcCache>>,
 }
 
 impl PageFtl {
@@ -134,13 +139,15 @@ impl PageFtl {
     }
 
     /// An FTL over the superblocks of `geo` (the whole array, or a region view such as the SLC
-    /// blocks) exporting `logical` pages; its map pages are `map_base..` in the shared cache.
+    /// blocks) exporting `logical` pages; its map pages are `map_base..` in the shared cache;
+    /// `slc`: the SLC region view of its SLC write cache, if it has one.
     pub fn new(
         cfg: &DeviceConfig,
         geo: Geometry,
         logical: u64,
         map_base: u32,
         seed: u64,
+        slc: Option<Geometry>,
     ) -> PageFtl {
         let slots_per_sb = geo.slots_per_superblock();
         let unit = geo.die_unit_slots();
@@ -186,6 +193,10 @@ impl PageFtl {
             counters: FtlCounters::default(),
             gc_stats: GcStats::default(),
             pending: PendingReads::default(),
+            slc: slc.map(|g| {
+                let t = cfg.slc.gc_threshold_free_superblocks;
+                Box::new(SlcCache::new(g, logical, cfg.slc.policy, t))
+            }),
             geo,
         }
     }
@@ -376,7 +387,13 @@ impl PageFtl {
             i += 1;
             let ppa = match self.map.get(l) {
                 Entry::Unmapped => {
-                    self.counters.unwritten_reads += 1;
+                    if let Some(p) = self.slc_lookup(l) {
+                        // Held in the SLC cache: never parked (booked after its map read).
+                        let map_ready = self.map_access(lent, now, l, false);
+                        ready = ready.max(self.read_slc(lent, map_ready, p));
+                    } else {
+                        self.counters.unwritten_reads += 1;
+                    }
                     continue;
                 }
                 Entry::Buffered(_) => {
@@ -476,7 +493,9 @@ impl PageFtl {
                     continue;
                 }
                 Entry::Flash(p) => self.invalidate(p),
-                Entry::Unmapped => {}
+                Entry::Unmapped => {
+                    self.slc_invalidate(l);
+                }
             }
             admitted = self.buffer.admit(admitted);
             let arrived = arrive(lent, admitted, internal);
@@ -500,7 +519,11 @@ impl PageFtl {
         for k in 0..n {
             let l = Lpa(lpa.0 + k);
             match self.map.get(l) {
-                Entry::Unmapped => continue,
+                Entry::Unmapped => {
+                    if !self.slc_invalidate(l) {
+                        continue;
+                    }
+                }
                 Entry::Buffered(_) => self.buffer.drop_one(),
                 Entry::Flash(p) => self.invalidate(p),
             }
@@ -520,6 +543,15 @@ impl PageFtl {
             done = done.max(self.flush_unit(lent, now));
             self.buffer.counters.full_flushes += 1;
         }
+        if self.slc.is_some() {
+            // The SLC cache takes what does not fill a unit (the buffer's rest, the streams'
+            // partial units) instead of padding.
+            if self.buffer.buffered() > 0 {
+                self.buffer.counters.premature_flushes += 1;
+            }
+            done = done.max(self.flush_partial_slc(lent, now));
+            return done.max(self.buffer.drained_at());
+        }
         if self.buffer.buffered() > 0 {
             done = done.max(self.flush_unit(lent, now));
             self.buffer.counters.premature_flushes += 1;
@@ -536,6 +568,9 @@ impl PageFtl {
     /// Move up to one unit of buffered pages to flash, each through the stream it was
     /// classified into. Returns when the programs issued complete.
     fn flush_unit(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        if self.slc_all() {
+            return self.flush_unit_slc(lent, now);
+        }
         // A unit is programmed only when every page of it has arrived.
         let now = now.max(self.buffer.last_arrival());
         self.ensure_free(lent, now);
@@ -690,6 +725,9 @@ impl Ftl for PageFtl {
         self.gc_stats = GcStats::default();
         self.cpu.reset_counters();
         self.placement.reset_counters();
+        if let Some(c) = &mut self.slc {
+            c.counters = Default::default();
+        }
         if let Some(tl) = &mut self.two_level {
             let c = &mut tl.counters;
             *c = crate::firmware::mapping::TwoLevelCounters {
@@ -707,6 +745,7 @@ impl Ftl for PageFtl {
         if let Some(tl) = &self.two_level {
             tl.check(&self.map)?;
         }
+        self.check_slc()?;
         self.sbs.check_valid(&self.map, self.slots_per_sb)
     }
 }

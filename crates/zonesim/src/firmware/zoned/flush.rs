@@ -7,6 +7,7 @@ use crate::config::{CellType, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::alloc::HOST_FRONT;
 use crate::firmware::buffer::NO_ZONE;
+use crate::firmware::mapping::Lpa;
 use crate::firmware::Lent;
 use crate::nand::OpClass;
 
@@ -165,13 +166,8 @@ impl ZonedFtl {
         let f = self
             .slc
             .front_for(lent.nand, z, HOST_FRONT, OpClass::HostWrite);
-        let mut done = t;
-        for o in lo..lo + n {
-            let l = self.lpa(z, o);
-            if let Some(d) = self.slc.assign(lent.nand, f, l, t, OpClass::HostWrite) {
-                done = done.max(d);
-            }
-        }
-        done.max(self.slc.commit(lent.nand, f, OpClass::HostWrite))
+        let base = z * self.size;
+        let lpas = (lo..lo + n).map(|o| Lpa(base + o));
+        self.slc.write(lent.nand, f, lpas, t, OpClass::HostWrite)
     }
 }

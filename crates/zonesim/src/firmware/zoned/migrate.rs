@@ -6,12 +6,12 @@
 //! completes in zone order; until then the SLC copy stays mapped and the victim is not erased.
 
 use super::ZonedFtl;
-use crate::config::{CellType, SlcGc, SlcGranularity};
+use crate::config::{SlcGc, SlcGranularity};
 use crate::engine::SimTime;
-use crate::firmware::alloc::GC_FRONT;
+use crate::firmware::alloc::{Room, GC_FRONT};
 use crate::firmware::mapping::{Lpa, Ppa};
 use crate::firmware::Lent;
-use crate::nand::{OpClass, SLOT_BYTES};
+use crate::nand::OpClass;
 use std::collections::VecDeque;
 
 /// A background SLC-to-regular migration of zone offsets `[lo, hi)`.
@@ -65,17 +65,17 @@ impl ZonedFtl {
         let mut guard = 4 * self.slc.superblocks() as usize + 16;
         while guard > 0 {
             guard -= 1;
-            let free = self.slc.free_count(t);
-            if free > threshold {
-                break;
-            }
-            let soon = free as usize + self.slc.pending_count() + self.mig.draining.len();
-            if soon <= threshold as usize {
-                let allow_full = self.slc_gc == SlcGc::Migrate;
-                if let Some(v) = self.slc.pick_victim(allow_full) {
+            let allow_full = self.slc_gc == SlcGc::Migrate;
+            match self
+                .slc
+                .room(t, threshold, self.mig.draining.len(), allow_full)
+            {
+                Room::Enough => break,
+                Room::Collect(v) => {
                     self.gc_victim(lent, t, v);
                     continue;
                 }
+                Room::Wait => {}
             }
             // Wait for an erase or a migration to complete.
             let e = self.slc.next_erase_done();
@@ -132,18 +132,10 @@ impl ZonedFtl {
         let mut moved = 0u64;
         let mut o = 0;
         while o < sb_slots {
-            let slots = (o..o + spp)
-                .filter(|&k| self.stays_in_slc(Ppa(base + k)))
-                .count();
-            if slots > 0 {
-                let p = self.slc.page_at(v, o);
-                let t = lent.nand.read(
-                    now,
-                    p.die,
-                    slots as u64 * SLOT_BYTES,
-                    CellType::Slc,
-                    OpClass::Background,
-                );
+            let read = self
+                .slc
+                .read_kept(lent.nand, v, o, now, |p| self.stays_in_slc(p));
+            if let Some(t) = read {
                 for k in o..o + spp {
                     if self.stays_in_slc(Ppa(base + k)) {
                         let l = self.slc.owner(Ppa(base + k)).expect("valid slot");
@@ -163,17 +155,13 @@ impl ZonedFtl {
             }
             o += spp;
         }
-        self.slc.commit(lent.nand, GC_FRONT, OpClass::Background);
         self.counters.slc_gc_pages_moved += moved;
         if moved == 0 {
             // Its data was superseded, reset or migrated to regular flash: the victim is
             // erased without any copy inside SLC (a direct erase, Fig. 12(c)).
             self.counters.slc_direct_erases += 1;
         }
-        self.slc.mark_busy(v);
-        if self.slc.valid(v) == 0 {
-            self.slc.erase(lent.nand, v, now);
-        } else {
+        if !self.slc.finish_victim(lent.nand, v, now) {
             self.mig.draining.push(v);
         }
     }
