@@ -22,7 +22,7 @@
 //! same 64 sections, a 256 MiB test file (same share of the device as 1 GiB of the full run).
 
 use super::fs_common::{as_block, zms_2024, FsRig, Xs};
-use super::{row_abs, row_info, ExpOptions, Outcome, Row};
+use super::{par_map, row_abs, row_info, ExpOptions, Outcome, Row};
 use crate::config::fs::FsConfig;
 use crate::config::DeviceConfig;
 use crate::error::{Error, Result};
@@ -136,11 +136,22 @@ fn simulate(block: bool, s: Setup, o: &ExpOptions) -> Result<Side> {
     })
 }
 
-fn pair(s: Setup, o: &ExpOptions) -> Result<Pair> {
-    Ok(Pair {
-        base: simulate(true, s, o)?,
-        zms: simulate(false, s, o)?,
-    })
+/// Both sides of every setup, simulated in parallel (`par_map`: independent runs, the same
+/// results as in sequence; the full form is about a dozen long runs).
+fn pairs(setups: &[Setup], o: &ExpOptions) -> Result<Vec<Pair>> {
+    let runs: Vec<(bool, Setup)> = setups
+        .iter()
+        .flat_map(|&s| [(true, s), (false, s)])
+        .collect();
+    let mut sides = par_map(&runs, |&(block, s)| simulate(block, s, o)).into_iter();
+    let mut out = Vec::with_capacity(setups.len());
+    while let (Some(base), Some(zms)) = (sides.next(), sides.next()) {
+        out.push(Pair {
+            base: base?,
+            zms: zms?,
+        });
+    }
+    Ok(out)
 }
 
 /// Info rows of one side.
@@ -203,14 +214,18 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         passes: 64,
         op: 0.07,
     };
-    let m = pair(main, o)?;
+    let sens = sweep(main, o.quick);
+    let setups: Vec<Setup> = std::iter::once(main)
+        .chain(sens.iter().map(|&(_, s)| s))
+        .collect();
+    let mut all = pairs(&setups, o)?.into_iter();
+    let m = all.next().expect("the main pair");
     let mut rows = Vec::new();
     side_rows(&mut rows, "baseline", &m.base);
     side_rows(&mut rows, "ZMS", &m.zms);
     let mut sens_txt = Vec::new();
     let mut small_op = String::new();
-    for (label, s) in sweep(main, o.quick) {
-        let p = pair(s, o)?;
+    for ((label, s), p) in sens.into_iter().zip(all) {
         if s.op == 0.02 {
             small_op = in_ranges(&p);
         }
