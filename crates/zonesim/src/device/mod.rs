@@ -17,7 +17,7 @@ use crate::config::{CellType, DeviceConfig};
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
-use crate::firmware::mapping::L2pSram;
+use crate::firmware::mapping::{L2pSram, Lpa};
 use crate::firmware::zoned::ZonedFtl;
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::zone::ZoneId;
@@ -64,6 +64,11 @@ impl Namespace {
 
     pub fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
         dispatch!(self, f => f.background(lent, now))
+    }
+
+    #[inline]
+    pub fn prefetch(&self, lpa: Lpa) {
+        dispatch!(self, f => f.prefetch(lpa))
     }
 
     #[inline]
@@ -307,6 +312,15 @@ impl Device {
         };
         let start = z.zones.zone_start(zone).0 * SLOT_BYTES;
         self.submit(now, ns, Command::widen(Op::Append, start, len))
+    }
+
+    /// A host-memory hint: namespace `ns` will likely see a command at byte `offset` soon
+    /// ([`Ftl::prefetch`]; the model is unchanged).
+    #[inline]
+    pub fn prefetch(&self, ns: usize, offset: u64) {
+        if let Some(n) = self.namespaces.get(ns) {
+            n.prefetch(Lpa((offset / SLOT_BYTES).min(u32::MAX as u64) as u32));
+        }
     }
 
     /// One background step on any namespace that wants it (the host is idle).

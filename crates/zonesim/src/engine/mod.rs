@@ -6,10 +6,12 @@
 //! `(time, seq)`: the queue stays small (one pending completion per outstanding request), so a
 //! heap beats a calendar queue here and needs no tuning (design.md §4).
 
+mod hostmem;
 mod queue;
 mod time;
 mod timeline;
 
+pub use hostmem::{huge_vec, prefetch};
 pub use queue::EventQueue;
 pub use time::SimTime;
 pub use timeline::{Slot, Timeline};

@@ -35,7 +35,7 @@ pub mod zoned;
 use crate::engine::SimTime;
 use crate::interface::{Command, Completion, Link};
 use crate::nand::NandArray;
-use mapping::L2pSram;
+use mapping::{L2pSram, Lpa};
 
 /// The device resources every namespace shares, lent to one namespace's FTL for one command.
 pub struct Lent<'a> {
@@ -71,6 +71,11 @@ pub trait Ftl {
     fn resume(&mut self, _lent: &mut Lent, now: SimTime, _token: u32) -> Completion {
         Completion::at(now)
     }
+    /// A host-memory hint: a command for logical page `lpa` is likely to arrive soon, so start
+    /// loading what its lookup will read. Changes nothing in the model (the default does
+    /// nothing).
+    #[inline]
+    fn prefetch(&self, _lpa: Lpa) {}
     /// One step of background work while the host is idle; whether it wants to be called
     /// again.
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;

@@ -427,6 +427,11 @@ impl<'d> Engine<'d> {
             }
         };
         self.last_issue = now;
+        if s.files.is_none() {
+            // Offsets of a file job are file offsets: nothing to prefetch on the device.
+            let dev = &*self.dev;
+            s.upcoming(|offset| dev.prefetch(s.ns, offset));
+        }
         if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
             // A file job: the host file system issues the device's requests (no host queues).
             h.fs.now = now.ns();

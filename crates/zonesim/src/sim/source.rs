@@ -263,6 +263,15 @@ impl Source {
         Ok(io)
     }
 
+    /// Byte offsets this source may request next, when known in advance (fio's random map):
+    /// the engine prefetches their map entries ([`JobGen::upcoming`]).
+    #[inline]
+    pub fn upcoming(&self, f: impl FnMut(u64)) {
+        if let Kind::Job(g) = &self.kind {
+            g.upcoming(f);
+        }
+    }
+
     /// Open loop: read the next record and return its arrival time.
     pub fn next_arrival(&mut self) -> Result<Option<SimTime>> {
         let Kind::Trace(t) = &mut self.kind else {

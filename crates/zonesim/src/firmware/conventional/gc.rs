@@ -147,7 +147,9 @@ impl PageFtl {
             let off = g.cursor;
             g.cursor += spp;
             let valid = (off..off + spp)
-                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
+                .filter_map(|o| self.map.owner(Ppa(base + o)))
+                // Each survivor's map entry is rewritten below: start its load now.
+                .inspect(|&lpa| self.map.prefetch(lpa))
                 .count() as u32;
             if valid == 0 {
                 continue;

@@ -702,6 +702,11 @@ impl Ftl for PageFtl {
         self.resume_read(lent, now, token)
     }
 
+    #[inline]
+    fn prefetch(&self, lpa: Lpa) {
+        self.map.prefetch(lpa);
+    }
+
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
         self.background_gc(lent, now)
     }

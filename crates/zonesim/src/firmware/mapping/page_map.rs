@@ -1,3 +1,5 @@
+use crate::engine::{huge_vec, prefetch};
+
 /// Logical page address: a 4 KiB logical page within one namespace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Lpa(pub u32);
@@ -33,8 +35,8 @@ impl PageMap {
     pub fn new(logical_pages: u64, physical_slots: u64) -> PageMap {
         assert!(physical_slots < BUF_FLAG as u64 && logical_pages < UNMAPPED as u64);
         PageMap {
-            l2p: vec![UNMAPPED; logical_pages as usize],
-            rmap: vec![UNMAPPED; physical_slots as usize],
+            l2p: huge_vec(logical_pages as usize, UNMAPPED),
+            rmap: huge_vec(physical_slots as usize, UNMAPPED),
         }
     }
 
@@ -51,6 +53,14 @@ impl PageMap {
             Entry::Buffered(v & !BUF_FLAG)
         } else {
             Entry::Flash(Ppa(v))
+        }
+    }
+
+    /// Start loading `lpa`'s entry (a host-memory hint before a [`PageMap::get`] of it soon).
+    #[inline]
+    pub fn prefetch(&self, lpa: Lpa) {
+        if let Some(e) = self.l2p.get(lpa.0 as usize) {
+            prefetch(e);
         }
     }
 

@@ -73,6 +73,38 @@ struct MapCursor {
     perm: Perm,
     index: u64,
     pass: u64,
+    /// The block this cursor gives next (`perm.apply(index)`), computed one step ahead so the
+    /// engine can prefetch its map entry ([`JobGen::upcoming`]); the sequence is unchanged.
+    next: u64,
+}
+
+impl MapCursor {
+    fn new(nblocks: u64, key: u64, pass: u64) -> MapCursor {
+        let perm = Perm::new(nblocks, key);
+        let next = perm.apply(0);
+        MapCursor {
+            perm,
+            index: 0,
+            pass,
+            next,
+        }
+    }
+
+    /// The next block of this direction's pass; a new permutation starts each pass.
+    fn take(&mut self, nblocks: u64, map_key: u64, dir: usize) -> u64 {
+        let b = self.next;
+        self.index += 1;
+        if self.index == nblocks {
+            *self = MapCursor::new(
+                nblocks,
+                pass_key(map_key, dir, self.pass + 1),
+                self.pass + 1,
+            );
+        } else {
+            self.next = self.perm.apply(self.index);
+        }
+        b
+    }
 }
 
 /// Up to three requests produced by one step (reset, the I/O, flush).
@@ -281,11 +313,7 @@ impl JobGen {
             && !spec.norandommap
             && spec.distribution == Distribution::Uniform;
         let map_key = mix64(stream ^ 0x6d61_7000);
-        let cursor = |dir: usize| MapCursor {
-            perm: Perm::new(nblocks, pass_key(map_key, dir, 0)),
-            index: 0,
-            pass: 0,
-        };
+        let cursor = |dir: usize| MapCursor::new(nblocks, pass_key(map_key, dir, 0), 0);
         Ok(JobGen {
             rng: Xoshiro256PlusPlus::seed_from_u64(stream),
             rw: spec.rw,
@@ -402,21 +430,33 @@ impl JobGen {
         self.out.pop()
     }
 
+    /// Byte offsets this job may request next, known before it draws them: with fio's random
+    /// map the next block of each direction is fixed in advance. The engine prefetches their
+    /// map entries (a host-memory hint; nothing in the model changes).
+    #[inline]
+    pub fn upcoming(&self, mut f: impl FnMut(u64)) {
+        if !self.random_map || self.done_ios + 1 >= self.budget_ios {
+            return;
+        }
+        let dirs: &[usize] = match self.rw {
+            RwMode::RandRead => &[READ],
+            RwMode::RandWrite => &[WRITE],
+            RwMode::RandTrim => &[TRIM],
+            RwMode::RandRw => &[READ, WRITE],
+            _ => &[],
+        };
+        for &d in dirs {
+            f(self.start + self.map[d].next * self.bs);
+        }
+    }
+
     fn conventional_io(&mut self, dir: usize) -> HostIo {
         let block = if !self.rw.is_random() {
             let b = self.seq[dir];
             self.seq[dir] = if b + 1 == self.nblocks { 0 } else { b + 1 };
             b
         } else if self.random_map {
-            let m = &mut self.map[dir];
-            let b = m.perm.apply(m.index);
-            m.index += 1;
-            if m.index == self.nblocks {
-                m.index = 0;
-                m.pass += 1;
-                m.perm = Perm::new(self.nblocks, pass_key(self.map_key, dir, m.pass));
-            }
-            b
+            self.map[dir].take(self.nblocks, self.map_key, dir)
         } else {
             self.sampler.sample(&mut self.rng)
         };
