@@ -435,7 +435,7 @@ impl JobGen {
     /// map entries (a host-memory hint; nothing in the model changes).
     #[inline]
     pub fn upcoming(&self, mut f: impl FnMut(u64)) {
-        if !self.random_map || self.done_ios + 1 >= self.budget_ios {
+        if !self.random_map {
             return;
         }
         let dirs: &[usize] = match self.rw {
@@ -807,6 +807,36 @@ mod tests {
         let mut g = JobGen::new(&j, &conv(MIB), 3, 0).unwrap();
         assert_eq!(g.next(), Some(HostIo::new(IoKind::Trim, 0, 65536)));
         assert_eq!(g.next(), Some(HostIo::new(IoKind::Trim, 65536, 65536)));
+    }
+
+    #[test]
+    fn upcoming_names_the_next_offset_of_each_direction() {
+        // Pure random read: exactly the next request's offset, across pass boundaries.
+        let mut j = job(RwMode::RandRead);
+        j.size = Some(SizeSpec::Bytes(100 * 4096));
+        j.offset = SizeSpec::Bytes(8192);
+        j.loops = 3;
+        let mut g = JobGen::new(&j, &conv(1 << 30), 5, 0).unwrap();
+        for _ in 0..300 {
+            let mut next = Vec::new();
+            g.upcoming(|o| next.push(o));
+            assert_eq!(next, [g.next().unwrap().offset]);
+        }
+        // Mixed: the next request is one of the two directions' next offsets.
+        j.rw = RwMode::RandRw;
+        let mut g = JobGen::new(&j, &conv(1 << 30), 5, 0).unwrap();
+        for _ in 0..300 {
+            let mut next = Vec::new();
+            g.upcoming(|o| next.push(o));
+            assert_eq!(next.len(), 2);
+            let io = g.next().unwrap();
+            let dir = if io.kind == IoKind::Read { 0 } else { 1 };
+            assert_eq!(next[dir], io.offset);
+        }
+        // Nothing is known ahead without the random map.
+        j.norandommap = true;
+        let g = JobGen::new(&j, &conv(1 << 30), 5, 0).unwrap();
+        g.upcoming(|_| panic!("no random map, no look-ahead"));
     }
 
     #[test]
