@@ -895,9 +895,10 @@ fn gaps(cufs: &Side, zufs: &Side, ph: (&Photos, &Photos), s: &Sens) -> Gaps {
             zph.set.frags_per_file(),
         ),
         zufs_frags: format!(
-            "our ZUFS photos are written one at a time with nothing else writing the data log, so a 4.5 MB file splits only where it crosses a section boundary or a GC / node write interleaves: {:.2} fragments per file; the paper's phone does not say what else wrote while its photos were stored. Measured (sensitivity rows): {}",
+            "our ZUFS photos are written one at a time with nothing else writing the data log, so a 4.5 MB file splits only where it crosses a section boundary or a GC / node write interleaves: {:.2} fragments per file; the paper's phone does not say what else wrote while its photos were stored. Measured (sensitivity rows): {} (the concurrent writer: a 256 KiB file of the same extension written and fsync'd after each 4 MiB the flusher writes back of the photo, MIN_WRITEBACK_PAGES; an assumption, the paper names none): a concurrent writer in the photos' log brings ZUFS into the paper's range{}",
             zph.set.frags_per_file(),
-            s.photo_ext.iter().map(|(l, c, z)| format!("photos {l}: ZUFS {:.2} fragments of {:.0} KiB, CUFS {:.1}, ratio {:.1}", z.set.frags_per_file(), z.set.frag_kib(), c.set.frags_per_file(), c.set.frags_per_file() / z.set.frags_per_file().max(1e-12))).collect::<Vec<_>>().join("; ") + " (the concurrent writer: a 256 KiB file of the same extension written and fsync'd after each 4 MiB the flusher writes back of the photo, MIN_WRITEBACK_PAGES; an assumption, the paper names none): a concurrent writer in the photos' log brings ZUFS into the paper's range, the JPEG name alone (F2FS's cold log, which GC's moved blocks share) does not"
+            s.photo_ext.iter().map(|(l, c, z)| format!("photos {l}: ZUFS {:.2} fragments of {:.0} KiB, CUFS {:.1}, ratio {:.1}", z.set.frags_per_file(), z.set.frag_kib(), c.set.frags_per_file(), c.set.frags_per_file() / z.set.frags_per_file().max(1e-12))).collect::<Vec<_>>().join("; "),
+            if s.photo_ext.len() > 1 { ", the JPEG name alone (F2FS's cold log, which GC's moved blocks share) does not" } else { "" },
         ),
     }
 }
