@@ -211,6 +211,15 @@ fn meta_layout(main_segs: u64, base_bytes: u64) -> MetaLayout {
     }
 }
 
+/// mkfs.f2fs's own choice (no `-o`, no explicit reserve) for a main area of `usable_segs`
+/// one-segment sections: (overprovision %, reserved segments). Lets a scaled reproduction
+/// state the reserve of the paper's full-size device.
+pub fn mkfs_reserve(usable_segs: u64) -> (f64, u64) {
+    let p = FsParams::kernel_default(false, super::Kernel::V6_12, 1);
+    let (ovp, reserved, _) = reserve(&p, usable_segs, usable_segs, 1, 1);
+    (ovp, reserved)
+}
+
 /// mkfs.f2fs: reserved segments `roundup_sec((100/ovp + 1 + 6) · usable_segs_per_sec)`,
 /// overprovision segments `(usable − reserved) · ovp / 100`, ovp searched over 0.01–10 %
 /// (10–95 % below 256 main segments) to maximise `usable − max(reserved, ovp) − 2·segs_per_sec`.

@@ -63,6 +63,21 @@ fn mkfs_reserve_follows_the_formula() {
     assert_eq!(z.geo.reserved_segments % 32, 0);
 }
 
+/// mkfs's own choice without a device: at 512 GB of 2 MiB segments the search settles where
+/// reserved and overprovision segments meet (0.20 %, 100/0.2 + 7 = 507 reserved), and it is
+/// what a mount of the same main area picks.
+#[test]
+fn mkfs_reserve_alone_matches_the_mount() {
+    let (ovp, r) = layout::mkfs_reserve(244_140);
+    assert!((ovp - 0.20).abs() < 1e-6 && r == 507, "{ovp} {r}");
+    let fs = conv(1024);
+    let (ovp, r) = layout::mkfs_reserve(fs.geo.usable_segs());
+    assert_eq!(
+        (ovp, r),
+        (fs.geo.overprovision_pct, fs.geo.reserved_segments)
+    );
+}
+
 #[test]
 fn conventional_churn_collects_and_keeps_invariants() {
     let mut fs = conv(256);
