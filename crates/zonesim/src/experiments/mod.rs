@@ -21,6 +21,7 @@ pub mod supgc_fio;
 mod supgc_throughput;
 mod zms_multizone;
 mod zms_randread;
+mod steady;
 mod zms_randwrite;
 mod zms_sync_update;
 mod zufs_app_read;
