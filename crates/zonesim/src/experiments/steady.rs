@@ -76,7 +76,10 @@ mod tests {
             })
             .collect();
         assert!(!RULE.fired(&s[..8]), "the warm-up is not steady");
-        assert!(RULE.fired(&s[..12]), "two blocks with the same means are steady");
+        assert!(
+            RULE.fired(&s[..12]),
+            "two blocks with the same means are steady"
+        );
         assert!(RULE.done(&s));
     }
 

@@ -316,7 +316,11 @@ fn side_rows(rows: &mut Vec<Row>, case: &str, r: &Side) {
         "of them warm-up (before the first BG GC wake)",
         r.warmup as f64,
     ));
-    rows.push(row_info(case, "FS WAF in the warm-up windows", r.warm_fs_waf));
+    rows.push(row_info(
+        case,
+        "FS WAF in the warm-up windows",
+        r.warm_fs_waf,
+    ));
     rows.push(row_info(
         case,
         "steady state reached (1 yes, 0 stopped at the maximum)",
@@ -458,7 +462,10 @@ mod tests {
     #[ignore]
     fn steady_stop_matches_the_fixed_volume() {
         let div = std::env::var("ZMS_RW_DIV").map_or(4, |v| v.parse().unwrap());
-        let setup = Setup { fill: 0.8, op: 0.07 };
+        let setup = Setup {
+            fill: 0.8,
+            op: 0.07,
+        };
         let runs: Vec<Run> = [true, false]
             .iter()
             .flat_map(|&block| {
@@ -485,7 +492,10 @@ mod tests {
                 s.mib_s
             );
             for (i, w) in s.series.iter().enumerate() {
-                println!("  window {i}: fs {:.4} dev {:.4} MiB/s {:.3}", w[0], w[1], w[2]);
+                println!(
+                    "  window {i}: fs {:.4} dev {:.4} MiB/s {:.3}",
+                    w[0], w[1], w[2]
+                );
             }
         }
         // The steady-state figures against the last block of the 64x run (the same run, carried
@@ -496,7 +506,10 @@ mod tests {
             for (m, ours) in st.metrics().iter().enumerate() {
                 let long = tail.iter().map(|w| w[m]).sum::<f64>() / RULE.span as f64;
                 println!("metric {m}: steady {ours:.4} vs the 64x run's last block {long:.4}");
-                assert!((ours / long - 1.0).abs() < 2.0 * RULE.tol, "{ours} vs {long}");
+                assert!(
+                    (ours / long - 1.0).abs() < 2.0 * RULE.tol,
+                    "{ours} vs {long}"
+                );
             }
         }
     }
