@@ -68,7 +68,7 @@ mod tests {
     fn fires_on_a_converged_series() {
         // A warm-up, then a metric alternating ±15 % around a level (a GC cycle of two
         // windows) and another with ±0.5 % noise.
-        let level = |i: usize| if i % 2 == 0 { 1.15 } else { 0.85 };
+        let level = |i: usize| if i.is_multiple_of(2) { 1.15 } else { 0.85 };
         let s: Vec<[f64; 2]> = (0..16)
             .map(|i| {
                 let warm = if i < 4 { 0.5 } else { 1.0 };
