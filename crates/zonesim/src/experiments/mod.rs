@@ -17,6 +17,7 @@ mod mcmq_isolation;
 mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
+mod steady;
 pub mod supgc_fio;
 mod supgc_throughput;
 mod zms_multizone;

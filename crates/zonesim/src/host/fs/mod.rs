@@ -154,6 +154,11 @@ pub struct F2fs {
 }
 
 impl F2fs {
+    /// Free sections now (the space the GC phases and foreground GC are triggered by).
+    pub fn free_sections(&self) -> u32 {
+        self.segs.free_secs
+    }
+
     /// mkfs + mount on `dev`.
     pub fn new(p: FsParams, dev: &FsDevice) -> Result<F2fs> {
         let geo = Geometry::mkfs(dev, &p)?;
