@@ -24,6 +24,12 @@ pub struct FsRig {
     pub t0: SimTime,
     next_bg: Option<SimTime>,
     last_end: SimTime,
+    /// When the device last completed a command (its idle time starts there).
+    dev_end: SimTime,
+    /// Host idle time before the device's SLC write-back runs (`slc.writeback = idle`).
+    wb_idle: Option<u64>,
+    /// Where the write-back left off (it never runs twice over the same time).
+    wb_next: SimTime,
 }
 
 impl FsRig {
@@ -40,12 +46,15 @@ impl FsRig {
             .background_gc
             .then(|| SimTime(now.ns() + host.fs.p.gc_min_sleep_time_ms * 1_000_000));
         Ok(FsRig {
-            dev,
             host,
             now,
             t0: now,
             next_bg,
             last_end: now,
+            dev_end: now,
+            wb_next: now,
+            wb_idle: dev.writeback_idle_ns(),
+            dev,
         })
     }
 
@@ -53,9 +62,11 @@ impl FsRig {
     /// commands are submitted and the clock moves to their completion plus `host_ns`.
     pub fn op<T>(&mut self, host_ns: u64, f: impl FnOnce(&mut F2fs) -> T) -> T {
         self.bg_until(self.now);
+        self.writeback_until(self.now);
         self.host.fs.now = self.now.ns();
         let r = f(&mut self.host.fs);
         let end = self.host.submit(&mut self.dev, self.now);
+        self.dev_end = self.dev_end.max(end);
         self.now = SimTime(end.ns().max(self.now.ns()) + host_ns);
         self.last_end = self.now;
         r
@@ -72,12 +83,31 @@ impl FsRig {
             let end = self.host.submit(&mut self.dev, w);
             if end > w {
                 self.last_end = self.last_end.max(end);
+                self.dev_end = self.dev_end.max(end);
             }
             self.next_bg = sleep.map(|s| SimTime(w.ns() + s.max(1)));
             if end > self.now {
                 self.now = end;
             }
         }
+    }
+
+    /// The device's idle SLC write-back (`slc.writeback = idle`) from its idle time after the
+    /// last command up to `t`: a step at a time, the next once the dies are free (as
+    /// `sim`'s engine runs it); the command at `t` then waits only for the steps in flight.
+    fn writeback_until(&mut self, t: SimTime) {
+        let Some(idle) = self.wb_idle else {
+            return;
+        };
+        let mut w = (self.dev_end + idle).max(self.wb_next);
+        while w < t {
+            if !self.dev.idle_writeback(w) {
+                w = t;
+                break;
+            }
+            w = (w + 1).max(self.dev.nand.all_idle_at());
+        }
+        self.wb_next = self.wb_next.max(w);
     }
 
     /// Create `name` in the root directory; `exp` names the experiment in the error.
@@ -104,6 +134,7 @@ impl FsRig {
     pub fn idle(&mut self, ms: u64) {
         self.now = SimTime(self.now.ns() + ms * 1_000_000);
         self.bg_until(self.now);
+        self.writeback_until(self.now);
     }
 
     /// Start the measured phase: device and file-system counters from here.
