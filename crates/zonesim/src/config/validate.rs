@@ -243,8 +243,18 @@ impl DeviceConfig {
                 "idle and threshold write-back are modelled for the conventional SLC cache only: needs slc.conventional_buffer = true",
             ));
         }
-        in_range("slc.writeback_idle_us", self.slc.writeback_idle_us, 0.001, 1e9)?;
-        in_range("slc.writeback_threshold", self.slc.writeback_threshold, 0.0, 1.0)?;
+        in_range(
+            "slc.writeback_idle_us",
+            self.slc.writeback_idle_us,
+            0.001,
+            1e9,
+        )?;
+        in_range(
+            "slc.writeback_threshold",
+            self.slc.writeback_threshold,
+            0.0,
+            1.0,
+        )?;
         if self.slc.gc_threshold_free_superblocks < 2 {
             return Err(Error::config(
                 "slc.gc_threshold_free_superblocks",

@@ -831,7 +831,8 @@ impl<'d> Engine<'d> {
                 self.q.push(now + idle, Ev::BgGc { token: self.issued });
             }
             if let Some(idle) = self.wb_idle_ns {
-                self.q.push(now + idle, Ev::Writeback { token: self.issued });
+                self.q
+                    .push(now + idle, Ev::Writeback { token: self.issued });
             }
         }
     }

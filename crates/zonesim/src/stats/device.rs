@@ -7,8 +7,8 @@
 //! the declaration order here does not show in the output.
 
 use crate::firmware::alloc::SlcCounters;
-use crate::firmware::conventional::WritebackCounters;
 use crate::firmware::buffer::ZabmCounters;
+use crate::firmware::conventional::WritebackCounters;
 use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
 use crate::firmware::zoned::IpuCounters;
 use crate::firmware::zoned::ZonedCounters;

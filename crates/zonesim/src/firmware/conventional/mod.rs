@@ -44,7 +44,7 @@ mod slc;
 mod writeback;
 
 pub use slc::SlcCache;
-pub use writeback::WritebackCounters;
+pub use writeback::{Writeback, WritebackCounters};
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
