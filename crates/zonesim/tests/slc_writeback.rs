@@ -1,6 +1,7 @@
 //! SLC write-back of the conventional SLC cache (`slc.writeback`,
 //! `firmware/conventional/writeback.rs`): with `idle`, an idle gap empties SLC into regular
-//! flash with map, reverse map and valid counts consistent; a host request arriving during the
+//! flash (all but less than one regular program unit) with map, reverse map and valid counts
+//! consistent; a host request arriving during the
 //! write-back waits only for the operations in flight; with `threshold`, SLC use stays under
 //! the threshold plus one superblock; the engine runs it between requests (fio `thinktime`).
 
@@ -81,18 +82,26 @@ fn idle_gap_empties_slc_into_regular_flash() {
     assert!(held > 500, "SLC holds the fsync'd pages ({held})");
     let steps = drain(&mut d, t + 1_000_000);
     assert!(steps > 0);
-    assert_eq!(slc_valid(&d), 0, "SLC empty after the idle gap");
+    // A TLC word line is programmed whole: less than one regular unit (2 planes x 3 pages x
+    // 4 slots = 24) may stay in SLC; everything else is in regular flash.
+    let left = slc_valid(&d);
+    assert!(left < 24, "SLC holds {left} pages after the idle gap");
     d.check_invariants().unwrap();
     let f = d.namespaces[0].as_conventional().unwrap();
+    let mut in_slc = 0;
     for &l in &lpas {
-        assert!(!f.in_slc(Lpa(l)));
-        assert!(
-            matches!(f.lookup(Lpa(l)), Entry::Flash(_)),
-            "lpa {l} in regular flash"
-        );
+        if f.in_slc(Lpa(l)) {
+            in_slc += 1;
+        } else {
+            assert!(
+                matches!(f.lookup(Lpa(l)), Entry::Flash(_)),
+                "lpa {l} in regular flash"
+            );
+        }
     }
+    assert_eq!(in_slc, left);
     let wb = &f.slc_cache().unwrap().wb.counters;
-    assert_eq!(wb.writeback_pages, held);
+    assert_eq!(wb.writeback_pages, held - left);
     assert_eq!(wb.writeback_runs, 1);
     assert!(wb.writeback_idle_ns > 0);
     // Nothing left: the next idle gap does nothing.
@@ -111,9 +120,10 @@ fn host_request_during_writeback_waits_only_for_operations_in_flight() {
     let t0 = d.nand.all_idle_at() + 1_000_000;
     let alone = d.submit(t0, 0, cmd(Op::Read, 19_999, 1)).done.since(t0);
     let mut w = d.nand.all_idle_at().max(t) + 1_000_000;
-    // One step's flash work: an SLC read and the regular-flash program it may fill, with
-    // their transfers; no step books more than that (plus slack for the transfers).
-    let step_max = ((slc.read_us + tlc.program_us) * 1.5 * 1000.0) as u64;
+    // One step's flash work: the SLC reads that fill one regular unit (6 SLC pages), its
+    // program and, when it empties a victim, the victim's erase; no step books more than
+    // that (plus slack for the transfers).
+    let step_max = ((6.0 * slc.read_us + tlc.program_us + slc.erase_us) * 1.5 * 1000.0) as u64;
     for k in 0..40 {
         assert!(d.idle_writeback(w));
         let in_flight = d.nand.all_idle_at().since(w);

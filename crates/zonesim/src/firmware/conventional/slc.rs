@@ -27,6 +27,15 @@ use crate::firmware::mapping::{Entry, Lpa, Ppa};
 use crate::firmware::Lent;
 use crate::nand::{Geometry, OpClass, SLOT_BYTES};
 
+/// What migrating one SLC flash page did.
+pub(super) struct Moved {
+    pub pages: u64,
+    /// The latest completion of the flash work it issued (`now` if the page held nothing).
+    pub done: SimTime,
+    /// Whether it completed (and programmed) a regular-flash unit.
+    pub programmed: bool,
+}
+
 /// A conventional namespace's SLC write cache.
 pub struct SlcCache {
     pub(super) pool: SlcPool,
@@ -244,7 +253,7 @@ impl PageFtl {
         let (sb_slots, spp) = (c.pool.slots_per_sb(), c.pool.slots_per_page());
         let mut o = 0;
         while o < sb_slots {
-            let moved = self.migrate_slc_page(lent, &mut c, v, o, now).0;
+            let moved = self.migrate_slc_page(lent, &mut c, v, o, now).pages;
             if writeback {
                 c.wb.counters.writeback_pages += moved;
             } else {
@@ -258,8 +267,7 @@ impl PageFtl {
 
     /// Migrate the valid slots of victim `v`'s flash page at offset `o` to regular flash
     /// (one SLC read, the slots placed through the GC stream, regular-flash GC paid as host
-    /// flushes pay it). Returns the pages moved and the latest completion of the flash work
-    /// it issued (`now` if the page held nothing).
+    /// flushes pay it).
     pub(super) fn migrate_slc_page(
         &mut self,
         lent: &mut Lent,
@@ -267,29 +275,37 @@ impl PageFtl {
         v: u32,
         o: u32,
         now: SimTime,
-    ) -> (u64, SimTime) {
+    ) -> Moved {
         let pool = &c.pool;
         let Some(t) = pool.read_kept(lent.nand, v, o, now, |p| pool.owner(p).is_some()) else {
-            return (0, now);
+            return Moved {
+                pages: 0,
+                done: now,
+                programmed: false,
+            };
         };
-        let mut done = t;
-        let mut moved = 0;
+        let mut m = Moved {
+            pages: 0,
+            done: t,
+            programmed: false,
+        };
         self.ensure_free(lent, now);
         let base = v * c.pool.slots_per_sb();
         for k in o..o + c.pool.slots_per_page() {
             if let Some(l) = c.pool.owner(Ppa(base + k)) {
                 c.pool.invalidate(l);
-                moved += 1;
+                m.pages += 1;
                 let stream = self.placement.gc(l, 0);
                 if let Some(d) = self.place_gc(lent, stream, l, t, now) {
-                    done = done.max(d);
+                    m.done = m.done.max(d);
+                    m.programmed = true;
                 }
                 if self.incremental {
-                    done = done.max(self.gc_pay(lent, now));
+                    m.done = m.done.max(self.gc_pay(lent, now));
                 }
             }
         }
-        (moved, done)
+        m
     }
 
     /// A migrated victim is empty: apply the batched map updates and erase it.

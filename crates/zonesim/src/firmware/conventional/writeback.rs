@@ -9,10 +9,11 @@
 //!
 //! - `full` (default): data leaves SLC only when SLC GC needs room (`slc.rs`).
 //! - `idle`: after `slc.writeback_idle_us` without a host request, SLC victims are migrated
-//!   one flash page at a time — each step one SLC read and the regular-flash programs it
-//!   fills, the next step once the dies are free — until SLC holds no valid page or a host
-//!   request arrives (the request then waits at most for the steps' operations in flight). The
-//!   open host frontier is closed when it is the last to hold valid data.
+//!   one regular program unit at a time — each step the SLC reads that fill one unit and its
+//!   program, the next step once the dies are free — until SLC holds less than a unit or a
+//!   host request arrives (the request then waits at most for the step's operations in
+//!   flight). A TLC word line is programmed whole, so less than a unit stays in SLC. The open
+//!   host frontier is closed when it is the last to hold valid data.
 //! - `threshold`: after each write to SLC, victims are migrated (background operations,
 //!   booked in the dies' gaps; the host write does not wait) until at most
 //!   `slc.writeback_threshold` of the SLC superblocks are in use.
@@ -111,41 +112,60 @@ impl PageFtl {
     }
 
     /// One step of the idle write-back at `now` (the host has been idle the configured time
-    /// and the dies are free): migrate the valid slots of one SLC flash page. Returns whether
-    /// there is more to do.
+    /// and the dies are free): migrate SLC pages until they complete one regular-flash program
+    /// unit (a TLC word line is programmed whole: the write-back starts only when SLC holds a
+    /// unit's worth), erasing the victims it empties. Returns whether there is more to do.
     pub fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        let Some(mut c) = self.slc.take() else {
-            return false;
-        };
-        let more = self.writeback_step(lent, &mut c, now);
-        self.slc = Some(c);
-        if let Some(v) = more {
-            self.end_slc_victim(lent, v, now);
-            return true;
+        let unit = self.unit as u64;
+        loop {
+            let Some(mut c) = self.slc.take() else {
+                return false;
+            };
+            let step = self.writeback_step(lent, &mut c, now, unit);
+            self.slc = Some(c);
+            if let Some(v) = step.emptied {
+                self.end_slc_victim(lent, v, now);
+            }
+            if step.stop {
+                return false;
+            }
+            if step.programmed {
+                return true;
+            }
         }
-        self.slc.as_ref().is_some_and(|c| c.wb.victim.is_some())
     }
 
-    /// The step itself, with the cache taken out; returns a victim it emptied (to be erased).
+    /// Migrate pages of the victim in progress (choosing one first) until a regular unit is
+    /// programmed or the victim is empty; `stop` when SLC holds less than a unit (`unit`).
     fn writeback_step(
         &mut self,
         lent: &mut Lent,
         c: &mut super::SlcCache,
         now: SimTime,
-    ) -> Option<u32> {
+        unit: u64,
+    ) -> Step {
+        let mut step = Step::default();
         if c.wb.mode != SlcWriteback::Idle {
-            return None;
+            step.stop = true;
+            return step;
         }
         if c.wb.victim.is_none() {
-            if c.pool.valid_total() == 0 {
-                return None;
+            if c.pool.valid_total() < unit {
+                step.stop = true;
+                return step;
             }
             let v = match c.pool.pick_victim(true) {
                 Some(v) => v,
                 None => {
                     // Only the open host frontier holds data: close it to write it back.
                     c.pool.close_host_front(lent.nand);
-                    c.pool.pick_victim(true)?
+                    match c.pool.pick_victim(true) {
+                        Some(v) => v,
+                        None => {
+                            step.stop = true;
+                            return step;
+                        }
+                    }
                 }
             };
             if !c.wb.running {
@@ -156,22 +176,33 @@ impl PageFtl {
         }
         let (v, mut o) = c.wb.victim.expect("victim");
         let (sb_slots, spp) = (c.pool.slots_per_sb(), c.pool.slots_per_page());
-        // Skip pages with nothing valid (no flash work) up to the next one with some.
-        while o < sb_slots {
-            let (moved, done) = self.migrate_slc_page(lent, c, v, o, now);
+        let mut done = now;
+        while o < sb_slots && !step.programmed {
+            let m = self.migrate_slc_page(lent, c, v, o, now);
             o += spp;
-            if moved > 0 {
-                c.wb.counters.writeback_pages += moved;
-                c.wb.counters.writeback_idle_ns += done.since(now);
-                break;
-            }
+            c.wb.counters.writeback_pages += m.pages;
+            done = done.max(m.done);
+            step.programmed = m.programmed;
         }
+        c.wb.counters.writeback_idle_ns += done.since(now);
         if o < sb_slots && c.pool.valid(v) > 0 {
             c.wb.victim = Some((v, o));
-            return None;
+        } else {
+            c.wb.victim = None;
+            c.wb.counters.writeback_victims += 1;
+            step.emptied = Some(v);
         }
-        c.wb.victim = None;
-        c.wb.counters.writeback_victims += 1;
-        Some(v)
+        step
     }
+}
+
+/// What one write-back step did.
+#[derive(Default)]
+struct Step {
+    /// It completed a regular-flash program unit.
+    programmed: bool,
+    /// The victim it emptied (to be erased).
+    emptied: Option<u32>,
+    /// Nothing (more) to write back now.
+    stop: bool,
 }
