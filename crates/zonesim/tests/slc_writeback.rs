@@ -14,7 +14,7 @@ use zonesim::engine::SimTime;
 use zonesim::firmware::mapping::{Entry, Lpa};
 use zonesim::interface::zone::Lba;
 use zonesim::interface::{Command, Op};
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::Precondition;
 
 /// A small conventional TLC device (2 x 2 dies, 48-page blocks) with a 16-block-per-plane SLC
 /// write cache (16 SLC superblocks of 512 slots).
@@ -184,15 +184,7 @@ fn threshold_keeps_slc_use_under_threshold_plus_one_superblock() {
 }
 
 fn run(cfg: &DeviceConfig, text: &str) -> Value {
-    let opts = RunOptions {
-        seed: 3,
-        precondition: Precondition::None,
-        namespace: 0,
-        check_invariants: true,
-    };
-    let r = sim::run(cfg, &common::jobs(text), &opts, &mut |_, _| {}).expect("run");
-    assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
-    r.deterministic_json()
+    common::run(cfg, &common::jobs(text), Precondition::None, 3).deterministic_json()
 }
 
 #[test]
