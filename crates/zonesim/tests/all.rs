@@ -20,6 +20,7 @@ mod ordering;
 mod placement;
 mod report_schema;
 mod slc_cache;
+mod slc_writeback;
 mod theory;
 mod timeseries;
 mod timing;

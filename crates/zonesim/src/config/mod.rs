@@ -812,6 +812,34 @@ pub struct SlcConfig {
     /// does (`policy = all`); SLC GC migrates to regular flash (`gc = migrate` required).
     /// Default false.
     pub conventional_buffer: bool,
+    /// When the conventional SLC cache writes its data back to regular flash (UFS
+    /// WriteBooster buffer flush, JEDEC UFS 3.1 §13.4.14; `firmware/conventional/writeback.rs`):
+    /// `full` only when SLC runs out of room (SLC GC); `idle` also after
+    /// `writeback_idle_us` without a host request (flush during Hibern8); `threshold` also
+    /// whenever more than `writeback_threshold` of the SLC superblocks are in use. Default
+    /// `full`.
+    pub writeback: SlcWriteback,
+    /// `writeback = idle`: host idle time before the write-back starts, µs. Default 150,000
+    /// (Linux ufshcd's default auto-Hibern8 idle timer, 150 ms).
+    pub writeback_idle_us: f64,
+    /// `writeback = threshold`: fraction of the SLC superblocks in use above which write-back
+    /// runs. Default 0.6 (Linux ufshcd's `wb_flush_threshold`: a flush is needed when less
+    /// than 40 % of the WriteBooster buffer is available).
+    pub writeback_threshold: f64,
+}
+
+/// When a conventional namespace's SLC cache writes back to regular flash (`slc.writeback`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlcWriteback {
+    /// Only when SLC needs room (today's behaviour).
+    #[default]
+    Full,
+    /// When the host has been idle `slc.writeback_idle_us`, until SLC is empty or a request
+    /// arrives.
+    Idle,
+    /// Whenever more than `slc.writeback_threshold` of SLC is in use, in the background.
+    Threshold,
 }
 
 /// How the SLC secondary buffer is managed (`slc.granularity`).
@@ -831,6 +859,9 @@ impl Default for SlcConfig {
             gc_threshold_free_superblocks: 2,
             granularity: SlcGranularity::Page,
             conventional_buffer: false,
+            writeback: SlcWriteback::Full,
+            writeback_idle_us: 150_000.0,
+            writeback_threshold: 0.6,
         }
     }
 }

@@ -237,6 +237,24 @@ impl DeviceConfig {
                 "conflicts with ftl.mapping = two_level (the SLC write cache is modelled with the page map only)",
             ));
         }
+        if self.slc.writeback != super::SlcWriteback::Full && !self.slc.conventional_buffer {
+            return Err(Error::config(
+                "slc.writeback",
+                "idle and threshold write-back are modelled for the conventional SLC cache only: needs slc.conventional_buffer = true",
+            ));
+        }
+        in_range(
+            "slc.writeback_idle_us",
+            self.slc.writeback_idle_us,
+            0.001,
+            1e9,
+        )?;
+        in_range(
+            "slc.writeback_threshold",
+            self.slc.writeback_threshold,
+            0.0,
+            1.0,
+        )?;
         if self.slc.gc_threshold_free_superblocks < 2 {
             return Err(Error::config(
                 "slc.gc_threshold_free_superblocks",

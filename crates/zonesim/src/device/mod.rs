@@ -66,6 +66,14 @@ impl Namespace {
         dispatch!(self, f => f.background(lent, now))
     }
 
+    pub fn writeback_idle_ns(&self) -> Option<u64> {
+        dispatch!(self, f => f.writeback_idle_ns())
+    }
+
+    pub fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
+        dispatch!(self, f => f.idle_writeback(lent, now))
+    }
+
     #[inline]
     pub fn prefetch(&self, lpa: Lpa) {
         dispatch!(self, f => f.prefetch(lpa))
@@ -321,6 +329,27 @@ impl Device {
         if let Some(n) = self.namespaces.get(ns) {
             n.prefetch(Lpa((offset / SLOT_BYTES).min(u32::MAX as u64) as u32));
         }
+    }
+
+    /// The shortest host idle time after which a namespace's SLC write-back runs
+    /// (`slc.writeback = idle`); None if none has one.
+    pub fn writeback_idle_ns(&self) -> Option<u64> {
+        self.namespaces
+            .iter()
+            .filter_map(Namespace::writeback_idle_ns)
+            .min()
+    }
+
+    /// One step of idle SLC write-back on every namespace that has one (the host has been idle
+    /// `slc.writeback_idle_us`, the same for all); whether any wants another step once the
+    /// dies are free.
+    pub fn idle_writeback(&mut self, now: SimTime) -> bool {
+        let (mut lent, namespaces) = self.lend(false);
+        let mut more = false;
+        for ns in namespaces.iter_mut() {
+            more |= ns.idle_writeback(&mut lent, now);
+        }
+        more
     }
 
     /// One background step on any namespace that wants it (the host is idle).

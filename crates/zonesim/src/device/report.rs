@@ -3,7 +3,7 @@
 //! docs/zoned.md, docs/placement.md). Nothing here makes JSON; `stats` serializes.
 
 use super::{Device, Namespace};
-use crate::config::SlcPolicy;
+use crate::config::{SlcPolicy, SlcWriteback};
 use crate::firmware::alloc::placement::Placement;
 use crate::firmware::alloc::SlcCounters;
 use crate::firmware::buffer::BufferCounters;
@@ -291,6 +291,12 @@ fn conventional_slc_report(c: &SlcCache) -> ConventionalSlcReport {
         free_superblocks: c.free_superblocks(),
         valid_pages: c.valid_pages(),
         counters: c.counters.clone(),
+        writeback: match c.wb.mode {
+            SlcWriteback::Full => None,
+            SlcWriteback::Idle => Some("idle"),
+            SlcWriteback::Threshold => Some("threshold"),
+        },
+        writeback_counters: (c.wb.mode != SlcWriteback::Full).then(|| c.wb.counters.clone()),
     }
 }
 

@@ -24,6 +24,12 @@ pub struct FsRig {
     pub t0: SimTime,
     next_bg: Option<SimTime>,
     last_end: SimTime,
+    /// When the device last completed a command (its idle time starts there).
+    dev_end: SimTime,
+    /// Host idle time before the device's SLC write-back runs (`slc.writeback = idle`).
+    wb_idle: Option<u64>,
+    /// Where the write-back left off (it never runs twice over the same time).
+    wb_next: SimTime,
 }
 
 impl FsRig {
@@ -40,12 +46,15 @@ impl FsRig {
             .background_gc
             .then(|| SimTime(now.ns() + host.fs.p.gc_min_sleep_time_ms * 1_000_000));
         Ok(FsRig {
-            dev,
             host,
             now,
             t0: now,
             next_bg,
             last_end: now,
+            dev_end: now,
+            wb_next: now,
+            wb_idle: dev.writeback_idle_ns(),
+            dev,
         })
     }
 
@@ -53,9 +62,11 @@ impl FsRig {
     /// commands are submitted and the clock moves to their completion plus `host_ns`.
     pub fn op<T>(&mut self, host_ns: u64, f: impl FnOnce(&mut F2fs) -> T) -> T {
         self.bg_until(self.now);
+        self.writeback_until(self.now);
         self.host.fs.now = self.now.ns();
         let r = f(&mut self.host.fs);
         let end = self.host.submit(&mut self.dev, self.now);
+        self.dev_end = self.dev_end.max(end);
         self.now = SimTime(end.ns().max(self.now.ns()) + host_ns);
         self.last_end = self.now;
         r
@@ -72,12 +83,31 @@ impl FsRig {
             let end = self.host.submit(&mut self.dev, w);
             if end > w {
                 self.last_end = self.last_end.max(end);
+                self.dev_end = self.dev_end.max(end);
             }
             self.next_bg = sleep.map(|s| SimTime(w.ns() + s.max(1)));
             if end > self.now {
                 self.now = end;
             }
         }
+    }
+
+    /// The device's idle SLC write-back (`slc.writeback = idle`) from its idle time after the
+    /// last command up to `t`: a step at a time, the next once the dies are free (as
+    /// `sim`'s engine runs it); the command at `t` then waits only for the steps in flight.
+    fn writeback_until(&mut self, t: SimTime) {
+        let Some(idle) = self.wb_idle else {
+            return;
+        };
+        let mut w = (self.dev_end + idle).max(self.wb_next);
+        while w < t {
+            if !self.dev.idle_writeback(w) {
+                w = t;
+                break;
+            }
+            w = (w + 1).max(self.dev.nand.all_idle_at());
+        }
+        self.wb_next = self.wb_next.max(w);
     }
 
     /// Create `name` in the root directory; `exp` names the experiment in the error.
@@ -104,6 +134,7 @@ impl FsRig {
     pub fn idle(&mut self, ms: u64) {
         self.now = SimTime(self.now.ns() + ms * 1_000_000);
         self.bg_until(self.now);
+        self.writeback_until(self.now);
     }
 
     /// Start the measured phase: device and file-system counters from here.
@@ -195,4 +226,77 @@ impl Xs {
         self.0 ^= self.0 << 17;
         self.0 % n.max(1)
     }
+}
+
+/// The block baselines' SLC write-back policy (`slc.writeback`): unstated by the papers, so
+/// the checked rows use [`WRITEBACK_CHECKED`] (a stated rule, not fitted) and
+/// [`WRITEBACK_SWEEP`] is shown as sensitivity rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Writeback {
+    /// Migrate only when SLC fills (`full`).
+    Full,
+    /// After this many µs without a host request (`idle`, `slc.writeback_idle_us`).
+    Idle(f64),
+    /// Whenever more than this fraction of SLC is in use (`threshold`).
+    Threshold(f64),
+}
+
+/// The checked rows' write-back, by a stated rule (not fitted): Linux ufshcd enables the
+/// WriteBooster with explicit flush (`fWriteBoosterBufferFlushEn = 1`, `ufshcd_configure_wb`,
+/// unless a host quirk forbids it) and flush during Hibern8; with explicit flush enabled the
+/// device flushes the buffer whenever it is idle (JEDEC UFS 3.1 §13.4.14), the sooner of the
+/// two — `idle` at the shortest idle time, 1 µs (the device's own idle detection is unstated).
+pub const WRITEBACK_CHECKED: Writeback = Writeback::Idle(1.0);
+
+/// WRITEBACK_CHECKED's rule, for the notes.
+pub const WRITEBACK_RULE: &str = "slc.writeback = idle after 1 us: Linux ufshcd enables WriteBooster explicit flush by default (fWriteBoosterBufferFlushEn = 1, ufshcd_configure_wb), with which the device flushes its buffer whenever it is idle (JEDEC UFS 3.1 WriteBooster), here as soon as no host request is outstanding; a stated rule, not fitted";
+
+/// The sensitivity sweep: off (`full`), idle after 1 µs (the checked rule) / 50 µs / 5 ms
+/// (Qualcomm's auto-Hibern8 timer) / 150 ms (Linux's default auto-Hibern8 timer: flush
+/// during Hibern8 only), threshold 0.2 (MediaTek's `wb_flush_threshold`: a flush once less
+/// than 80 % is available) and 0.6 (Linux's default: 40 %).
+pub const WRITEBACK_SWEEP: [Writeback; 7] = [
+    Writeback::Full,
+    Writeback::Idle(1.0),
+    Writeback::Idle(50.0),
+    Writeback::Idle(5_000.0),
+    Writeback::Idle(150_000.0),
+    Writeback::Threshold(0.2),
+    Writeback::Threshold(0.6),
+];
+
+impl Writeback {
+    /// Set it on `cfg` (whose conventional namespace has the SLC cache).
+    pub fn apply(self, cfg: &mut DeviceConfig) -> Result<()> {
+        use crate::config::SlcWriteback;
+        match self {
+            Writeback::Full => cfg.slc.writeback = SlcWriteback::Full,
+            Writeback::Idle(us) => {
+                cfg.slc.writeback = SlcWriteback::Idle;
+                cfg.slc.writeback_idle_us = us;
+            }
+            Writeback::Threshold(f) => {
+                cfg.slc.writeback = SlcWriteback::Threshold;
+                cfg.slc.writeback_threshold = f;
+            }
+        }
+        cfg.validate()
+    }
+
+    /// A row label: `write-back full`, `write-back idle 5000 us`, `write-back threshold 0.6`.
+    pub fn label(self) -> String {
+        match self {
+            Writeback::Full => "write-back full (migrate when SLC fills)".into(),
+            Writeback::Idle(us) => format!("write-back idle {us} us"),
+            Writeback::Threshold(f) => format!("write-back threshold {f}"),
+        }
+    }
+}
+
+/// Pages the write-back of namespace `ns`'s SLC cache moved (0 without one).
+pub fn writeback_pages(dev: &Device, ns: usize) -> u64 {
+    dev.namespaces[ns]
+        .as_conventional()
+        .and_then(|f| f.slc_cache())
+        .map_or(0, |c| c.wb.counters.writeback_pages)
 }

@@ -79,6 +79,16 @@ pub trait Ftl {
     /// One step of background work while the host is idle; whether it wants to be called
     /// again.
     fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;
+    /// Host idle time after which [`Ftl::idle_writeback`] wants to run (SLC write-back,
+    /// `slc.writeback = idle`); None: never.
+    fn writeback_idle_ns(&self) -> Option<u64> {
+        None
+    }
+    /// One step of idle SLC write-back (the host has been idle [`Ftl::writeback_idle_ns`] and
+    /// the dies are free); whether it wants to be called again once the dies are free.
+    fn idle_writeback(&mut self, _lent: &mut Lent, _now: SimTime) -> bool {
+        false
+    }
     /// Bytes the namespace exports.
     fn capacity_bytes(&self) -> u64;
     /// The host-visible I/O counters.

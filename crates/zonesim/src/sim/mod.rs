@@ -104,6 +104,9 @@ enum Ev {
     Group { g: u32 },
     /// Background GC opportunity, valid if no request was issued since `token`.
     BgGc { token: u64 },
+    /// Idle SLC write-back step (`slc.writeback = idle`), valid if no request was issued since
+    /// `token`.
+    Writeback { token: u64 },
     /// The controller fetches the next command from the host queues (sim/queues.rs).
     Fetch,
     /// The flash work of a request is done: the firmware cores complete it (`token`).
@@ -124,6 +127,8 @@ struct Engine<'d> {
     issued: u64,
     completed: u64,
     bg_idle_ns: Option<u64>,
+    /// Host idle time before the SLC write-back runs (`slc.writeback = idle`).
+    wb_idle_ns: Option<u64>,
     error: Option<Error>,
     queues: HostQueues,
     /// Time series of the measured phase (`stats.interval_ms`), when on.
@@ -221,6 +226,7 @@ impl<'d> Engine<'d> {
             }
             groups.last_mut().unwrap().push(i as u32);
         }
+        let wb_idle_ns = dev.writeback_idle_ns();
         let bg_idle_ns = dev
             .cfg
             .ftl
@@ -255,6 +261,7 @@ impl<'d> Engine<'d> {
             issued: 0,
             completed: 0,
             bg_idle_ns,
+            wb_idle_ns,
             error: None,
             queues,
             sampler: None,
@@ -334,6 +341,7 @@ impl<'d> Engine<'d> {
                 }
                 Ev::Group { g } => self.start_group(now, g),
                 Ev::BgGc { token } => self.on_bg_gc(now, token),
+                Ev::Writeback { token } => self.on_writeback(now, token),
                 Ev::Fetch => self.on_fetch(now),
                 Ev::Flash { token, r } => {
                     let done = self.dev.complete_queued(now, token);
@@ -827,6 +835,10 @@ impl<'d> Engine<'d> {
             if let Some(idle) = self.bg_idle_ns {
                 self.q.push(now + idle, Ev::BgGc { token: self.issued });
             }
+            if let Some(idle) = self.wb_idle_ns {
+                self.q
+                    .push(now + idle, Ev::Writeback { token: self.issued });
+            }
         }
     }
 
@@ -884,6 +896,18 @@ impl<'d> Engine<'d> {
             self.q.push(now + sleep.max(1), Ev::FsBg);
         }
         true
+    }
+
+    /// One idle SLC write-back step; the next once the dies are free (a request arriving in
+    /// between waits only for the operations in flight).
+    fn on_writeback(&mut self, now: SimTime, token: u64) {
+        if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
+            return;
+        }
+        if self.dev.idle_writeback(now) {
+            let next = (now + 1).max(self.dev.nand.all_idle_at());
+            self.q.push(next, Ev::Writeback { token });
+        }
     }
 
     fn on_bg_gc(&mut self, now: SimTime, token: u64) {

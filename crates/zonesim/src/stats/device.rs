@@ -8,6 +8,7 @@
 
 use crate::firmware::alloc::SlcCounters;
 use crate::firmware::buffer::ZabmCounters;
+use crate::firmware::conventional::WritebackCounters;
 use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
 use crate::firmware::zoned::IpuCounters;
 use crate::firmware::zoned::ZonedCounters;
@@ -368,6 +369,12 @@ pub struct ConventionalSlcReport {
     pub valid_pages: u64,
     #[serde(flatten)]
     pub counters: SlcCounters,
+    /// `slc.writeback` when it is not `full`: `idle` or `threshold`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writeback: Option<&'static str>,
+    /// What the write-back did (`writeback_pages`, `_victims`, `_runs`, `_idle_ns`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub writeback_counters: Option<WritebackCounters>,
 }
 
 /// A zoned namespace (docs/zoned.md).

@@ -16,7 +16,9 @@ mod slc_pool;
 mod superblock;
 mod zone_space;
 
-pub use slc_pool::{zone_fronts, Room, SlcCounters, SlcPool, GC_FRONT, HOST_FRONT};
+pub use slc_pool::{
+    make_room, zone_fronts, Room, SlcCounters, SlcPool, SlcRoom, GC_FRONT, HOST_FRONT,
+};
 pub use superblock::{SbInfo, SbState, Superblocks};
 pub use zone_space::{ZoneSpace, NO_UNIT};
 

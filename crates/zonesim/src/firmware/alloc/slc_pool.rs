@@ -21,6 +21,7 @@ use crate::config::{CellType, SlcGranularity, VictimPolicy};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::firmware::gc::{select_victim, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, PageMap, Ppa};
+use crate::firmware::Lent;
 use crate::nand::{FlashPage, Geometry, NandArray, OpClass, SLOT_BYTES};
 use serde::Serialize;
 
@@ -47,6 +48,41 @@ pub enum Room {
     Collect(u32),
     /// Nothing to collect now: wait for an erase or a migration in flight.
     Wait,
+}
+
+/// What an FTL does while [`make_room`] keeps its SLC pool above a free target: its rule for
+/// [`SlcPool::room`], how it collects a victim, and what it waits for when nothing can be
+/// collected now.
+pub trait SlcRoom {
+    fn pool(&mut self) -> &mut SlcPool;
+    /// (free superblocks to keep above, victims still draining, whether entirely valid
+    /// victims may be collected).
+    fn room_rule(&self) -> (u32, usize, bool);
+    /// Collect victim `v` at `t`.
+    fn collect(&mut self, lent: &mut Lent, t: SimTime, v: u32);
+    /// Nothing to collect at `t`: when to look again (an erase or a migration completes), or
+    /// None to give up.
+    fn wait(&mut self, lent: &mut Lent, t: SimTime) -> Option<SimTime>;
+}
+
+/// Keep `f`'s SLC pool above its free target: collect victims, or wait for what frees space,
+/// a bounded number of times. Returns when SLC writes may start.
+pub fn make_room<F: SlcRoom>(f: &mut F, lent: &mut Lent, now: SimTime) -> SimTime {
+    let mut t = now;
+    let mut guard = 4 * f.pool().superblocks() as usize + 16;
+    while guard > 0 {
+        guard -= 1;
+        let (threshold, draining, allow_full) = f.room_rule();
+        match f.pool().room(t, threshold, draining, allow_full) {
+            Room::Enough => break,
+            Room::Collect(v) => f.collect(lent, t, v),
+            Room::Wait => match f.wait(lent, t) {
+                Some(next) => t = t.max(next),
+                None => break,
+            },
+        }
+    }
+    t
 }
 
 /// The SLC counters of a namespace's SLC buffer (the zoned FTL keeps the same fields among
@@ -398,6 +434,12 @@ impl SlcPool {
             let i = &self.sbs.info[sb as usize];
             i.state == super::SbState::Full && i.valid == 0 && !self.busy[sb as usize]
         }));
+    }
+
+    /// Program the host frontier's pending slots and close its superblock part-written, so
+    /// the SLC write-back can empty it (the next host write opens a fresh one).
+    pub fn close_host_front(&mut self, nand: &mut NandArray) {
+        self.close_front(nand, HOST_FRONT, OpClass::Background);
     }
 
     /// Close the least recently used open per-zone frontier (its pending slots programmed, its

@@ -41,8 +41,10 @@ use serde::Serialize;
 mod gc;
 mod pending;
 mod slc;
+mod writeback;
 
 pub use slc::SlcCache;
+pub use writeback::{Writeback, WritebackCounters};
 
 /// FTL-level counters (flash-level ones are in [`crate::nand::FlashCounters`]).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -193,10 +195,7 @@ impl PageFtl {
             counters: FtlCounters::default(),
             gc_stats: GcStats::default(),
             pending: PendingReads::default(),
-            slc: slc.map(|g| {
-                let t = cfg.slc.gc_threshold_free_superblocks;
-                Box::new(SlcCache::new(g, logical, cfg.slc.policy, t))
-            }),
+            slc: slc.map(|g| Box::new(SlcCache::new(g, logical, &cfg.slc))),
             geo,
         }
     }
@@ -682,6 +681,9 @@ fn arrive(lent: &mut Lent, admitted: SimTime, internal: Option<SimTime>) -> SimT
 impl Ftl for PageFtl {
     #[inline]
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
+        if let Some(c) = &mut self.slc {
+            c.wb.host_request();
+        }
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
         Completion::at(match cmd.op {
             Op::Read => return self.read(lent, now, lpa, n),
@@ -711,6 +713,14 @@ impl Ftl for PageFtl {
         self.background_gc(lent, now)
     }
 
+    fn writeback_idle_ns(&self) -> Option<u64> {
+        PageFtl::writeback_idle_ns(self)
+    }
+
+    fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
+        PageFtl::idle_writeback(self, lent, now)
+    }
+
     fn capacity_bytes(&self) -> u64 {
         self.logical_pages() * SLOT_BYTES
     }
@@ -732,6 +742,7 @@ impl Ftl for PageFtl {
         self.placement.reset_counters();
         if let Some(c) = &mut self.slc {
             c.counters = Default::default();
+            c.wb.counters = Default::default();
         }
         if let Some(tl) = &mut self.two_level {
             let c = &mut tl.counters;

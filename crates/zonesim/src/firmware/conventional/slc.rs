@@ -17,31 +17,46 @@
 //! A page held in SLC is `Unmapped` in the namespace's page map and mapped in the pool's map
 //! (never both: `check`); reads find it there (SLC timing), overwrites and trims drop it.
 
+use super::writeback::Writeback;
 use super::PageFtl;
-use crate::config::{CellType, SlcPolicy};
+use crate::config::{CellType, SlcConfig, SlcPolicy};
 use crate::engine::SimTime;
 use crate::firmware::alloc::NO_SB;
-use crate::firmware::alloc::{Room, SlcCounters, SlcPool, HOST_FRONT};
+use crate::firmware::alloc::{make_room, SlcCounters, SlcPool, SlcRoom, HOST_FRONT};
 use crate::firmware::mapping::{Entry, Lpa, Ppa};
 use crate::firmware::Lent;
 use crate::nand::{Geometry, OpClass, SLOT_BYTES};
 
+/// What migrating one SLC flash page did.
+pub(super) struct Moved {
+    pub pages: u64,
+    /// The latest completion of the flash work it issued (`now` if the page held nothing).
+    pub done: SimTime,
+    /// Whether it completed (and programmed) a regular-flash unit.
+    pub programmed: bool,
+}
+
 /// A conventional namespace's SLC write cache.
 pub struct SlcCache {
-    pool: SlcPool,
+    pub(super) pool: SlcPool,
     policy: SlcPolicy,
     threshold: u32,
     pub counters: SlcCounters,
     /// Scratch: the pages of one write to SLC.
     scratch: Vec<Lpa>,
+    /// The background write-back policy (`slc.writeback`, `writeback.rs`).
+    pub wb: Writeback,
 }
 
 impl SlcCache {
-    /// A cache over the SLC region view `geo` for `logical` pages.
-    pub fn new(geo: Geometry, logical: u64, policy: SlcPolicy, threshold: u32) -> SlcCache {
+    /// A cache over the SLC region view `geo` for `logical` pages, managed as `cfg` says.
+    pub fn new(geo: Geometry, logical: u64, cfg: &SlcConfig) -> SlcCache {
+        let pool = SlcPool::new(geo, logical);
+        let threshold = cfg.gc_threshold_free_superblocks;
         SlcCache {
-            pool: SlcPool::new(geo, logical),
-            policy,
+            wb: Writeback::new(cfg, pool.superblocks(), threshold),
+            pool,
+            policy: cfg.policy,
             threshold,
             counters: SlcCounters::default(),
             scratch: Vec::new(),
@@ -195,71 +210,110 @@ impl PageFtl {
         let c = self.slc.as_mut().expect("SLC cache");
         c.counters.flushes_to_slc += 1;
         c.counters.slc_buffered_pages += lpas.len() as u64;
-        c.pool.write(
+        let done = c.pool.write(
             lent.nand,
             HOST_FRONT,
             lpas.iter().copied(),
             t,
             OpClass::HostWrite,
-        )
+        );
+        self.threshold_writeback(lent, t);
+        done
     }
 
     /// Keep more than the SLC GC threshold free (migrating victims to regular flash, or
     /// waiting for their erases); returns when SLC writes may start.
     fn make_slc_room(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
-        let mut t = now;
-        let c = self.slc.as_mut().expect("SLC cache");
-        let mut guard = 4 * c.pool.superblocks() as usize + 16;
-        while guard > 0 {
-            guard -= 1;
-            let c = self.slc.as_mut().expect("SLC cache");
-            match c.pool.room(t, c.threshold, 0, true) {
-                Room::Enough => break,
-                Room::Collect(v) => self.migrate_slc_victim(lent, t, v),
-                Room::Wait => match c.pool.next_erase_done() {
-                    Some(e) => t = t.max(e),
-                    None => break,
-                },
-            }
-        }
-        t
+        let target = self.slc.as_ref().expect("SLC cache").threshold;
+        make_room(&mut SlcRoomOf::gc(self, target), lent, now)
     }
 
     /// SLC GC of victim `v`: every valid page read (one SLC read per flash page) and
     /// rewritten to regular flash through the placement's GC stream; the victim is erased.
-    fn migrate_slc_victim(&mut self, lent: &mut Lent, now: SimTime, v: u32) {
+    /// `writeback`: the write-back policy's (counted as write-back, not SLC GC).
+    pub(super) fn migrate_slc_victim(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        v: u32,
+        writeback: bool,
+    ) {
         let mut c = self.slc.take().expect("SLC cache");
-        c.counters.slc_gc_victims += 1;
-        if c.pool.valid(v) == 0 {
-            // Nothing left to copy: erased as it stands (a direct erase).
-            c.counters.slc_direct_erases += 1;
+        // If the idle write-back was part-way through it, this collection finishes it.
+        c.wb.forget_victim(v);
+        if writeback {
+            c.wb.counters.writeback_victims += 1;
+        } else {
+            c.counters.slc_gc_victims += 1;
+            if c.pool.valid(v) == 0 {
+                // Nothing left to copy: erased as it stands (a direct erase).
+                c.counters.slc_direct_erases += 1;
+            }
         }
         let (sb_slots, spp) = (c.pool.slots_per_sb(), c.pool.slots_per_page());
-        let base = v * sb_slots;
         let mut o = 0;
         while o < sb_slots {
-            let pool = &c.pool;
-            let read = pool.read_kept(lent.nand, v, o, now, |p| pool.owner(p).is_some());
-            if let Some(t) = read {
-                self.ensure_free(lent, now);
-                for k in o..o + spp {
-                    if let Some(l) = c.pool.owner(Ppa(base + k)) {
-                        c.pool.invalidate(l);
-                        c.counters.gc_migrated_pages += 1;
-                        let stream = self.placement.gc(l, 0);
-                        self.place_gc(lent, stream, l, t, now);
-                        if self.incremental {
-                            self.gc_pay(lent, now);
-                        }
-                    }
-                }
+            let moved = self.migrate_slc_page(lent, &mut c, v, o, now).pages;
+            if writeback {
+                c.wb.counters.writeback_pages += moved;
+            } else {
+                c.counters.gc_migrated_pages += moved;
             }
             o += spp;
         }
+        self.slc = Some(c);
+        self.end_slc_victim(lent, v, now);
+    }
+
+    /// Migrate the valid slots of victim `v`'s flash page at offset `o` to regular flash
+    /// (one SLC read, the slots placed through the GC stream, regular-flash GC paid as host
+    /// flushes pay it).
+    pub(super) fn migrate_slc_page(
+        &mut self,
+        lent: &mut Lent,
+        c: &mut SlcCache,
+        v: u32,
+        o: u32,
+        now: SimTime,
+    ) -> Moved {
+        let pool = &c.pool;
+        let Some(t) = pool.read_kept(lent.nand, v, o, now, |p| pool.owner(p).is_some()) else {
+            return Moved {
+                pages: 0,
+                done: now,
+                programmed: false,
+            };
+        };
+        let mut m = Moved {
+            pages: 0,
+            done: t,
+            programmed: false,
+        };
+        self.ensure_free(lent, now);
+        let base = v * c.pool.slots_per_sb();
+        for k in o..o + c.pool.slots_per_page() {
+            if let Some(l) = c.pool.owner(Ppa(base + k)) {
+                c.pool.invalidate(l);
+                m.pages += 1;
+                let stream = self.placement.gc(l, 0);
+                if let Some(d) = self.place_gc(lent, stream, l, t, now) {
+                    m.done = m.done.max(d);
+                    m.programmed = true;
+                }
+                if self.incremental {
+                    m.done = m.done.max(self.gc_pay(lent, now));
+                }
+            }
+        }
+        m
+    }
+
+    /// A migrated victim is empty: apply the batched map updates and erase it.
+    pub(super) fn end_slc_victim(&mut self, lent: &mut Lent, v: u32, now: SimTime) {
         self.flush_gc_map_updates(lent, now);
+        let c = self.slc.as_mut().expect("SLC cache");
         let erased = c.pool.finish_victim(lent.nand, v, now);
         debug_assert!(erased, "a migrated SLC victim is empty");
-        self.slc = Some(c);
     }
 
     fn take_scratch(&mut self) -> Vec<Lpa> {
@@ -287,5 +341,53 @@ impl PageFtl {
             }
         }
         Ok(())
+    }
+}
+
+/// The conventional FTL as [`make_room`] drives it: SLC GC (keep more than the GC threshold
+/// free, waiting for erases) or threshold write-back (keep use under `slc.writeback_threshold`,
+/// in the background: never waits).
+pub(super) struct SlcRoomOf<'f> {
+    ftl: &'f mut PageFtl,
+    target: u32,
+    writeback: bool,
+}
+
+impl<'f> SlcRoomOf<'f> {
+    pub(super) fn gc(ftl: &'f mut PageFtl, target: u32) -> Self {
+        SlcRoomOf {
+            ftl,
+            target,
+            writeback: false,
+        }
+    }
+
+    pub(super) fn writeback(ftl: &'f mut PageFtl, target: u32) -> Self {
+        SlcRoomOf {
+            ftl,
+            target,
+            writeback: true,
+        }
+    }
+}
+
+impl SlcRoom for SlcRoomOf<'_> {
+    fn pool(&mut self) -> &mut SlcPool {
+        &mut self.ftl.slc.as_mut().expect("SLC cache").pool
+    }
+
+    fn room_rule(&self) -> (u32, usize, bool) {
+        (self.target, 0, true)
+    }
+
+    fn collect(&mut self, lent: &mut Lent, t: SimTime, v: u32) {
+        self.ftl.migrate_slc_victim(lent, t, v, self.writeback);
+    }
+
+    fn wait(&mut self, _lent: &mut Lent, _t: SimTime) -> Option<SimTime> {
+        if self.writeback {
+            return None;
+        }
+        self.pool().next_erase_done()
     }
 }

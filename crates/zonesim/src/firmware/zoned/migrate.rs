@@ -8,7 +8,7 @@
 use super::ZonedFtl;
 use crate::config::{SlcGc, SlcGranularity};
 use crate::engine::SimTime;
-use crate::firmware::alloc::{Room, GC_FRONT};
+use crate::firmware::alloc::{make_room, SlcPool, SlcRoom, GC_FRONT};
 use crate::firmware::mapping::{Lpa, Ppa};
 use crate::firmware::Lent;
 use crate::nand::OpClass;
@@ -60,51 +60,34 @@ impl ZonedFtl {
     /// Make sure the SLC pool has more than the GC threshold free; returns when writes to SLC
     /// may start (later than `now` if it had to wait for a migration or an erase).
     pub(super) fn ensure_slc_space(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
-        let mut t = now;
-        let threshold = self.slc_threshold;
-        let mut guard = 4 * self.slc.superblocks() as usize + 16;
-        while guard > 0 {
-            guard -= 1;
-            let allow_full = self.slc_gc == SlcGc::Migrate;
-            match self
-                .slc
-                .room(t, threshold, self.mig.draining.len(), allow_full)
-            {
-                Room::Enough => break,
-                Room::Collect(v) => {
-                    self.gc_victim(lent, t, v);
-                    continue;
-                }
-                Room::Wait => {}
+        make_room(self, lent, now)
+    }
+
+    /// Nothing to collect at `t`: the next erase or in-order migration completion (finalized
+    /// at that time); at zone granularity with neither, the least recently used open zone
+    /// frontier is closed so it can be collected.
+    fn slc_wait(&mut self, lent: &mut Lent, t: SimTime) -> Option<SimTime> {
+        let e = self.slc.next_erase_done();
+        let j = self
+            .mig
+            .jobs
+            .iter()
+            .filter(|j| j.lo == self.zst[j.zone as usize].reg_wp)
+            .map(|j| j.done)
+            .min();
+        let next = match (e, j) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => {
+                return self
+                    .slc
+                    .close_lru_zone_front(lent.nand, OpClass::Background)
+                    .then_some(t);
             }
-            // Wait for an erase or a migration to complete.
-            let e = self.slc.next_erase_done();
-            let j = self
-                .mig
-                .jobs
-                .iter()
-                .filter(|j| j.lo == self.zst[j.zone as usize].reg_wp)
-                .map(|j| j.done)
-                .min();
-            let next = match (e, j) {
-                (Some(a), Some(b)) => a.min(b),
-                (Some(a), None) | (None, Some(a)) => a,
-                // Zone granularity: open zone frontiers hold the rest; close the least
-                // recently used one so it can be collected.
-                (None, None) => {
-                    if self
-                        .slc
-                        .close_lru_zone_front(lent.nand, OpClass::Background)
-                    {
-                        continue;
-                    }
-                    break;
-                }
-            };
-            t = t.max(next);
-            self.finalize(lent, t);
-        }
-        t
+        };
+        let t = t.max(next);
+        self.finalize(lent, t);
+        Some(t)
     }
 
     /// Collect SLC victim `v`: migrate its zones' whole units (`migrate`), rewrite the rest in
@@ -296,5 +279,24 @@ impl ZonedFtl {
                 i += 1;
             }
         }
+    }
+}
+
+impl SlcRoom for ZonedFtl {
+    fn pool(&mut self) -> &mut SlcPool {
+        &mut self.slc
+    }
+
+    fn room_rule(&self) -> (u32, usize, bool) {
+        let allow_full = self.slc_gc == SlcGc::Migrate;
+        (self.slc_threshold, self.mig.draining.len(), allow_full)
+    }
+
+    fn collect(&mut self, lent: &mut Lent, t: SimTime, v: u32) {
+        self.gc_victim(lent, t, v);
+    }
+
+    fn wait(&mut self, lent: &mut Lent, t: SimTime) -> Option<SimTime> {
+        self.slc_wait(lent, t)
     }
 }
