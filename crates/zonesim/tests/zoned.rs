@@ -59,14 +59,14 @@ fn premature_flush_goes_to_slc_and_is_migrated_with_the_next_unit() {
     w(&mut dev, 1000, IoKind::Write, 2 * zone, 48); // conflict: zone 0's 12 pages -> SLC
     let z = dev.zoned(NS).unwrap();
     assert_eq!(z.counters.premature_flushes, 1);
-    assert_eq!(z.counters.slc_buffered_pages, 12);
+    assert_eq!(z.counters.slc.slc_buffered_pages, 12);
     assert_eq!(z.counters.combined_pages, 0);
     // Zone 0 again: evicts zone 2 (12 more pages to SLC); zone 0's 12 SLC pages + 12 new make a
     // unit: read back, invalidated, programmed to TLC (Fig. 4 ③).
     w(&mut dev, 2000, IoKind::Write, 48, 48);
     let z = dev.zoned(NS).unwrap();
     assert_eq!(z.counters.premature_flushes, 2);
-    assert_eq!(z.counters.slc_buffered_pages, 24);
+    assert_eq!(z.counters.slc.slc_buffered_pages, 24);
     assert_eq!(z.counters.combined_pages, 12);
     assert_eq!(z.counters.full_flushes, 1);
     dev.check_invariants().unwrap();
@@ -102,15 +102,15 @@ fn assoc_mapping_avoids_the_conflict_modulo_has() {
     let a = run("assoc", &[0, 2]);
     // Every other write evicts the other zone (after a unit completes the buffer is empty).
     assert!(
-        m.premature_flushes >= 7 && m.slc_buffered_pages > 0,
+        m.premature_flushes >= 7 && m.slc.slc_buffered_pages > 0,
         "modulo conflicts: {m:?}"
     );
     assert_eq!(a.premature_flushes, 0, "assoc: one buffer each: {a:?}");
-    assert_eq!(a.slc_buffered_pages, 0);
+    assert_eq!(a.slc.slc_buffered_pages, 0);
     // Three zones, two buffers, assoc: every switch must evict the fullest buffer.
     let a3 = run("assoc", &[0, 1, 2]);
     assert!(
-        a3.premature_flushes > 0 && a3.slc_buffered_pages > 0,
+        a3.premature_flushes > 0 && a3.slc.slc_buffered_pages > 0,
         "{a3:?}"
     );
 }

@@ -79,11 +79,11 @@ impl Device {
         let waf = self.waf();
         let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
         let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
-        let csum = |f: fn(&SlcCounters) -> u64| -> u64 {
-            self.ftls()
-                .filter_map(PageFtl::slc_cache)
-                .map(|c| f(&c.counters))
-                .sum()
+        // Every SLC buffer's counters: the zoned namespaces' and the conventional SLC caches'.
+        let ssum = |f: fn(&SlcCounters) -> u64| -> u64 {
+            let caches = self.ftls().filter_map(PageFtl::slc_cache);
+            self.zftls().map(|z| f(&z.counters.slc)).sum::<u64>()
+                + caches.map(|c| f(&c.counters)).sum::<u64>()
         };
         let buf = |f: fn(&BufferCounters) -> u64| -> u64 {
             self.ftls().map(|x| f(&x.buffer().counters)).sum()
@@ -159,11 +159,9 @@ impl Device {
                     + zsum(|z| z.counters.premature_flushes),
                 host_flushes: buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flush_commands),
                 host_forced_flushes: zsum(|z| z.counters.host_forced_flushes),
-                flushes_to_slc: zsum(|z| z.counters.flushes_to_slc) + csum(|c| c.flushes_to_slc),
-                slc_buffered_pages: zsum(|z| z.counters.slc_buffered_pages)
-                    + csum(|c| c.slc_buffered_pages),
-                migrated_pages: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages)
-                    + csum(|c| c.gc_migrated_pages),
+                flushes_to_slc: ssum(|c| c.flushes_to_slc),
+                slc_buffered_pages: ssum(|c| c.slc_buffered_pages),
+                migrated_pages: zsum(|z| z.counters.combined_pages) + ssum(|c| c.gc_migrated_pages),
                 write_hits: buf(|c| c.write_hits),
                 read_hits: buf(|c| c.read_hits) + zsum(|z| z.counters.buffer_read_hits),
                 stall_ns: buf(|c| c.stall_ns) + zsum(|z| z.counters.stall_ns),
@@ -171,16 +169,11 @@ impl Device {
                     + zsum(|z| z.counters.padding_slots),
             },
             slc: SlcReport {
-                pages_written: zsum(|z| {
-                    z.counters.slc_buffered_pages + z.counters.slc_gc_pages_moved
-                }) + csum(|c| c.slc_buffered_pages + c.slc_gc_pages_moved),
-                pages_migrated: zsum(|z| z.counters.combined_pages + z.counters.gc_migrated_pages)
-                    + csum(|c| c.gc_migrated_pages),
-                gc_pages_moved: zsum(|z| z.counters.slc_gc_pages_moved)
-                    + csum(|c| c.slc_gc_pages_moved),
-                gc_victims: zsum(|z| z.counters.slc_gc_victims) + csum(|c| c.slc_gc_victims),
-                direct_erases: zsum(|z| z.counters.slc_direct_erases)
-                    + csum(|c| c.slc_direct_erases),
+                pages_written: ssum(|c| c.slc_buffered_pages + c.slc_gc_pages_moved),
+                pages_migrated: zsum(|z| z.counters.combined_pages) + ssum(|c| c.gc_migrated_pages),
+                gc_pages_moved: ssum(|c| c.slc_gc_pages_moved),
+                gc_victims: ssum(|c| c.slc_gc_victims),
+                direct_erases: ssum(|c| c.slc_direct_erases),
                 granularity: match self.zftls().next().map(|z| z.slc_granularity()) {
                     Some(crate::config::SlcGranularity::Zone) => "zone",
                     _ => "page",
@@ -245,7 +238,8 @@ impl SeriesSection for Device {
         out.extend([
             self.waf(),
             sum(|f| f.free_superblocks().into()) as f64,
-            (sum(|f| f.counters.gc_pages_moved) + zsum(|z| z.counters.slc_gc_pages_moved)) as f64,
+            (sum(|f| f.counters.gc_pages_moved) + zsum(|z| z.counters.slc.slc_gc_pages_moved))
+                as f64,
             (zsum(ZonedFtl::slc_valid_pages) + sum(PageFtl::slc_valid_pages)) as f64,
             (zsum(|z| z.slc_free_superblocks().into())
                 + sum(|f| f.slc_cache().map_or(0, |c| c.free_superblocks().into())))

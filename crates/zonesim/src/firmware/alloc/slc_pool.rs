@@ -85,17 +85,19 @@ pub fn make_room<F: SlcRoom>(f: &mut F, lent: &mut Lent, now: SimTime) -> SimTim
     t
 }
 
-/// The SLC counters of a namespace's SLC buffer (the zoned FTL keeps the same fields among
-/// its counters; a conventional one with `slc.conventional_buffer` reports these).
+/// The counters of a namespace's SLC buffer: the zoned FTL's secondary buffer (flattened
+/// into its counters) and a conventional namespace's SLC write cache
+/// (`slc.conventional_buffer`).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SlcCounters {
-    /// Buffer flushes that wrote data to SLC, and the pages they wrote.
+    /// Buffer flushes that wrote data (less than a program unit, or with `slc.policy = all`
+    /// any) to SLC (ConZone+ Fig. 4 ②), and the 4 KiB pages they programmed into SLC.
     pub flushes_to_slc: u64,
     pub slc_buffered_pages: u64,
     /// Pages rewritten inside SLC by SLC GC.
     pub slc_gc_pages_moved: u64,
     pub slc_gc_victims: u64,
-    /// SLC victims erased without any copy inside SLC.
+    /// SLC GC victims erased with no valid data: no copy, no migration (Fig. 12(c)).
     pub slc_direct_erases: u64,
     /// Pages SLC GC migrated to regular flash.
     pub gc_migrated_pages: u64,

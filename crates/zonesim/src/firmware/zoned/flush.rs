@@ -89,8 +89,8 @@ impl ZonedFtl {
             self.bufs.flushed(b, from_buf, done);
         }
         if to_slc > 0 {
-            self.counters.flushes_to_slc += 1;
-            self.counters.slc_buffered_pages += to_slc as u64;
+            self.counters.slc.flushes_to_slc += 1;
+            self.counters.slc.slc_buffered_pages += to_slc as u64;
         }
         match trigger {
             Trigger::Full | Trigger::ZoneFull => self.counters.full_flushes += 1,

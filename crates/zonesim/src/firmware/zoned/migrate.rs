@@ -93,7 +93,7 @@ impl ZonedFtl {
     /// Collect SLC victim `v`: migrate its zones' whole units (`migrate`), rewrite the rest in
     /// SLC, and erase it once empty.
     fn gc_victim(&mut self, lent: &mut Lent, now: SimTime, v: u32) {
-        self.counters.slc_gc_victims += 1;
+        self.counters.slc.slc_gc_victims += 1;
         let sb_slots = self.slc.slots_per_sb();
         let base = v * sb_slots;
         if self.slc_gc == SlcGc::Migrate {
@@ -138,11 +138,11 @@ impl ZonedFtl {
             }
             o += spp;
         }
-        self.counters.slc_gc_pages_moved += moved;
+        self.counters.slc.slc_gc_pages_moved += moved;
         if moved == 0 {
             // Its data was superseded, reset or migrated to regular flash: the victim is
             // erased without any copy inside SLC (a direct erase, Fig. 12(c)).
-            self.counters.slc_direct_erases += 1;
+            self.counters.slc.slc_direct_erases += 1;
         }
         if !self.slc.finish_victim(lent.nand, v, now) {
             self.mig.draining.push(v);
@@ -192,7 +192,7 @@ impl ZonedFtl {
                 hi: end,
             });
             self.zst[z as usize].jobs += 1;
-            self.counters.gc_migrated_pages += (end - off) as u64;
+            self.counters.slc.gc_migrated_pages += (end - off) as u64;
             off = end;
         }
         self.zst[z as usize].reg_alloc = off;
@@ -259,7 +259,7 @@ impl ZonedFtl {
         e.clear();
         self.slc.empty_closed(&mut e);
         for &sb in &e {
-            self.counters.slc_direct_erases += 1;
+            self.counters.slc.slc_direct_erases += 1;
             self.slc.mark_busy(sb);
             self.slc.erase(lent.nand, sb, now);
         }

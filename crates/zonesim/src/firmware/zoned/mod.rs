@@ -34,7 +34,7 @@ mod migrate;
 
 use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
-use crate::firmware::alloc::{SlcPool, ZoneSpace};
+use crate::firmware::alloc::{SlcCounters, SlcPool, ZoneSpace};
 use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
 use crate::firmware::mapping::{
     HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
@@ -63,19 +63,12 @@ pub struct ZonedCounters {
     pub premature_flushes: u64,
     pub host_forced_flushes: u64,
     pub host_flush_commands: u64,
-    /// Flushes that sent less than a program unit to SLC (Fig. 4 ②).
-    pub flushes_to_slc: u64,
-    /// 4 KiB pages programmed into SLC by buffer flushes.
-    pub slc_buffered_pages: u64,
+    /// The SLC secondary buffer's counters, the same as a conventional SLC cache's (flushes
+    /// to SLC, Fig. 4 ②; SLC GC; direct erases, Fig. 12(c)).
+    #[serde(flatten)]
+    pub slc: SlcCounters,
     /// SLC pages read back and programmed to regular flash with new data (Fig. 4 ③).
     pub combined_pages: u64,
-    /// SLC pages migrated to regular flash by SLC GC.
-    pub gc_migrated_pages: u64,
-    /// SLC pages rewritten inside SLC by SLC GC.
-    pub slc_gc_pages_moved: u64,
-    pub slc_gc_victims: u64,
-    /// SLC GC victims erased with no valid data (no copy, no migration; Fig. 12(c)).
-    pub slc_direct_erases: u64,
     pub padding_slots: u64,
     pub stall_ns: u64,
     pub zone_resets: u64,

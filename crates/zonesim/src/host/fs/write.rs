@@ -336,7 +336,7 @@ impl F2fs {
         self.p.mode == FsMode::Adaptive && self.open_ssr(log)
     }
 
-    pub(super) fn open(&mut self, log: u8, seg: u32) {
+    fn open(&mut self, log: u8, seg: u32) {
         self.segs.open(seg, log, self.now);
         self.cur[log as usize] = super::Cur {
             seg,
