@@ -344,22 +344,27 @@ impl Device {
     /// `slc.writeback_idle_us`, the same for all); whether any wants another step once the
     /// dies are free.
     pub fn idle_writeback(&mut self, now: SimTime) -> bool {
-        let (mut lent, namespaces) = self.lend(false);
-        let mut more = false;
-        for ns in namespaces.iter_mut() {
-            more |= ns.idle_writeback(&mut lent, now);
-        }
-        more
+        self.idle_step(now, Namespace::idle_writeback)
     }
 
     /// One background step on any namespace that wants it (the host is idle).
     pub fn background_gc(&mut self, now: SimTime) -> bool {
+        self.idle_step(now, Namespace::background)
+    }
+
+    /// `step` at `now` on every namespace, the shared resources lent to each in turn; whether
+    /// any wants to be called again.
+    fn idle_step(
+        &mut self,
+        now: SimTime,
+        step: fn(&mut Namespace, &mut Lent, SimTime) -> bool,
+    ) -> bool {
         let (mut lent, namespaces) = self.lend(false);
-        let mut did = false;
+        let mut more = false;
         for ns in namespaces.iter_mut() {
-            did |= ns.background(&mut lent, now);
+            more |= step(ns, &mut lent, now);
         }
-        did
+        more
     }
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
