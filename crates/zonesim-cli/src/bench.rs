@@ -13,7 +13,7 @@ pub struct BenchArgs {
     /// default).
     #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub ios: u64,
-    /// Run only the cases whose name contains this.
+    /// Run only the case of this name, or else the cases whose name contains this.
     #[arg(long)]
     pub only: Option<String>,
     /// Print a markdown table (the README's speed table is pasted from it).
@@ -179,7 +179,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
         },
     ];
     if let Some(o) = &a.only {
-        cases.retain(|c| c.name.contains(o.as_str()));
+        let exact = cases.iter().any(|c| c.name == o.as_str());
+        cases.retain(|c| c.name == o.as_str() || (!exact && c.name.contains(o.as_str())));
     }
     if cases.iter().any(|c| c.name.starts_with("trace")) {
         zonesim::host::trace::write_synthetic_disksim(&tmp, trace_lines, 7)?;

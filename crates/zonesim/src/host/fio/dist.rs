@@ -54,6 +54,9 @@ pub struct Perm {
     keys: [u64; 4],
 }
 
+/// Most values [`Perm::apply_batch`] computes at once.
+pub const BATCH: usize = 32;
+
 impl Perm {
     pub fn new(n: u64, key: u64) -> Perm {
         let bits = (64 - n.saturating_sub(1).leading_zeros()).max(2);
@@ -89,6 +92,38 @@ impl Perm {
             if y < self.n {
                 return y;
             }
+        }
+    }
+
+    /// `out[i] = self.apply(first + i)` for every i (each `first + i` < n), the same values as
+    /// one `apply` each, computed faster: the cycle walks of a batch are independent, so they
+    /// run interleaved (each pass over the unfinished ones is a loop without a carried
+    /// dependency, which the CPU overlaps) instead of one ~200-cycle chain of multiplies each.
+    /// Written by hand because it is the generator's hot path (a fifth of a random-read run).
+    pub fn apply_batch(&self, first: u64, out: &mut [u64]) {
+        if self.n <= 1 {
+            out.fill(0);
+            return;
+        }
+        debug_assert!(out.len() <= BATCH && first + out.len() as u64 <= self.n);
+        let mut todo = [0u8; BATCH];
+        let mut left = 0;
+        for (i, o) in out.iter_mut().enumerate() {
+            let y = self.round_trip(first + i as u64);
+            *o = y;
+            todo[left] = i as u8;
+            left += (y >= self.n) as usize;
+        }
+        while left > 0 {
+            let mut k = 0;
+            for j in 0..left {
+                let i = todo[j] as usize;
+                let y = self.round_trip(out[i]);
+                out[i] = y;
+                todo[k] = i as u8;
+                k += (y >= self.n) as usize;
+            }
+            left = k;
         }
     }
 
@@ -274,6 +309,21 @@ mod tests {
         // Different keys give different orders.
         let (a, b) = (Perm::new(1000, 1), Perm::new(1000, 2));
         assert!((0..1000).any(|x| a.apply(x) != b.apply(x)));
+    }
+
+    #[test]
+    fn batches_equal_single_applies() {
+        for n in [1u64, 2, 3, 17, 1000, 4097, 4_226_153] {
+            let p = Perm::new(n, 7);
+            for first in [0, n / 3, n.saturating_sub(BATCH as u64)] {
+                let len = (n - first).min(BATCH as u64) as usize;
+                let mut out = [u64::MAX; BATCH];
+                p.apply_batch(first, &mut out[..len]);
+                for (i, &y) in out[..len].iter().enumerate() {
+                    assert_eq!(y, p.apply(first + i as u64), "n={n} x={}", first + i as u64);
+                }
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::dist::{below, mix64, Perm, Sampler};
+use super::dist::{below, mix64, Perm, Sampler, BATCH};
 use super::{Distribution, JobSpec, RwMode, SizeSpec, ZoneMode};
 use crate::error::{Error, Result};
 use crate::host::{HostIo, IoKind};
@@ -71,37 +71,61 @@ pub struct JobGen {
 #[derive(Debug, Clone)]
 struct MapCursor {
     perm: Perm,
-    index: u64,
+    /// Index of `ahead[0]` in the pass.
+    base: u64,
     pass: u64,
-    /// The block this cursor gives next (`perm.apply(index)`), computed one step ahead so the
-    /// engine can prefetch its map entry ([`JobGen::upcoming`]); the sequence is unchanged.
-    next: u64,
+    /// `perm.apply(base + i)` for i < `filled`, computed a batch at a time; `ahead[pos]` is the
+    /// block this cursor gives next, known in advance so the engine can prefetch its map entry
+    /// ([`JobGen::upcoming`]). The sequence is that of one `apply` per block.
+    ahead: [u64; BATCH],
+    pos: u8,
+    filled: u8,
 }
 
 impl MapCursor {
     fn new(nblocks: u64, key: u64, pass: u64) -> MapCursor {
-        let perm = Perm::new(nblocks, key);
-        let next = perm.apply(0);
-        MapCursor {
-            perm,
-            index: 0,
+        let mut c = MapCursor {
+            perm: Perm::new(nblocks, key),
+            base: 0,
             pass,
-            next,
-        }
+            ahead: [0; BATCH],
+            pos: 0,
+            filled: 0,
+        };
+        c.fill(nblocks);
+        c
+    }
+
+    /// Compute the batch starting at `base`.
+    fn fill(&mut self, nblocks: u64) {
+        let n = (nblocks - self.base).min(BATCH as u64) as usize;
+        self.perm.apply_batch(self.base, &mut self.ahead[..n]);
+        self.pos = 0;
+        self.filled = n as u8;
+    }
+
+    /// The block [`MapCursor::take`] gives next.
+    #[inline]
+    fn next(&self) -> u64 {
+        self.ahead[self.pos as usize]
     }
 
     /// The next block of this direction's pass; a new permutation starts each pass.
+    #[inline]
     fn take(&mut self, nblocks: u64, map_key: u64, dir: usize) -> u64 {
-        let b = self.next;
-        self.index += 1;
-        if self.index == nblocks {
-            *self = MapCursor::new(
-                nblocks,
-                pass_key(map_key, dir, self.pass + 1),
-                self.pass + 1,
-            );
-        } else {
-            self.next = self.perm.apply(self.index);
+        let b = self.next();
+        self.pos += 1;
+        if self.pos == self.filled {
+            self.base += self.filled as u64;
+            if self.base == nblocks {
+                *self = MapCursor::new(
+                    nblocks,
+                    pass_key(map_key, dir, self.pass + 1),
+                    self.pass + 1,
+                );
+            } else {
+                self.fill(nblocks);
+            }
         }
         b
     }
@@ -446,7 +470,7 @@ impl JobGen {
             _ => &[],
         };
         for &d in dirs {
-            f(self.start + self.map[d].next * self.bs);
+            f(self.start + self.map[d].next() * self.bs);
         }
     }
 
