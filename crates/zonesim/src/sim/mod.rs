@@ -1005,6 +1005,7 @@ pub fn run_device_with(
         }
     }
     let measure = Instant::now();
+    let measure_cpu = crate::stats::report::thread_cpu_s();
     let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
     let mut eng = Engine::new(dev, sources);
     if eng.dev.cfg.host.iotailor {
@@ -1027,6 +1028,7 @@ pub fn run_device_with(
         }
     }
     let measure_wall_s = measure.elapsed().as_secs_f64();
+    let measure_cpu_s = crate::stats::report::thread_cpu_s() - measure_cpu;
     let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
     let ordering = eng.ordering();
     let iotailor = eng.iotailor();
@@ -1086,6 +1088,8 @@ pub fn run_device_with(
             requests_issued: issued,
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+            measure_cpu_s: Some(measure_cpu_s),
+            requests_per_cpu_s: Some(completed as f64 / measure_cpu_s.max(1e-9)),
             ordering,
             iotailor,
             dispatch,

@@ -267,6 +267,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             .background_gc
             .then(|| t0 + h.fs.p.gc_min_sleep_time_ms * 1_000_000);
     let measure = Instant::now();
+    let measure_cpu = crate::stats::report::thread_cpu_s();
     let mut r = Runner {
         dev: &mut dev,
         h,
@@ -315,6 +316,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
         .check_invariants()
         .map_err(|e| Error::Usage(format!("internal invariant violated: {e}")))?;
     let measure_wall_s = measure.elapsed().as_secs_f64();
+    let measure_cpu_s = crate::stats::report::thread_cpu_s() - measure_cpu;
     let stats = std::mem::take(&mut r.stats);
     let h = r.h;
     dev.clock = end;
@@ -352,6 +354,8 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             requests_issued: completed,
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
+            measure_cpu_s: Some(measure_cpu_s),
+            requests_per_cpu_s: Some(completed as f64 / measure_cpu_s.max(1e-9)),
             ordering: None,
             iotailor: None,
             dispatch: None,
