@@ -3,7 +3,7 @@ use super::SimTime;
 /// A min-queue of events ordered by `(time, insertion sequence)`.
 ///
 /// Written by hand instead of `std::collections::BinaryHeap` because it is measurably faster
-/// on the engine's hot path: the heap holds 24-byte keys (`(time, seq)` as one `u128`, and the
+/// on the engine's hot path: the heap holds 24-byte keys (time, insertion sequence and the
 /// payload's slot) while the payloads stay put in a slab, so a sift moves small entries and
 /// picks a child without a branch. Pops go to the bottom choosing the smaller child, then back
 /// up (Floyd's variant, as `BinaryHeap::pop`). The `(time, seq)` key is unique, so the order
@@ -16,11 +16,21 @@ pub struct EventQueue<E> {
     popped: u64,
 }
 
+/// 24 bytes: two `u64` halves rather than one `u128`, whose 16-byte alignment would pad the
+/// key to 32 bytes.
 #[derive(Clone, Copy)]
 struct Key {
-    /// `time << 64 | seq`.
-    at: u128,
+    time: u64,
+    seq: u64,
     slot: u32,
+}
+
+impl Key {
+    /// `(time, seq)` as one number, for a branch-free compare.
+    #[inline(always)]
+    fn at(&self) -> u128 {
+        (self.time as u128) << 64 | self.seq as u128
+    }
 }
 
 impl<E> Default for EventQueue<E> {
@@ -53,7 +63,8 @@ impl<E> EventQueue<E> {
             }
         };
         let key = Key {
-            at: (at.0 as u128) << 64 | self.seq as u128,
+            time: at.0,
+            seq: self.seq,
             slot,
         };
         self.heap.push(key);
@@ -69,7 +80,7 @@ impl<E> EventQueue<E> {
         self.popped += 1;
         let e = self.slab[top.slot as usize].take().expect("live slot");
         self.free.push(top.slot);
-        Some((SimTime((top.at >> 64) as u64), e))
+        Some((SimTime(top.time), e))
     }
 
     /// Move the hole at `pos` up to where `key` belongs and put it there.
@@ -77,7 +88,7 @@ impl<E> EventQueue<E> {
     fn sift_up(&mut self, mut pos: usize, key: Key) {
         while pos > 0 {
             let parent = (pos - 1) / 2;
-            if self.heap[parent].at <= key.at {
+            if self.heap[parent].at() <= key.at() {
                 break;
             }
             self.heap[pos] = self.heap[parent];
@@ -95,7 +106,7 @@ impl<E> EventQueue<E> {
         let mut child = 1;
         while child + 1 < n {
             // Branch-free choice of the smaller child.
-            child += (self.heap[child + 1].at < self.heap[child].at) as usize;
+            child += (self.heap[child + 1].at() < self.heap[child].at()) as usize;
             self.heap[pos] = self.heap[child];
             pos = child;
             child = 2 * pos + 1;
@@ -108,7 +119,7 @@ impl<E> EventQueue<E> {
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|k| SimTime((k.at >> 64) as u64))
+        self.heap.first().map(|k| SimTime(k.time))
     }
 
     pub fn len(&self) -> usize {
