@@ -844,6 +844,9 @@ impl<'d> Engine<'d> {
 
     /// When every source of `src`'s group is finished, start the next group.
     fn maybe_finish_group(&mut self, now: SimTime, src: u32) {
+        if !self.sources[src as usize].finished() {
+            return; // its group is not finished either (the common case: one check)
+        }
         let Some(g) = self.groups.iter().position(|g| g.contains(&src)) else {
             return;
         };
