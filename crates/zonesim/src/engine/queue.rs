@@ -71,6 +71,7 @@ impl<E> EventQueue<E> {
         self.sift_up(self.heap.len() - 1, key);
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let top = *self.heap.first()?;
         let last = self.heap.pop().expect("non-empty");
