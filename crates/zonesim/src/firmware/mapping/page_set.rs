@@ -1,6 +1,7 @@
-//! [`MapPageSet`]: the map pages touched by the GC of one victim, for DFTL's batched map
-//! update (design.md §1 "Mapping"; DFTL's batch update, seed 003 §2): each survivor adds its
-//! map page, and when the victim is done every page is updated once, in ascending order.
+//! [`MapPageSet`]: the map pages touched by the GC of one victim, for the batched map update
+//! of demand-based L2P caching (design.md §1 "Mapping"; the demand-based caching of seed 000
+//! §1, DFTL): each survivor adds its map page, and when the victim is done every page is
+//! updated once, in ascending order.
 //! A bit per map page of the namespace replaces a list sorted and deduplicated per victim
 //! (thousands of survivors over about a thousand map pages).
 
@@ -9,18 +10,13 @@
 #[derive(Debug, Clone, Default)]
 pub struct MapPageSet {
     words: Vec<u64>,
-    /// Index of the first non-zero word, `words.len()` when empty: emptying and iterating
-    /// skip the words no page of this victim touched below it.
-    lo: usize,
 }
 
 impl MapPageSet {
     /// An empty set for indexes `0..pages`.
     pub fn new(pages: u32) -> MapPageSet {
-        let n = (pages as usize).div_ceil(64);
         MapPageSet {
-            words: vec![0; n],
-            lo: n,
+            words: vec![0; (pages as usize).div_ceil(64)],
         }
     }
 
@@ -29,20 +25,18 @@ impl MapPageSet {
     pub fn insert(&mut self, i: u32) {
         let w = (i / 64) as usize;
         self.words[w] |= 1 << (i % 64);
-        self.lo = self.lo.min(w);
     }
 
     /// Is the set empty?
     pub fn is_empty(&self) -> bool {
-        self.lo == self.words.len()
+        self.words.iter().all(|&w| w == 0)
     }
 
     /// Call `f` on every member, ascending, and empty the set.
     #[inline]
     pub fn drain(&mut self, mut f: impl FnMut(u32)) {
-        let lo = std::mem::replace(&mut self.lo, self.words.len());
-        for (k, w) in self.words[lo..].iter_mut().enumerate() {
-            let base = ((lo + k) * 64) as u32;
+        for (k, w) in self.words.iter_mut().enumerate() {
+            let base = (k * 64) as u32;
             let mut bits = std::mem::take(w);
             while bits != 0 {
                 f(base + bits.trailing_zeros());
