@@ -11,6 +11,10 @@ use crate::firmware::mapping::{Lpa, Ppa};
 use crate::firmware::Lent;
 use crate::nand::{OpClass, SLOT_BYTES};
 
+/// How many flash pages ahead of the page being moved [`PageFtl::gc_step`] starts loading the
+/// survivors' map entries (host memory latency; changes no result).
+const PREFETCH_PAGES: u32 = 8;
+
 /// A victim under (incremental) collection.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct GcJob {
@@ -146,10 +150,14 @@ impl PageFtl {
         {
             let off = g.cursor;
             g.cursor += spp;
+            // Each survivor's map entry is rewritten when it moves: start the loads of the
+            // survivors a few pages ahead, so they have arrived when their page moves, and
+            // of the reverse map that names them further ahead still.
+            self.prefetch_survivors(base, off + PREFETCH_PAGES * spp, spp);
+            self.map
+                .prefetch_owner(Ppa(base + off + 2 * PREFETCH_PAGES * spp));
             let valid = (off..off + spp)
-                .filter_map(|o| self.map.owner(Ppa(base + o)))
-                // Each survivor's map entry is rewritten below: start its load now.
-                .inspect(|&lpa| self.map.prefetch(lpa))
+                .filter(|&o| self.map.owner(Ppa(base + o)).is_some())
                 .count() as u32;
             if valid == 0 {
                 continue;
@@ -168,7 +176,8 @@ impl PageFtl {
             for o in off..off + spp {
                 let ppa = Ppa(base + o);
                 if let Some(lpa) = self.map.owner(ppa) {
-                    self.invalidate(ppa);
+                    self.map.invalidate(ppa);
+                    self.sbs.info[g.sb as usize].valid -= 1;
                     let stream = self.placement.gc(lpa, from);
                     if let Some(d) = self.place_gc(lent, stream, lpa, t, now) {
                         programmed = programmed.max(d);
@@ -200,6 +209,17 @@ impl PageFtl {
         programmed
     }
 
+    /// Start loading the map entries of the survivors in victim slots `off..off + n`
+    /// (`base`: the victim's first slot; nothing past its end). A host-memory hint only.
+    #[inline]
+    fn prefetch_survivors(&self, base: u32, off: u32, n: u32) {
+        for o in off..(off + n).min(self.slots_per_sb) {
+            if let Some(lpa) = self.map.owner(Ppa(base + o)) {
+                self.map.prefetch(lpa);
+            }
+        }
+    }
+
     /// Rewrite a GC survivor through `stream` (the placement's choice). Its map update is
     /// batched per map page (DFTL's batch update): recorded here, applied when the victim is
     /// done.
@@ -211,7 +231,8 @@ impl PageFtl {
         ready: SimTime,
         now: SimTime,
     ) -> Option<SimTime> {
-        self.gc_map_pages.push(self.map_page_of(lpa));
+        let mp = self.map_page_of(lpa) - self.map_base;
+        self.gc_map_pages.insert(mp);
         self.place_raw(lent, stream, lpa, ready, now, OpClass::Background)
     }
 
@@ -220,38 +241,39 @@ impl PageFtl {
     /// cache, so GC does not evict the host's working set).
     pub(super) fn flush_gc_map_updates(&mut self, lent: &mut Lent, now: SimTime) {
         let mut pages = std::mem::take(&mut self.gc_map_pages);
-        pages.sort_unstable();
-        pages.dedup();
-        for &mp in &pages {
-            if lent.sram.contains_page(mp) {
-                lent.sram.access(mp, true);
-                continue;
-            }
-            let die = self.geo.phys_die(mp % self.geo.dies);
-            let t = if lent.sram.page_on_flash(mp) {
-                self.counters.map_reads += 1;
-                lent.nand.read(
-                    now,
-                    die,
-                    self.geo.page_bytes as u64,
-                    CellType::Slc,
-                    OpClass::Background,
-                )
-            } else {
-                now
-            };
-            lent.sram.set_page_on_flash(mp);
-            lent.nand.program(
-                t,
+        let base = self.map_base;
+        pages.drain(|i| self.update_map_page(lent, now, base + i));
+        self.gc_map_pages = pages;
+    }
+
+    /// One map page of a finished victim's batched update (see above).
+    fn update_map_page(&mut self, lent: &mut Lent, now: SimTime, mp: u32) {
+        if lent.sram.contains_page(mp) {
+            lent.sram.access(mp, true);
+            return;
+        }
+        let die = self.geo.phys_die(mp % self.geo.dies);
+        let t = if lent.sram.page_on_flash(mp) {
+            self.counters.map_reads += 1;
+            lent.nand.read(
+                now,
                 die,
-                self.geo.slots_per_page,
-                1,
+                self.geo.page_bytes as u64,
                 CellType::Slc,
                 OpClass::Background,
-            );
-            self.counters.map_programs += 1;
-        }
-        pages.clear();
-        self.gc_map_pages = pages;
+            )
+        } else {
+            now
+        };
+        lent.sram.set_page_on_flash(mp);
+        lent.nand.program(
+            t,
+            die,
+            self.geo.slots_per_page,
+            1,
+            CellType::Slc,
+            OpClass::Background,
+        );
+        self.counters.map_programs += 1;
     }
 }

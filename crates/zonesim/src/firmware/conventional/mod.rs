@@ -30,7 +30,9 @@ use crate::firmware::alloc::{Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
-use crate::firmware::mapping::{program_map_page, Entry, Lpa, PageMap, Ppa, TwoLevelMap};
+use crate::firmware::mapping::{
+    program_map_page, Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap,
+};
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
@@ -110,8 +112,9 @@ pub struct PageFtl {
     rng: Rng,
     /// Victim being collected incrementally.
     gc: Option<GcJob>,
-    /// Map pages touched by the GC of the current victim (batched updates).
-    gc_map_pages: Vec<u32>,
+    /// Map pages touched by the GC of the current victim (batched updates), as offsets from
+    /// `map_base`.
+    gc_map_pages: MapPageSet,
     pub counters: FtlCounters,
     pub gc_stats: GcStats,
     /// Data reads waiting for their map pages (when the caller resumes parked commands).
@@ -155,17 +158,18 @@ impl PageFtl {
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
         let placement = Placement::with_buffer(&cfg.ftl.gc, logical, buf_slots as u64, seed);
+        let entries_per_map_page = if cfg.ftl.mapping == MappingKind::TwoLevel {
+            TwoLevelMap::entries_per_table(cfg)
+        } else {
+            cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
+        };
         PageFtl {
             cell: geo.cell,
             slots_per_sb,
             unit,
             map: PageMap::new(logical, geo.total_slots()),
             map_base,
-            entries_per_map_page: if cfg.ftl.mapping == MappingKind::TwoLevel {
-                TwoLevelMap::entries_per_table(cfg)
-            } else {
-                cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
-            },
+            entries_per_map_page,
             map_read_bytes: Self::map_unit_bytes(cfg),
             two_level: (cfg.ftl.mapping == MappingKind::TwoLevel)
                 .then(|| TwoLevelMap::new(cfg, logical, map_base)),
@@ -191,7 +195,7 @@ impl PageFtl {
             },
             rng: rng_for(seed, 0x6763),
             gc: None,
-            gc_map_pages: Vec::new(),
+            gc_map_pages: MapPageSet::new(logical.div_ceil(entries_per_map_page as u64) as u32),
             counters: FtlCounters::default(),
             gc_stats: GcStats::default(),
             pending: PendingReads::default(),

@@ -64,6 +64,15 @@ impl PageMap {
         }
     }
 
+    /// Start loading the reverse-map entry of `ppa` (a hint before [`PageMap::owner`] of it
+    /// soon; nothing for a slot past the end).
+    #[inline]
+    pub fn prefetch_owner(&self, ppa: Ppa) {
+        if let Some(e) = self.rmap.get(ppa.0 as usize) {
+            prefetch(e);
+        }
+    }
+
     #[inline]
     pub fn set_buffered(&mut self, lpa: Lpa, tag: u32) {
         self.l2p[lpa.0 as usize] = BUF_FLAG | (tag & TAG_MASK);
