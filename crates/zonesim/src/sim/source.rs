@@ -79,15 +79,19 @@ struct TraceFeed {
     next: Option<TraceRecord>,
     counts: TraceCounts,
     /// As fast as possible: the record after the one last issued, read one step early so its
-    /// map entry can be prefetched ([`Source::upcoming`]); None before the first issue.
-    ahead: Option<Lookahead>,
+    /// map entry can be prefetched ([`Source::upcoming`]).
+    ahead: Lookahead,
 }
 
 /// A record read one step ahead, with the counts as they were before it was read: the report
 /// shows those until the record is issued, so counts, errors and `max_requests` are exactly
-/// those of reading it when it is issued.
+/// those of reading it when it is issued. Updated in place (no moves of the whole).
+#[derive(Default)]
 struct Lookahead {
-    next: Result<Option<TraceRecord>>,
+    /// A record (or the end, or an error) has been read ahead.
+    read: bool,
+    next: Option<TraceRecord>,
+    error: Option<Error>,
     counts: TraceCounts,
     lines: u64,
     skipped: u64,
@@ -96,19 +100,25 @@ struct Lookahead {
 impl TraceFeed {
     /// As fast as possible: the next record, and the one after it read ahead.
     fn next_ahead(&mut self) -> Result<Option<TraceRecord>> {
-        let r = match self.ahead.take() {
-            Some(a) => a.next?,
-            None => self.next_record()?,
+        let a = &mut self.ahead;
+        let r = if a.read {
+            a.read = false;
+            if let Some(e) = a.error.take() {
+                return Err(e);
+            }
+            a.next
+        } else {
+            self.next_record()?
         };
         if r.is_some() {
-            let (counts, lines, skipped) = self.shown();
-            let next = self.next_record();
-            self.ahead = Some(Lookahead {
-                next,
-                counts,
-                lines,
-                skipped,
-            });
+            self.ahead.counts = self.counts;
+            self.ahead.lines = self.reader.lines();
+            self.ahead.skipped = self.reader.skipped();
+            match self.next_record() {
+                Ok(next) => self.ahead.next = next,
+                Err(e) => self.ahead.error = Some(e),
+            }
+            self.ahead.read = true;
         }
         Ok(r)
     }
@@ -116,9 +126,11 @@ impl TraceFeed {
     /// The counts, lines and skipped lines of the records issued so far (not those of a
     /// record read ahead).
     fn shown(&self) -> (TraceCounts, u64, u64) {
-        match &self.ahead {
-            Some(a) => (a.counts, a.lines, a.skipped),
-            None => (self.counts, self.reader.lines(), self.reader.skipped()),
+        let a = &self.ahead;
+        if a.read {
+            (a.counts, a.lines, a.skipped)
+        } else {
+            (self.counts, self.reader.lines(), self.reader.skipped())
         }
     }
 
@@ -312,10 +324,7 @@ impl Source {
         match &self.kind {
             Kind::Job(g) => g.upcoming(f),
             Kind::Trace(t) => {
-                if let Some(Lookahead {
-                    next: Ok(Some(r)), ..
-                }) = &t.ahead
-                {
+                if let (true, Some(r)) = (t.ahead.read, &t.ahead.next) {
                     f(r.io.offset);
                 }
             }
@@ -464,7 +473,7 @@ pub(super) fn build(
                 last_arrival: SimTime::ZERO,
                 next: None,
                 counts: TraceCounts::default(),
-                ahead: None,
+                ahead: Lookahead::default(),
             };
             let mut s = Source::new(name, Kind::Trace(Box::new(feed)), depth);
             s.ns = ns;
@@ -565,7 +574,7 @@ mod tests {
             last_arrival: SimTime::ZERO,
             next: None,
             counts: TraceCounts::default(),
-            ahead: None,
+            ahead: Lookahead::default(),
         }
     }
 
