@@ -3,9 +3,10 @@
 //! `trace convert`.
 //!
 //! # Reading
-//! [`TraceReader`] streams a trace one line at a time through a single reused line buffer:
-//! memory is constant whatever the trace length, no allocation or UTF-8 validation happens per
-//! line, and integers are parsed by hand from bytes. Each format's exact column layout is in its
+//! [`TraceReader`] streams a trace one line at a time, parsing each line in place in the read
+//! buffer (a line crossing the buffer's end is copied into a single reused line buffer):
+//! memory is constant whatever the trace length, no allocation, copy or UTF-8 validation
+//! happens per line, and integers are parsed by hand from bytes. Each format's exact column layout is in its
 //! module documentation ([`disksim`], [`blkparse`], [`msr`], [`iolog`], [`alibaba`],
 //! [`tencent`]).
 //!
