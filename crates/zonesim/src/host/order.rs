@@ -41,6 +41,7 @@ pub struct OrderCounters {
 /// Zone write locks and requeueing over requests of type `T`.
 pub struct ZoneWriteOrder<T> {
     cfg: OrderConfig,
+    zone_of: ZoneOf,
     rng: Rng,
     locked: Vec<bool>,
     waiting: Vec<VecDeque<T>>,
@@ -48,15 +49,22 @@ pub struct ZoneWriteOrder<T> {
 }
 
 impl<T> ZoneWriteOrder<T> {
-    /// A dispatcher for a namespace of `zones` zones.
-    pub fn new(cfg: OrderConfig, zones: u32, seed: u64) -> ZoneWriteOrder<T> {
+    /// A dispatcher for a namespace of `zones` zones of `zone_bytes` bytes each.
+    pub fn new(cfg: OrderConfig, zones: u32, zone_bytes: u64, seed: u64) -> ZoneWriteOrder<T> {
         ZoneWriteOrder {
             cfg,
+            zone_of: ZoneOf::new(zone_bytes),
             rng: rng_for(seed, 0x6f72_6472),
             locked: vec![false; zones as usize],
             waiting: (0..zones).map(|_| VecDeque::new()).collect(),
             counters: OrderCounters::default(),
         }
+    }
+
+    /// The zone holding byte `offset` of the namespace.
+    #[inline]
+    pub fn zone_of(&self, offset: u64) -> u32 {
+        self.zone_of.zone(offset)
     }
 
     /// Whether writes take the zone lock.
@@ -110,9 +118,48 @@ impl<T> ZoneWriteOrder<T> {
     }
 }
 
+/// The zone of a byte offset: a shift for a power-of-two zone size (as hosts require of zoned
+/// block devices), else a division.
+#[derive(Debug, Clone, Copy)]
+enum ZoneOf {
+    Shift(u32),
+    Divide(u64),
+}
+
+impl ZoneOf {
+    fn new(zone_bytes: u64) -> ZoneOf {
+        assert!(zone_bytes > 0, "zone size of 0 bytes");
+        if zone_bytes.is_power_of_two() {
+            ZoneOf::Shift(zone_bytes.trailing_zeros())
+        } else {
+            ZoneOf::Divide(zone_bytes)
+        }
+    }
+
+    #[inline]
+    fn zone(self, offset: u64) -> u32 {
+        match self {
+            ZoneOf::Shift(s) => (offset >> s) as u32,
+            ZoneOf::Divide(d) => (offset / d) as u32,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The zone of an offset is its quotient by the zone size, for any zone size.
+        #[test]
+        fn zone_of_is_the_quotient(bytes in 1u64..1 << 40, pow in 0u32..40, off in any::<u64>()) {
+            for zone_bytes in [bytes, 1 << pow, bytes * 4096] {
+                let z = ZoneOf::new(zone_bytes);
+                prop_assert_eq!(z.zone(off), (off / zone_bytes) as u32);
+            }
+        }
+    }
 
     fn order(lock: bool, p: f64) -> ZoneWriteOrder<u32> {
         let cfg = OrderConfig {
@@ -120,7 +167,7 @@ mod tests {
             requeue_probability: p,
             requeue_delay_ns: 1000,
         };
-        ZoneWriteOrder::new(cfg, 2, 7)
+        ZoneWriteOrder::new(cfg, 2, 1 << 20, 7)
     }
 
     #[test]

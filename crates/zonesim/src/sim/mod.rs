@@ -242,7 +242,9 @@ impl<'d> Engine<'d> {
                     requeue_probability: h.requeue_probability,
                     requeue_delay_ns: SimTime::from_us(h.requeue_delay_us).ns(),
                 };
-                Some(ZoneWriteOrder::new(cfg, z.zone_config().zones, ns as u64))
+                let zc = z.zone_config();
+                let zone_bytes = zc.zone_size * crate::nand::SLOT_BYTES;
+                Some(ZoneWriteOrder::new(cfg, zc.zones, zone_bytes, ns as u64))
             })
             .collect();
         let depth = dev.cfg.host.device_tags;
@@ -690,9 +692,8 @@ impl<'d> Engine<'d> {
         if !matches!(io.kind, IoKind::Write | IoKind::ZoneAppend) {
             return None;
         }
-        let z = self.dev.zoned(ns)?;
-        let zone_bytes = z.zone_config().zone_size * crate::nand::SLOT_BYTES;
-        Some((io.offset / zone_bytes) as u32)
+        // A zoned namespace is one with a zone write ordering.
+        Some(self.order[ns].as_ref()?.zone_of(io.offset))
     }
 
     /// Dispatch a zoned write or append to the device: at once, or requeued (held until the

@@ -57,7 +57,7 @@ impl TraceReplay {
     }
 }
 
-#[derive(Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct TraceCounts {
     requests: u64,
     reads: u64,
@@ -78,9 +78,62 @@ struct TraceFeed {
     last_arrival: SimTime,
     next: Option<TraceRecord>,
     counts: TraceCounts,
+    /// As fast as possible: the record after the one last issued, read one step early so its
+    /// map entry can be prefetched ([`Source::upcoming`]).
+    ahead: Lookahead,
+}
+
+/// A record read one step ahead, with the counts as they were before it was read: the report
+/// shows those until the record is issued, so counts, errors and `max_requests` are exactly
+/// those of reading it when it is issued. Updated in place (no moves of the whole).
+#[derive(Default)]
+struct Lookahead {
+    /// A record (or the end, or an error) has been read ahead.
+    read: bool,
+    next: Option<TraceRecord>,
+    error: Option<Error>,
+    counts: TraceCounts,
+    lines: u64,
+    skipped: u64,
 }
 
 impl TraceFeed {
+    /// As fast as possible: the next record, and the one after it read ahead.
+    fn next_ahead(&mut self) -> Result<Option<TraceRecord>> {
+        let a = &mut self.ahead;
+        let r = if a.read {
+            a.read = false;
+            if let Some(e) = a.error.take() {
+                return Err(e);
+            }
+            a.next
+        } else {
+            self.next_record()?
+        };
+        if r.is_some() {
+            self.ahead.counts = self.counts;
+            self.ahead.lines = self.reader.lines();
+            self.ahead.skipped = self.reader.skipped();
+            match self.next_record() {
+                Ok(next) => self.ahead.next = next,
+                Err(e) => self.ahead.error = Some(e),
+            }
+            self.ahead.read = true;
+        }
+        Ok(r)
+    }
+
+    /// The counts, lines and skipped lines of the records issued so far (not those of a
+    /// record read ahead).
+    fn shown(&self) -> (TraceCounts, u64, u64) {
+        let a = &self.ahead;
+        if a.read {
+            (a.counts, a.lines, a.skipped)
+        } else {
+            (self.counts, self.reader.lines(), self.reader.skipped())
+        }
+    }
+
     /// Next record inside the replay window, folded or rejected against the capacity.
     fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         loop {
@@ -254,7 +307,7 @@ impl Source {
             Kind::Job(g) => g.next(),
             Kind::Trace(t) => match t.replay.mode {
                 ReplayMode::Timed { .. } => t.next.take().map(|r| r.io),
-                ReplayMode::AsFastAsPossible { .. } => t.next_record()?.map(|r| r.io),
+                ReplayMode::AsFastAsPossible { .. } => t.next_ahead()?.map(|r| r.io),
             },
         };
         if io.is_none() {
@@ -263,12 +316,18 @@ impl Source {
         Ok(io)
     }
 
-    /// Byte offsets this source may request next, when known in advance (fio's random map):
-    /// the engine prefetches their map entries ([`JobGen::upcoming`]).
+    /// Byte offsets this source may request next, when known in advance (fio's random map,
+    /// the record read ahead of an as-fast-as-possible replay): the engine prefetches their
+    /// map entries ([`JobGen::upcoming`]).
     #[inline]
-    pub fn upcoming(&self, f: impl FnMut(u64)) {
-        if let Kind::Job(g) = &self.kind {
-            g.upcoming(f);
+    pub fn upcoming(&self, mut f: impl FnMut(u64)) {
+        match &self.kind {
+            Kind::Job(g) => g.upcoming(f),
+            Kind::Trace(t) => {
+                if let (true, Some(r)) = (t.ahead.read, &t.ahead.next) {
+                    f(r.io.offset);
+                }
+            }
         }
     }
 
@@ -311,7 +370,7 @@ impl Source {
         let Kind::Trace(t) = &self.kind else {
             return None;
         };
-        let c = &t.counts;
+        let (c, lines, skipped) = t.shown();
         Some(TraceReport {
             file: t.replay.path.display().to_string(),
             format: t.reader.format(),
@@ -322,8 +381,8 @@ impl Source {
             flushes: c.flushes,
             folded: c.folded,
             rejected: c.rejected,
-            skipped: t.reader.skipped(),
-            lines: t.reader.lines(),
+            skipped,
+            lines,
             fold: t.replay.fold,
             mode: match t.replay.mode {
                 ReplayMode::Timed { time_scale } => TraceMode::Timed { time_scale },
@@ -414,6 +473,7 @@ pub(super) fn build(
                 last_arrival: SimTime::ZERO,
                 next: None,
                 counts: TraceCounts::default(),
+                ahead: Lookahead::default(),
             };
             let mut s = Source::new(name, Kind::Trace(Box::new(feed)), depth);
             s.ns = ns;
@@ -501,6 +561,81 @@ fn file_jobs(specs: &[JobSpec], seed: u64) -> Result<Vec<Source>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use std::io::Cursor;
+
+    fn feed(text: &str, replay: &TraceReplay, capacity: u64) -> TraceFeed {
+        let input = Box::new(Cursor::new(text.to_string()));
+        TraceFeed {
+            reader: TraceReader::from_reader("t", input, &replay.opts).unwrap(),
+            replay: replay.clone(),
+            capacity,
+            base: SimTime::ZERO,
+            last_arrival: SimTime::ZERO,
+            next: None,
+            counts: TraceCounts::default(),
+            ahead: Lookahead::default(),
+        }
+    }
+
+    /// The report's counts of a trace source.
+    fn shown(s: &Source) -> [u64; 9] {
+        let r = s.trace_report().unwrap();
+        [
+            r.requests, r.reads, r.writes, r.trims, r.flushes, r.folded, r.rejected, r.skipped,
+            r.lines,
+        ]
+    }
+
+    proptest! {
+        /// Reading one record ahead (for the prefetch) changes nothing a replay shows: after
+        /// every request issued, the same request (or error) and the same counts as reading
+        /// each record when it is issued, whatever the window, skip and `max_requests`.
+        #[test]
+        fn lookahead_issues_and_counts_like_reading_on_demand(
+            recs in proptest::collection::vec((0u64..100, 0u64..64, 0u64..4, any::<bool>()), 0..30),
+            bad in proptest::option::of(0usize..30),
+            max in proptest::option::of(0u64..20),
+            skip in 0u64..4,
+            start in 0u64..200,
+            fold in any::<bool>(),
+        ) {
+            let mut lines = Vec::new();
+            let mut t = 0;
+            for (i, (gap, sector, n, read)) in recs.iter().enumerate() {
+                t += gap;
+                if bad == Some(i) {
+                    lines.push("1 2 3".to_string());
+                }
+                lines.push(format!("{t} 0 {sector} {n} {}", u8::from(*read)));
+            }
+            let text = lines.join("\n");
+            let mut replay = TraceReplay::new("t", ReplayMode::AsFastAsPossible { qd: 4 });
+            replay.opts.format = Some(crate::host::trace::TraceFormat::Disksim);
+            replay.max_requests = max;
+            replay.skip = skip;
+            replay.start_ns = start;
+            replay.fold = fold;
+            let cap = 40 * 512;
+            let mut reference = feed(&text, &replay, cap);
+            let mut s = Source::new("t".into(), Kind::Trace(Box::new(feed(&text, &replay, cap))), 4);
+            loop {
+                let want = reference.next_record().map_err(|e| e.to_string());
+                let got = s.next_io(SimTime::ZERO).map_err(|e| e.to_string());
+                prop_assert_eq!(&got, &want.clone().map(|r| r.map(|r| r.io)));
+                let c = &reference.counts;
+                let (lines, skipped) = (reference.reader.lines(), reference.reader.skipped());
+                prop_assert_eq!(
+                    shown(&s),
+                    [c.requests, c.reads, c.writes, c.trims, c.flushes, c.folded, c.rejected,
+                     skipped, lines]
+                );
+                if !matches!(want, Ok(Some(_))) {
+                    break;
+                }
+            }
+        }
+    }
 
     #[test]
     fn folding_keeps_requests_inside_capacity() {

@@ -147,12 +147,18 @@ impl ZonedFtl {
         class: OpClass,
     ) -> SimTime {
         let mut reads = PageReads::new(t, class);
+        let mut page = PageOfSlot::new(self.slc.slots_per_page());
         for o in lo..hi {
             let ppa = self
                 .slc
                 .lookup(self.lpa(z, o))
                 .expect("SLC-held page mapped");
-            reads.add(lent.nand, self.slc.page_of(ppa), t, CellType::Slc);
+            if page.same(ppa.0) {
+                // The flash page of the run: no need to locate it again.
+                reads.extend(t);
+            } else {
+                reads.add(lent.nand, self.slc.page_of(ppa), t, CellType::Slc);
+            }
         }
         reads.finish(lent.nand)
     }
@@ -169,5 +175,78 @@ impl ZonedFtl {
         let base = z * self.size;
         let lpas = (lo..lo + n).map(|o| Lpa(base + o));
         self.slc.write(lent.nand, f, lpas, t, OpClass::HostWrite)
+    }
+}
+
+/// Whether a slot lies on the flash page of the slot before it. The `slots_per_page` slots of
+/// one flash page are consecutive and aligned in a superblock's (and a pool's) slot numbers
+/// ([`crate::nand::Geometry::page_of`]), so this needs no page lookup.
+struct PageOfSlot {
+    slots_per_page: u32,
+    /// First slot of the last slot's page (None before the first slot).
+    first: Option<u32>,
+}
+
+impl PageOfSlot {
+    #[inline]
+    fn new(slots_per_page: u32) -> PageOfSlot {
+        PageOfSlot {
+            slots_per_page,
+            first: None,
+        }
+    }
+
+    /// Slot `ppa` comes next: whether it is on the page of the slot before.
+    #[inline]
+    fn same(&mut self, ppa: u32) -> bool {
+        if let Some(f) = self.first {
+            if ppa.wrapping_sub(f) < self.slots_per_page {
+                return true;
+            }
+        }
+        self.first = Some(ppa - ppa % self.slots_per_page);
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PageOfSlot;
+    use crate::config::CellType;
+    use crate::nand::Geometry;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A slot is on the page of the slot before exactly when the geometry's page lookup
+        /// says so, for pSLC regions of any geometry.
+        #[test]
+        fn same_page_as_the_geometry_says(
+            (dies, planes, spp, sbs) in (1u32..5, 1u32..3, 1u32..5, 1u32..4),
+            slots in proptest::collection::vec(any::<u32>(), 1..60),
+            runs in proptest::collection::vec(0u32..6, 1..60),
+        ) {
+            let mut n = crate::config::DeviceConfig::default_device().nand;
+            n.channels = dies;
+            n.chips_per_channel = 1;
+            n.dies_per_chip = 1;
+            n.planes_per_die = planes;
+            n.pages_per_block = 384;
+            n.page_bytes = spp * 4096;
+            n.cell = CellType::Tlc;
+            let geo = Geometry::new(&n).region(1, sbs, CellType::Slc);
+            let sb = geo.slots_per_superblock();
+            let total = sb * sbs;
+            let mut page = PageOfSlot::new(geo.slots_per_page);
+            let mut prev = None;
+            // Runs of consecutive slots from random starts, as SLC-held data is laid out.
+            for (&s, &run) in slots.iter().zip(runs.iter().cycle()) {
+                for k in 0..run.max(1) {
+                    let ppa = (s % total).saturating_add(k).min(total - 1);
+                    let at = geo.page_of(ppa / sb, ppa % sb);
+                    prop_assert_eq!(page.same(ppa), prev == Some(at));
+                    prev = Some(at);
+                }
+            }
+        }
     }
 }

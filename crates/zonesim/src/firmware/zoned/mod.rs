@@ -719,6 +719,14 @@ impl PageReads {
         }
     }
 
+    /// One more slot on the page of the run being collected, ready at `ready`.
+    #[inline]
+    fn extend(&mut self, ready: SimTime) {
+        let r = self.run.as_mut().expect("a run to extend");
+        r.2 += 1;
+        r.3 = r.3.max(ready);
+    }
+
     #[inline]
     fn issue(&mut self, nand: &mut NandArray) {
         if let Some((_, die, slots, ready, cell)) = self.run.take() {

@@ -3,9 +3,10 @@
 //! `trace convert`.
 //!
 //! # Reading
-//! [`TraceReader`] streams a trace one line at a time through a single reused line buffer:
-//! memory is constant whatever the trace length, no allocation or UTF-8 validation happens per
-//! line, and integers are parsed by hand from bytes. Each format's exact column layout is in its
+//! [`TraceReader`] streams a trace one line at a time, parsing each line in place in the read
+//! buffer (a line crossing the buffer's end is copied into a single reused line buffer):
+//! memory is constant whatever the trace length, no allocation, copy or UTF-8 validation
+//! happens per line, and integers are parsed by hand from bytes. Each format's exact column layout is in its
 //! module documentation ([`disksim`], [`blkparse`], [`msr`], [`iolog`], [`alibaba`],
 //! [`tencent`]).
 //!
@@ -208,6 +209,8 @@ pub(crate) enum Parsed {
     Skip,
     /// A metadata line (header): neither a record nor skipped.
     Ignore,
+    /// A blank or comment line (`#`).
+    Blank,
     /// The records are over (blkparse summary section).
     End,
 }
@@ -227,13 +230,10 @@ pub struct TraceReader {
     buf: Vec<u8>,
     /// The first data line, read ahead by format detection and served before `input`.
     pending: Option<Vec<u8>>,
-    format: TraceFormat,
-    opts: TraceOptions,
-    state: ParseState,
+    parser: LineParser,
     line: u64,
     skipped: u64,
     records: u64,
-    flush_flagged: u64,
     t0: Option<u64>,
     done: bool,
 }
@@ -242,7 +242,7 @@ impl fmt::Debug for TraceReader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TraceReader")
             .field("name", &self.name)
-            .field("format", &self.format)
+            .field("format", &self.parser.format)
             .field("line", &self.line)
             .finish_non_exhaustive()
     }
@@ -275,18 +275,20 @@ impl TraceReader {
             input,
             buf: Vec::with_capacity(256),
             pending: None,
-            format: opts.format.unwrap_or(TraceFormat::Disksim),
-            opts: opts.clone(),
-            state: ParseState::default(),
+            parser: LineParser {
+                format: opts.format.unwrap_or(TraceFormat::Disksim),
+                opts: opts.clone(),
+                state: ParseState::default(),
+                flush_flagged: 0,
+            },
             line: 0,
             skipped: 0,
             records: 0,
-            flush_flagged: 0,
             t0: None,
             done: false,
         };
         if opts.format.is_none() {
-            r.format = r.detect_format()?;
+            r.parser.format = r.detect_format()?;
         }
         Ok(r)
     }
@@ -344,7 +346,7 @@ impl TraceReader {
 
     /// The format being read (detected or forced).
     pub fn format(&self) -> TraceFormat {
-        self.format
+        self.parser.format
     }
 
     /// The name used in error messages (the path for [`TraceReader::open`]).
@@ -370,7 +372,7 @@ impl TraceReader {
     /// blkparse writes that carried a flush flag (`F`: pre-flush or FUA). They are produced as
     /// plain writes; this counts them.
     pub fn flush_flagged_writes(&self) -> u64 {
-        self.flush_flagged
+        self.parser.flush_flagged
     }
 
     /// Fills `self.buf` with the next line; false at end of input.
@@ -392,31 +394,37 @@ impl TraceReader {
         Ok(true)
     }
 
+    /// Parses the next line: in place in the input's buffer when the whole line is there (no
+    /// copy), else through `self.buf`. `None` at end of input.
+    #[inline]
+    fn parse_next(&mut self) -> Result<Option<PResult<Parsed>>> {
+        if self.pending.is_none() {
+            let avail = self
+                .input
+                .fill_buf()
+                .map_err(|e| Error::io(&self.name, e))?;
+            if let Some(i) = avail.iter().position(|&b| b == b'\n') {
+                self.line += 1;
+                let parsed = self.parser.parse(trim(&avail[..i]));
+                self.input.consume(i + 1);
+                return Ok(Some(parsed));
+            }
+        }
+        if !self.next_line()? {
+            return Ok(None);
+        }
+        Ok(Some(self.parser.parse(trim(&self.buf))))
+    }
+
     /// The next record, `None` at the end of the trace.
     pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         if self.done {
             return Ok(None);
         }
         loop {
-            if !self.next_line()? {
+            let Some(parsed) = self.parse_next()? else {
                 self.done = true;
                 return Ok(None);
-            }
-            let line = trim(&self.buf);
-            if line.is_empty() || line[0] == b'#' {
-                continue;
-            }
-            let first = !self.state.seen_data;
-            self.state.seen_data = true;
-            let parsed = match self.format {
-                TraceFormat::Disksim => disksim::parse_line(line),
-                TraceFormat::Blkparse => {
-                    blkparse::parse_line(line, self.opts.blkparse_event, &mut self.flush_flagged)
-                }
-                TraceFormat::Msr => msr::parse_line(line, first),
-                TraceFormat::Iolog => iolog::parse_line(line, &mut self.state.iolog),
-                TraceFormat::Alibaba => alibaba::parse_line(line, first),
-                TraceFormat::Tencent => tencent::parse_line(line, first),
             };
             match parsed {
                 Ok(Parsed::Record {
@@ -437,7 +445,7 @@ impl TraceReader {
                         self.skipped += 1;
                         continue;
                     }
-                    if let Some(f) = self.opts.filter {
+                    if let Some(f) = self.parser.opts.filter {
                         if u64::from(stream) != f {
                             self.skipped += 1;
                             continue;
@@ -446,7 +454,7 @@ impl TraceReader {
                     let t0 = *self.t0.get_or_insert(time);
                     let time_ns = time
                         .saturating_sub(t0)
-                        .saturating_mul(self.format.ns_per_tick());
+                        .saturating_mul(self.parser.format.ns_per_tick());
                     self.records += 1;
                     return Ok(Some(TraceRecord {
                         time_ns,
@@ -455,13 +463,43 @@ impl TraceReader {
                     }));
                 }
                 Ok(Parsed::Skip) => self.skipped += 1,
-                Ok(Parsed::Ignore) => {}
+                Ok(Parsed::Ignore) | Ok(Parsed::Blank) => {}
                 Ok(Parsed::End) => {
                     self.done = true;
                     return Ok(None);
                 }
                 Err(reason) => return Err(Error::parse(&self.name, self.line, reason)),
             }
+        }
+    }
+}
+
+/// The format's parser and the state it keeps between lines.
+struct LineParser {
+    format: TraceFormat,
+    opts: TraceOptions,
+    state: ParseState,
+    flush_flagged: u64,
+}
+
+impl LineParser {
+    /// What a (trimmed) line is: blank and comment lines are [`Parsed::Blank`].
+    #[inline]
+    fn parse(&mut self, line: &[u8]) -> PResult<Parsed> {
+        if line.is_empty() || line[0] == b'#' {
+            return Ok(Parsed::Blank);
+        }
+        let first = !self.state.seen_data;
+        self.state.seen_data = true;
+        match self.format {
+            TraceFormat::Disksim => disksim::parse_line(line),
+            TraceFormat::Blkparse => {
+                blkparse::parse_line(line, self.opts.blkparse_event, &mut self.flush_flagged)
+            }
+            TraceFormat::Msr => msr::parse_line(line, first),
+            TraceFormat::Iolog => iolog::parse_line(line, &mut self.state.iolog),
+            TraceFormat::Alibaba => alibaba::parse_line(line, first),
+            TraceFormat::Tencent => tencent::parse_line(line, first),
         }
     }
 }

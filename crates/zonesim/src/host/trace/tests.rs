@@ -1077,7 +1077,71 @@ fn iolog_file_names_are_bounded() {
 
 // ---- properties ------------------------------------------------------------------------------
 
+/// Everything a reader makes of `bytes` read through a buffer of `cap` bytes: each record or
+/// the first error, then the lines, skipped lines, records and flush-flagged writes counted.
+fn read_through(bytes: &[u8], cap: usize, o: &TraceOptions) -> (Vec<String>, [u64; 4]) {
+    let input = BufReader::with_capacity(cap, Cursor::new(bytes.to_vec()));
+    let mut r = match TraceReader::from_reader("p", Box::new(input), o) {
+        Ok(r) => r,
+        Err(e) => return (vec![e.to_string()], [0; 4]),
+    };
+    let mut out = Vec::new();
+    loop {
+        match r.next_record() {
+            Ok(Some(rec)) => out.push(format!("{rec:?}")),
+            Ok(None) => break,
+            Err(e) => {
+                out.push(e.to_string());
+                break;
+            }
+        }
+    }
+    let counts = [
+        r.lines(),
+        r.skipped(),
+        r.records(),
+        r.flush_flagged_writes(),
+    ];
+    (out, counts)
+}
+
+/// Lines of every format, blank, comment, CRLF-terminated and malformed ones.
+fn some_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0u64..1_000_000, 0u32..4, 0u64..1 << 30, 0u64..64, 0u8..3)
+            .prop_map(|(t, d, s, n, ty)| format!("{t} {d} {s} {n} {ty}")),
+        Just(String::new()),
+        Just("# comment".to_string()),
+        Just("  \t ".to_string()),
+        "[ -~]{0,40}",
+        (0u64..1000, 0u64..1 << 20).prop_map(|(t, s)| format!("{t}\t1\t{s}\t8\t1\r")),
+        Just("128166372003061629,hm,1,Read,383496192,32768,1331".to_string()),
+        Just("8,0 1 1 0.000000000 697 D W 223490 + 8 [kworker]".to_string()),
+    ]
+}
+
 proptest! {
+    /// Parsing lines in place in the read buffer gives exactly what reading each line into a
+    /// buffer of its own gives (a 1-byte read buffer holds no whole line: every line takes the
+    /// copying path): the same records, first error and counts.
+    #[test]
+    fn in_place_parsing_matches_line_copies(
+        lines in proptest::collection::vec(some_line(), 0..40),
+        cap in 2usize..64,
+        final_newline in any::<bool>(),
+        f in proptest::option::of(0usize..6),
+        filter in proptest::option::of(0u64..4),
+    ) {
+        let mut text = lines.join("\n");
+        if final_newline {
+            text.push('\n');
+        }
+        let o = TraceOptions { filter, ..opts(f.map(|i| TraceFormat::ALL[i])) };
+        let reference = read_through(text.as_bytes(), 1, &o);
+        prop_assert_eq!(&read_through(text.as_bytes(), cap, &o), &reference);
+        prop_assert_eq!(&read_through(text.as_bytes(), 1 << 16, &o), &reference);
+    }
+
     #[test]
     fn parse_u64_matches_std(s in "0{0,25}[0-9]{1,22}") {
         prop_assert_eq!(parse_u64(s.as_bytes()), s.parse::<u64>().ok());
