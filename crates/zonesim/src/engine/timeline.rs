@@ -315,6 +315,29 @@ mod tests {
             }
         }
 
+        /// Long lists (hundreds of live intervals, as GC booked ahead makes them): searches
+        /// that land near the end, in the middle or at the front all find the earliest gap.
+        #[test]
+        fn long_lists_keep_the_earliest_gap(
+            ops in proptest::collection::vec((0u64..3000, 10u64..60), 200..500),
+            probes in proptest::collection::vec((0u64..30000, 10u64..80), 1..50)
+        ) {
+            let mut t = Timeline::with_min_gap(10);
+            let mut all: Vec<(u64, u64)> = Vec::new();
+            for (i, &(gap, dur)) in ops.iter().enumerate() {
+                // Reservations spread over time, leaving holes of various sizes.
+                let ready = i as u64 * 60 + gap % 50;
+                let s = t.reserve(SimTime(ready), dur);
+                prop_assert_eq!(s.0, naive_earliest(&all, ready, dur));
+                all.push((s.0, s.0 + dur));
+            }
+            for &(ready, dur) in &probes {
+                let slot = t.find(SimTime(ready), dur);
+                prop_assert_eq!(slot.start.0, naive_earliest(&all, ready, dur));
+            }
+            prop_assert!(t.check());
+        }
+
         #[test]
         fn reservations_never_overlap_and_start_when_ready(
             ops in proptest::collection::vec((0u64..1000, 1u64..50), 1..200)
