@@ -147,13 +147,7 @@ fn sorted_keys<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Err
 }
 
 /// Fields of `sim` that measure the host's clock rather than the simulation.
-pub const WALL_CLOCK_FIELDS: [&str; 5] = [
-    "wall_s",
-    "measure_wall_s",
-    "requests_per_wall_s",
-    "measure_cpu_s",
-    "requests_per_cpu_s",
-];
+pub const WALL_CLOCK_FIELDS: [&str; 3] = ["wall_s", "measure_wall_s", "requests_per_wall_s"];
 
 /// CPU time this thread has used, seconds (0 where the clock is unavailable). On a shared,
 /// noisy machine the CPU time of a run varies far less than its wall time.
@@ -292,13 +286,14 @@ pub struct SimReport {
     /// Host requests completed per wall-clock second of the measured phase (the simulator's
     /// speed).
     pub requests_per_wall_s: f64,
-    /// CPU time of the simulating thread in the measured phase (absent for emulation, whose
-    /// requests arrive on several threads).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// CPU time of the simulating thread in the measured phase (None for emulation, whose
+    /// requests arrive on several threads). Not in the JSON report, whose host-clock fields
+    /// are the `wall` ones: `zonesim bench` prints it.
+    #[serde(skip)]
     pub measure_cpu_s: Option<f64>,
     /// Host requests completed per CPU second of the measured phase: the simulator's speed as
-    /// a noisy machine measures it best.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// a noisy machine measures it best (`zonesim bench`; not in the JSON report).
+    #[serde(skip)]
     pub requests_per_cpu_s: Option<f64>,
     /// Host dispatch of zoned writes (host/order.rs): only when a zoned namespace's writes
     /// were requeued or waited for a zone write lock.
