@@ -98,6 +98,20 @@ struct Lookahead {
 }
 
 impl TraceFeed {
+    /// A replay of `reader` that has read nothing yet.
+    fn new(reader: TraceReader, replay: &TraceReplay, capacity: u64) -> TraceFeed {
+        TraceFeed {
+            reader,
+            replay: replay.clone(),
+            capacity,
+            base: SimTime::ZERO,
+            last_arrival: SimTime::ZERO,
+            next: None,
+            counts: TraceCounts::default(),
+            ahead: Lookahead::default(),
+        }
+    }
+
     /// As fast as possible: the next record, and the one after it read ahead.
     fn next_ahead(&mut self) -> Result<Option<TraceRecord>> {
         let a = &mut self.ahead;
@@ -465,16 +479,7 @@ pub(super) fn build(
                 }
             };
             let name = t.path.display().to_string();
-            let feed = TraceFeed {
-                reader,
-                replay: t.clone(),
-                capacity,
-                base: SimTime::ZERO,
-                last_arrival: SimTime::ZERO,
-                next: None,
-                counts: TraceCounts::default(),
-                ahead: Lookahead::default(),
-            };
+            let feed = TraceFeed::new(reader, t, capacity);
             let mut s = Source::new(name, Kind::Trace(Box::new(feed)), depth);
             s.ns = ns;
             Ok(vec![s])
@@ -566,16 +571,8 @@ mod tests {
 
     fn feed(text: &str, replay: &TraceReplay, capacity: u64) -> TraceFeed {
         let input = Box::new(Cursor::new(text.to_string()));
-        TraceFeed {
-            reader: TraceReader::from_reader("t", input, &replay.opts).unwrap(),
-            replay: replay.clone(),
-            capacity,
-            base: SimTime::ZERO,
-            last_arrival: SimTime::ZERO,
-            next: None,
-            counts: TraceCounts::default(),
-            ahead: Lookahead::default(),
-        }
+        let reader = TraceReader::from_reader("t", input, &replay.opts).unwrap();
+        TraceFeed::new(reader, replay, capacity)
     }
 
     /// The report's counts of a trace source.

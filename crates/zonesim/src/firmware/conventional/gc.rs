@@ -176,8 +176,7 @@ impl PageFtl {
             for o in off..off + spp {
                 let ppa = Ppa(base + o);
                 if let Some(lpa) = self.map.owner(ppa) {
-                    self.map.invalidate(ppa);
-                    self.sbs.info[g.sb as usize].valid -= 1;
+                    self.invalidate_in(g.sb, ppa);
                     let stream = self.placement.gc(lpa, from);
                     if let Some(d) = self.place_gc(lent, stream, lpa, t, now) {
                         programmed = programmed.max(d);

@@ -351,6 +351,12 @@ impl PageFtl {
     #[inline]
     pub(super) fn invalidate(&mut self, ppa: Ppa) {
         let (sb, _) = self.split(ppa);
+        self.invalidate_in(sb, ppa);
+    }
+
+    /// [`PageFtl::invalidate`] of a slot the caller knows to lie in superblock `sb`.
+    #[inline]
+    pub(super) fn invalidate_in(&mut self, sb: u32, ppa: Ppa) {
         self.map.invalidate(ppa);
         self.sbs.info[sb as usize].valid -= 1;
     }

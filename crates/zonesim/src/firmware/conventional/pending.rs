@@ -107,20 +107,17 @@ impl PendingReads {
                 return Resumed::Later(p.at);
             }
             r.one = None;
-            self.free.push(token);
-            return Resumed::Done {
-                ready: ready.max(read(p.die, p.page, p.slots)),
-                bytes: r.bytes,
-            };
+            ready = ready.max(read(p.die, p.page, p.slots));
+        } else {
+            r.reads.retain(|p| {
+                if p.at <= now {
+                    ready = ready.max(read(p.die, p.page, p.slots));
+                    false
+                } else {
+                    true
+                }
+            });
         }
-        r.reads.retain(|p| {
-            if p.at <= now {
-                ready = ready.max(read(p.die, p.page, p.slots));
-                false
-            } else {
-                true
-            }
-        });
         r.ready = ready;
         if r.reads.is_empty() {
             self.free.push(token);

@@ -190,7 +190,7 @@ impl PageFtl {
         for off in st.unit_start..st.next {
             let ppa = Ppa(base + off);
             if let Some(l) = self.map.owner(ppa) {
-                self.invalidate(ppa);
+                self.invalidate_in(st.sb, ppa);
                 self.map.unmap(l);
                 out.push(l);
             }
