@@ -50,6 +50,9 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// Inlined: out of line, copying the event from the caller's frame into the slab drew about
+    /// 40 % of `push`'s perf samples (randread-4k); inlined, it was 1 % faster end to end.
+    #[inline]
     pub fn push(&mut self, at: SimTime, event: E) {
         self.seq += 1;
         let slot = match self.free.pop() {
