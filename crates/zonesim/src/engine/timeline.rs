@@ -46,7 +46,7 @@ impl Slot {
     }
 }
 
-/// Past intervals dropped in one batch (the live ones move to the front).
+/// Fewest past intervals dropped in one batch (the live ones move to the front).
 const COMPACT: usize = 32;
 
 impl Timeline {
@@ -85,7 +85,10 @@ impl Timeline {
         if h == n {
             self.busy.clear();
             self.head = 0;
-        } else if h >= COMPACT {
+        } else if h >= COMPACT && h >= n - h {
+            // Only once the past is as long as the live part: each compaction moves at most
+            // as many live intervals as it drops, so a past interval costs O(1) however many
+            // are booked ahead (GC keeps hundreds live on a die).
             self.compact();
         }
     }
@@ -286,6 +289,57 @@ mod tests {
         }
     }
 
+    /// A plain sorted list (the model): the same search, the same merging of touching
+    /// neighbours and short holes, the same union for `occupy`; the past is removed at once.
+    #[derive(Default)]
+    struct Flat {
+        busy: Vec<(u64, u64)>,
+        min_gap: u64,
+    }
+
+    impl Flat {
+        fn advance(&mut self, now: u64) {
+            let h = self.busy.partition_point(|&(_, e)| e <= now);
+            self.busy.drain(..h);
+        }
+
+        fn reserve(&mut self, ready: u64, dur: u64) -> u64 {
+            let mut start = ready;
+            let mut pos = self.busy.partition_point(|&(_, e)| e <= ready);
+            while pos < self.busy.len() && self.busy[pos].0 < start + dur {
+                start = start.max(self.busy[pos].1);
+                pos += 1;
+            }
+            let (end, gap) = (start + dur, self.min_gap.max(1));
+            let prev = (pos > 0 && start - self.busy[pos - 1].1 < gap).then(|| pos - 1);
+            let next = pos < self.busy.len() && self.busy[pos].0 - end < gap;
+            match (prev, next) {
+                (Some(p), true) => {
+                    self.busy[p].1 = self.busy[pos].1;
+                    self.busy.remove(pos);
+                }
+                (Some(p), false) => self.busy[p].1 = end,
+                (None, true) => self.busy[pos].0 = start,
+                (None, false) => self.busy.insert(pos, (start, end)),
+            }
+            start
+        }
+
+        fn occupy(&mut self, start: u64, end: u64) -> u64 {
+            let first = self.busy.partition_point(|&(_, e)| e < start);
+            let mut last = first;
+            let (mut s, mut e, mut overlap) = (start, end, 0);
+            while last < self.busy.len() && self.busy[last].0 <= end {
+                let (bs, be) = self.busy[last];
+                overlap += be.min(end).saturating_sub(bs.max(start));
+                (s, e) = (s.min(bs), e.max(be));
+                last += 1;
+            }
+            self.busy.splice(first..last, [(s, e)]);
+            overlap
+        }
+    }
+
     proptest! {
         /// Pruning the past, merging holes shorter than any reservation and searching once
         /// per reservation (find + take) never change where a reservation starts.
@@ -336,6 +390,46 @@ mod tests {
                 prop_assert_eq!(slot.start.0, naive_earliest(&all, ready, dur));
             }
             prop_assert!(t.check());
+        }
+
+        /// Against the plain list, on lists hundreds long (GC's booked-ahead work) whose past
+        /// is compacted only once it outgrows the live part, with insertions, merges and
+        /// unions (`occupy`) anywhere: the same starts, the same overlaps, the same intervals.
+        #[test]
+        fn matches_a_plain_sorted_list(
+            ops in proptest::collection::vec(
+                (0u64..40, 0u64..20_000, 10u64..80, 0u8..16), 100..1500)
+        ) {
+            let mut t = Timeline::with_min_gap(10);
+            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut now = 0;
+            for (step, delay, dur, kind) in ops {
+                now += step;
+                let ready = now + delay;
+                match kind {
+                    0 => {
+                        t.advance(SimTime(now));
+                        flat.advance(now);
+                    }
+                    1 => {
+                        let (s, e) = (SimTime(ready), SimTime(ready + 4 * dur));
+                        prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + 4 * dur));
+                    }
+                    _ => {
+                        let got = if kind % 2 == 0 {
+                            t.reserve(SimTime(ready), dur)
+                        } else {
+                            let slot = t.find(SimTime(ready), dur);
+                            t.take(slot, dur);
+                            slot.start
+                        };
+                        prop_assert_eq!(got.0, flat.reserve(ready, dur));
+                    }
+                }
+                prop_assert!(t.check());
+                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
+                prop_assert_eq!(&live, &flat.busy);
+            }
         }
 
         #[test]
