@@ -289,7 +289,7 @@ mod tests {
         }
     }
 
-    /// A plain sorted list (the model): the same search, the same merging of touching
+    /// A plain sorted list (the model): the naive search, the same merging of touching
     /// neighbours and short holes, the same union for `occupy`; the past is removed at once.
     #[derive(Default)]
     struct Flat {
@@ -304,12 +304,9 @@ mod tests {
         }
 
         fn reserve(&mut self, ready: u64, dur: u64) -> u64 {
-            let mut start = ready;
-            let mut pos = self.busy.partition_point(|&(_, e)| e <= ready);
-            while pos < self.busy.len() && self.busy[pos].0 < start + dur {
-                start = start.max(self.busy[pos].1);
-                pos += 1;
-            }
+            let start = naive_earliest(&self.busy, ready, dur);
+            // The gap holds no interval: the next one starts after it.
+            let pos = self.busy.partition_point(|&(s, _)| s < start);
             let (end, gap) = (start + dur, self.min_gap.max(1));
             let prev = (pos > 0 && start - self.busy[pos - 1].1 < gap).then(|| pos - 1);
             let next = pos < self.busy.len() && self.busy[pos].0 - end < gap;
