@@ -214,7 +214,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 r.sim.requests_completed,
                 r.sim.measure_wall_s,
                 r.sim.requests_per_wall_s,
-                r.sim.requests_per_cpu_s.unwrap_or(0.0),
+                r.sim.requests_per_cpu_s().unwrap_or(0.0),
                 peak_rss_bytes() as f64 / 1048576.0,
                 c.what,
                 total
@@ -227,7 +227,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             r.sim.requests_completed,
             r.sim.measure_wall_s,
             r.sim.requests_per_wall_s,
-            r.sim.requests_per_cpu_s.unwrap_or(0.0),
+            r.sim.requests_per_cpu_s().unwrap_or(0.0),
             peak_rss_bytes() as f64 / 1048576.0,
             c.what,
             total

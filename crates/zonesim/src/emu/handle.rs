@@ -317,7 +317,6 @@ impl Handle {
                 requests_completed: self.completed,
                 requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
                 measure_cpu_s: None,
-                requests_per_cpu_s: None,
                 ordering: None,
                 iotailor: None,
                 dispatch: None,

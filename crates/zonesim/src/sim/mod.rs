@@ -1093,7 +1093,6 @@ pub fn run_device_with(
             requests_completed: completed,
             requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
             measure_cpu_s: Some(measure_cpu_s),
-            requests_per_cpu_s: Some(completed as f64 / measure_cpu_s.max(1e-9)),
             ordering,
             iotailor,
             dispatch,

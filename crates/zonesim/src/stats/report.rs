@@ -291,10 +291,6 @@ pub struct SimReport {
     /// are the `wall` ones: `zonesim bench` prints it.
     #[serde(skip)]
     pub measure_cpu_s: Option<f64>,
-    /// Host requests completed per CPU second of the measured phase: the simulator's speed as
-    /// a noisy machine measures it best (`zonesim bench`; not in the JSON report).
-    #[serde(skip)]
-    pub requests_per_cpu_s: Option<f64>,
     /// Host dispatch of zoned writes (host/order.rs): only when a zoned namespace's writes
     /// were requeued or waited for a zone write lock.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -306,6 +302,15 @@ pub struct SimReport {
     /// host/sched.rs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dispatch: Option<crate::host::sched::DispatchCounters>,
+}
+
+impl SimReport {
+    /// Host requests completed per CPU second of the measured phase: the simulator's speed as
+    /// a noisy machine measures it best (`zonesim bench`; not in the JSON report).
+    pub fn requests_per_cpu_s(&self) -> Option<f64> {
+        self.measure_cpu_s
+            .map(|s| self.requests_completed as f64 / s.max(1e-9))
+    }
 }
 
 /// `trace`: what a trace replay read and replayed (trace replay only).
