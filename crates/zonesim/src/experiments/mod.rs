@@ -418,17 +418,29 @@ pub fn row_sign(case: &str, metric: &str, ours: f64, reference: f64) -> Row {
 /// A claim with no number ("tail latency is also higher"): only the direction is checked and
 /// no reference number is printed.
 pub fn row_dir(case: &str, metric: &str, ours: f64, higher: bool) -> Row {
+    row_dir_by(case, metric, ours, higher, 0.0)
+}
+
+/// [`row_dir`] that also needs the change to exceed `band` in size: for a measured change
+/// whose noise (another random sequence, another placement) is about that large, so that a
+/// change of a few hundredths does not pass as the claimed direction.
+pub fn row_dir_by(case: &str, metric: &str, ours: f64, higher: bool, band: f64) -> Row {
     let (word, ok) = if higher {
-        ("higher", ours > 0.0)
+        ("higher", ours > band)
     } else {
-        ("lower", ours < 0.0)
+        ("lower", ours < -band)
+    };
+    let by = if band > 0.0 {
+        format!(", by more than {band}")
+    } else {
+        String::new()
     };
     Row::new(
         case,
         metric,
         ours,
         None,
-        format!("direction: {word} (no number given)"),
+        format!("direction: {word}{by} (no number given)"),
         Some(ok),
         Kind::Direction,
     )
@@ -595,6 +607,15 @@ mod tests {
         assert!(dir.fails(), "lower where the paper says higher");
         assert_eq!(dir.reference, None, "no placeholder number");
         assert!(dir.tolerance.contains("direction"));
+        assert!(
+            row_dir_by("a", "m", -0.04, false, 1.0).fails(),
+            "inside the band"
+        );
+        assert!(!row_dir_by("a", "m", -1.5, false, 1.0).fails());
+        assert!(
+            row_dir_by("a", "m", 1.5, false, 1.0).fails(),
+            "beyond it the wrong way"
+        );
         let o = Outcome {
             name: "x".into(),
             title: "t".into(),

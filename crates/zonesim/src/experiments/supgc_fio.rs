@@ -10,7 +10,7 @@
 //! Reference figures are SUP-GC (and where derivable BF-Optimized) relative to Cosmos+ at
 //! 700 GB (§5.3.2 text); only their direction is required to match (see the notes).
 
-use super::{pct_change, row_abs, row_dir, row_info, row_sign, ExpOptions, Outcome, Row};
+use super::{pct_change, row_abs, row_dir_by, row_info, row_sign, ExpOptions, Outcome, Row};
 use crate::config::DeviceConfig;
 use crate::error::Result;
 use crate::host::fio::{default_job, Distribution, JobSpec, RwMode, SizeSpec};
@@ -190,11 +190,14 @@ fn reference_row(
     paper: Option<&(u32, Quad, Quad, Quad, &str)>,
 ) -> Row {
     const M: [&str; 4] = ["IOPS", "erases", "GC moves", "p99"];
+    // At 1% writes the IOPS of two policies differ by tenths of a per cent with the random
+    // sequence alone, so a claimed decline must exceed 1% (the derived rows' rule below).
+    const DIR_BAND: f64 = 1.0;
     if ratio == 1 {
         return match (label, k) {
             ("sup", 0) => row_abs(case, metric, ours, 0.0, 2.0).src("seed 003 §5.3.2 Fig. 14 text: SUP-GC \"exhibits performance identical to the baseline in this test\""),
-            ("bloom", 0) => row_dir(case, metric, ours, false).src("seed 003 §5.3.2 Fig. 14 text: \"BF-Optimized's average performance is approximately 5% lower than the baseline\" (a number, but of §5.3.1's CPU-bound cost; checked as a direction here)"),
-            ("gcar", 0) => row_dir(case, metric, ours, false).src("seed 003 §5.3.2 Fig. 14 text: \"GCaR experiences a certain degree of performance decline relative to the baseline\""),
+            ("bloom", 0) => row_dir_by(case, metric, ours, false, DIR_BAND).src("seed 003 §5.3.2 Fig. 14 text: \"BF-Optimized's average performance is approximately 5% lower than the baseline\" (a number, but of §5.3.1's CPU-bound cost; checked as a direction here)"),
+            ("gcar", 0) => row_dir_by(case, metric, ours, false, DIR_BAND).src("seed 003 §5.3.2 Fig. 14 text: \"GCaR experiences a certain degree of performance decline relative to the baseline\""),
             _ => row_info(case, metric, ours),
         };
     }
@@ -268,7 +271,8 @@ fn notes(quick: bool) -> Vec<String> {
     let mut n = vec![
         "Tolerance: the direction of every change vs single must match the paper; magnitudes are \
          printed, not required (reasons below). SUP at 1% writes must be within +-2% of single \
-         (no GC, no extra work)."
+         (no GC, no extra work); the 1%-write declines of BF and GCaR must exceed 1%, the size \
+         of a change of random sequence there."
             .to_string(),
         "Scale: 2 dies x 2 planes and < 1 GiB instead of 64 dies and 1 TiB; spare space after the trim to \
          90% is ~20% of the logical space (10% OP + 10% unwritten), the paper's at 700 GB is not \
