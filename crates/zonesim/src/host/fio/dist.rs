@@ -46,10 +46,10 @@ pub fn unit_f64<R: RngCore>(rng: &mut R) -> f64 {
 /// A keyed pseudo-random bijection of [0, n): a 4-round Feistel network on a mixed-radix domain
 /// [0, a·b) with a = 2^⌊bits/2⌋ and b = ⌈n / a⌉, so a·b < n + a and cycle walking back into
 /// [0, n) is rare (the domain exceeds n by under 2^-⌊bits/2⌋ of it: 0.02 % for a 16 GiB device's
-/// 4 Ki blocks). x splits into l = x mod a and r = ⌊x / a⌋ < b; even rounds add a keyed hash
-/// of r to l modulo a, odd rounds add a keyed hash of l to r modulo b (the alternating-radix
-/// Feistel of format-preserving encryption, NIST SP 800-38G's FF1 structure, with SplitMix64 as
-/// the round function). Each round is invertible, so the network is a bijection of [0, a·b).
+/// 4 KiB blocks). x splits into l = x mod a and r = ⌊x / a⌋ < b; even rounds XOR a keyed hash
+/// of r into l (a is a power of two), odd rounds add a keyed hash of l to r modulo b (the
+/// alternating-radix Feistel of format-preserving encryption, NIST SP 800-38G's FF1 structure,
+/// with SplitMix64 as the round function). Each round is invertible, so the network is a bijection of [0, a·b).
 /// An earlier version used balanced halves of the next even bit width, which made the domain up
 /// to 4× n and cost four round trips per value (a tenth of a random-read run).
 #[derive(Debug, Clone)]
