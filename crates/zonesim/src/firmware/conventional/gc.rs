@@ -192,7 +192,7 @@ impl PageFtl {
             return programmed;
         }
         self.gc = None;
-        self.gc_stats.victim_done(g.moved as u64);
+        self.gc_stats.victim_done(g.moved);
         self.flush_gc_map_updates(lent, now);
         let block = self.geo.first_block + g.sb;
         match &self.geo.die_map {
