@@ -46,6 +46,10 @@ fn job(rw: RwMode, ios: u64, depth: u32) -> Workload {
     Workload::Jobs(vec![j])
 }
 
+/// Requests of `randwrite-4k-empty` at most: 8 GiB of 4 KiB writes, half the 16 GiB device, so
+/// no GC runs whatever `--ios` asks.
+const EMPTY_WRITE_LIMIT: u64 = 2 * 1024 * 1024;
+
 /// The device overrides of the two mcmq cases (the same device, the core model off and on).
 const MCMQ_OFF: &[&str] = &[
     "nand.blocks_per_plane=64",
@@ -103,6 +107,15 @@ pub fn run(a: BenchArgs) -> Result<()> {
             sets: &[],
         },
         Case {
+            name: "randread-4k-unwritten",
+            what: "the same reads on an empty device: every page is unwritten, so no map or flash read (the host, engine and FTL lookup alone: the floor under randread-4k)",
+            device: "ufs-conventional",
+            namespace: 0,
+            pre: Precondition::None,
+            workload: job(RwMode::RandRead, a.ios, 32),
+            sets: &[],
+        },
+        Case {
             name: "randwrite-4k-steady",
             what:
                 "4 KiB uniform random writes in GC steady state (after steady precondition), QD 32",
@@ -110,6 +123,15 @@ pub fn run(a: BenchArgs) -> Result<()> {
             namespace: 0,
             pre: Precondition::Steady,
             workload: job(RwMode::RandWrite, a.ios, 32),
+            sets: &[],
+        },
+        Case {
+            name: "randwrite-4k-empty",
+            what: "4 KiB uniform random writes on an empty device, at most half its capacity (no GC: the floor under randwrite-4k-steady), QD 32",
+            device: "ufs-conventional",
+            namespace: 0,
+            pre: Precondition::None,
+            workload: job(RwMode::RandWrite, a.ios.min(EMPTY_WRITE_LIMIT), 32),
             sets: &[],
         },
         Case {
