@@ -83,6 +83,31 @@ struct Case {
     workload: Workload,
     /// Device overrides (`--set`), e.g. the host file system.
     sets: &'static [&'static str],
+    /// What a floor case leaves out, checked on its report: a floor that did the work it
+    /// claims to leave out would measure nothing.
+    floor: Floor,
+}
+
+/// The work a floor case leaves out of the case above it.
+#[derive(Clone, Copy, PartialEq)]
+enum Floor {
+    /// A normal case.
+    No,
+    /// No flash read at all (map pages included).
+    NoFlashRead,
+    /// No garbage collection.
+    NoGc,
+}
+
+impl Floor {
+    /// The claim `r` breaks, if any.
+    fn broken_by(self, r: &zonesim::stats::Report) -> Option<&'static str> {
+        match self {
+            Floor::NoFlashRead if r.device.flash.page_reads > 0 => Some("no flash read"),
+            Floor::NoGc if r.device.gc.victims > 0 => Some("no GC"),
+            _ => None,
+        }
+    }
 }
 
 /// A fio job file as a workload (the zoned cases use `zonemode=zbd`).
@@ -105,6 +130,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             pre: Precondition::Seq,
             workload: job(RwMode::RandRead, a.ios, 32),
             sets: &[],
+            floor: Floor::No,
         },
         Case {
             name: "randread-4k-unwritten",
@@ -114,6 +140,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             pre: Precondition::None,
             workload: job(RwMode::RandRead, a.ios, 32),
             sets: &[],
+            floor: Floor::NoFlashRead,
         },
         Case {
             name: "randwrite-4k-steady",
@@ -124,6 +151,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             pre: Precondition::Steady,
             workload: job(RwMode::RandWrite, a.ios, 32),
             sets: &[],
+            floor: Floor::No,
         },
         Case {
             name: "randwrite-4k-empty",
@@ -133,6 +161,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             pre: Precondition::None,
             workload: job(RwMode::RandWrite, a.ios.min(EMPTY_WRITE_LIMIT), 32),
             sets: &[],
+            floor: Floor::NoGc,
         },
         Case {
             name: "trace-disksim-afap",
@@ -145,6 +174,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 ReplayMode::AsFastAsPossible { qd: 32 },
             )),
             sets: &[],
+            floor: Floor::No,
         },
         Case {
             name: "zoned-randread-4k",
@@ -157,6 +187,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 a.ios
             ))?,
             sets: &[],
+            floor: Floor::No,
         },
         Case {
             name: "zoned-randwrite-4k",
@@ -169,6 +200,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 a.ios
             ))?,
             sets: &[],
+            floor: Floor::No,
         },
         Case {
             name: "fs-randwrite-4k",
@@ -181,6 +213,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
                 a.ios
             ))?,
             sets: &["fs.kind=f2fs"],
+            floor: Floor::No,
         },
         Case {
             name: "mcmq-randrw-8k-off",
@@ -190,6 +223,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             pre: Precondition::Seq,
             workload: mcmq_jobs(a.ios)?,
             sets: MCMQ_OFF,
+            floor: Floor::No,
         },
         Case {
             name: "mcmq-randrw-8k-cores",
@@ -199,6 +233,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             pre: Precondition::Seq,
             workload: mcmq_jobs(a.ios)?,
             sets: MCMQ_CORES,
+            floor: Floor::No,
         },
     ];
     if let Some(o) = &a.only {
@@ -229,6 +264,12 @@ pub fn run(a: BenchArgs) -> Result<()> {
         let t = Instant::now();
         let r = sim::run(&cfg, &c.workload, &opts, &mut |_, _| {})?;
         let total = t.elapsed().as_secs_f64();
+        if let Some(claim) = c.floor.broken_by(&r) {
+            anyhow::bail!(
+                "bench case {}: its report breaks the floor's rule ({claim})",
+                c.name
+            );
+        }
         if a.markdown {
             println!(
                 "| {} | {} | {:.3} | {:.0} | {:.0} | {:.1} | {} (incl. precondition: {:.1} s) |",
@@ -267,4 +308,38 @@ pub fn run(a: BenchArgs) -> Result<()> {
         capacity / 4096
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 1,000 requests of `rw` on a 1 GiB version of the bench device after `pre`.
+    fn small_run(rw: RwMode, pre: Precondition) -> zonesim::stats::Report {
+        let cfg = zonesim::load_device("ufs-conventional", &["nand.blocks_per_plane=64".into()])
+            .expect("preset");
+        let opts = RunOptions {
+            seed: 1,
+            precondition: pre,
+            namespace: 0,
+            check_invariants: true,
+        };
+        sim::run(&cfg, &job(rw, 1_000, 32), &opts, &mut |_, _| {}).expect("runs")
+    }
+
+    #[test]
+    fn a_floor_that_does_the_work_it_leaves_out_is_refused() {
+        let empty = small_run(RwMode::RandRead, Precondition::None);
+        assert_eq!(Floor::NoFlashRead.broken_by(&empty), None);
+        let written = small_run(RwMode::RandRead, Precondition::Seq);
+        assert_eq!(
+            Floor::NoFlashRead.broken_by(&written),
+            Some("no flash read")
+        );
+        assert_eq!(Floor::No.broken_by(&written), None);
+        let fresh = small_run(RwMode::RandWrite, Precondition::None);
+        assert_eq!(Floor::NoGc.broken_by(&fresh), None);
+        let steady = small_run(RwMode::RandWrite, Precondition::Steady);
+        assert_eq!(Floor::NoGc.broken_by(&steady), Some("no GC"));
+    }
 }

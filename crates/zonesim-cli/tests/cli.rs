@@ -525,3 +525,25 @@ fn mount_bad_input_is_one_line_exit_2() {
     );
     bad_input(&["mount", d, "--namespace", "3"], &["namespace"]);
 }
+
+/// The two floor cases run (their own check refuses a floor that did the work it leaves out)
+/// and print one row each with the requests asked for.
+#[test]
+fn bench_floor_cases_run() {
+    for case in ["randread-4k-unwritten", "randwrite-4k-empty"] {
+        let out = zonesim(&["bench", "--ios", "3000", "--only", case]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{case}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("randw") || l.starts_with("randr"))
+            .collect();
+        assert_eq!(rows.len(), 1, "{text}");
+        let fields: Vec<&str> = rows[0].split_whitespace().collect();
+        assert_eq!(&fields[..2], &[case, "3000"], "{text}");
+    }
+}
