@@ -42,26 +42,35 @@ fn simulate(c: &Case, o: &ExpOptions) -> Result<(f64, f64, f64)> {
     let f = fs
         .create(ROOT, "big", 0)
         .map_err(|_| crate::error::Error::Usage("f2fs-lfs-waf: no space for the file".into()))?;
-    for b in 0..blocks {
-        let _ = fs.write(f, b * 4096, 4096, true);
+    // A refused write would leave the measured WAF without it: the run stops instead.
+    let write = |fs: &mut F2fs, b: u64| {
+        let r = fs.write(f, b * 4096, 4096, true);
         fs.out.clear();
+        r.map_err(|e| {
+            crate::error::Error::Usage(format!(
+                "f2fs-lfs-waf ({}): the write of block {b} failed: {e:?}",
+                c.name
+            ))
+        })
+    };
+    for b in 0..blocks {
+        write(&mut fs, b)?;
     }
     let mut x = o.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut step = |fs: &mut F2fs| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let _ = fs.write(f, (x % blocks) * 4096, 4096, true);
-        fs.out.clear();
+        write(fs, x % blocks)
     };
     for _ in 0..2 * blocks {
-        step(&mut fs);
+        step(&mut fs)?;
     }
     let c0 = fs.counters().clone();
     let (mut u_sum, mut n) = (0.0, 0);
     let window = 3 * blocks;
     for k in 0..window {
-        step(&mut fs);
+        step(&mut fs)?;
         if k % (window / 16) == 0 {
             u_sum += blocks as f64 / (fs.data_segments_in_use() as f64 * 512.0);
             n += 1;
@@ -129,4 +138,28 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             "GC-moved data goes to COLD_DATA, user data to WARM_DATA (two logs); the analytic curves assume one log — under uniform traffic the separation changes little".into(),
         ],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file larger than the user space: the fill is refused, and the run says so instead of
+    /// measuring a WAF without the refused writes.
+    #[test]
+    fn a_refused_write_stops_the_run() {
+        let c = Case {
+            name: "overfull",
+            victim: FgVictim::Greedy,
+            fill: 1.5,
+        };
+        let o = ExpOptions {
+            seed: 1,
+            quick: true,
+        };
+        let e = simulate(&c, &o)
+            .expect_err("the fill cannot fit")
+            .to_string();
+        assert!(e.contains("overfull") && e.contains("NoSpace"), "{e}");
+    }
 }
