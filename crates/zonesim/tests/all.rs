@@ -25,6 +25,7 @@ mod theory;
 mod timeseries;
 mod timing;
 mod trace_replay;
+mod wear_regions;
 mod zoned;
 
 /// Every `tests/*.rs` file is declared above, so none is silently left out of the build.

@@ -22,7 +22,7 @@ use crate::firmware::zoned::ZonedFtl;
 use crate::firmware::{Ftl, IoCounters, Lent};
 use crate::interface::zone::ZoneId;
 use crate::interface::{Command, Completion, Link, Op};
-use crate::nand::{NandArray, SLOT_BYTES};
+use crate::nand::{Geometry, NandArray, SLOT_BYTES};
 
 // ----- the namespaces: one enum over the FTL kinds, dispatched in one place -------------------
 //
@@ -137,6 +137,9 @@ pub struct Device {
     pub out_of_range: u64,
     /// Whether each conventional namespace lives in SLC blocks.
     slc_ns: Vec<bool>,
+    /// The blocks of each namespace (`ns{i}`) and of its SLC rows (`ns{i}_slc`), as views of
+    /// the array: the regions of `device.wear.regions`.
+    wear_regions: Vec<(String, Geometry)>,
     overhead_ns: u64,
     /// When the last run on this device ended (the next run starts no earlier).
     pub clock: SimTime,
@@ -161,6 +164,7 @@ impl Device {
         let geo = nand.geo.clone();
         let mut namespaces = Vec::new();
         let mut slc_ns = Vec::new();
+        let mut wear_regions = Vec::new();
         let mut map_base = 0u32;
         for (i, p) in plans.iter().enumerate() {
             match *p {
@@ -177,6 +181,10 @@ impl Device {
                     let mut view = geo.region(rows.first, rows.count, cell);
                     if !channels.is_empty() {
                         view = view.on_channels(channels);
+                    }
+                    wear_regions.push((format!("ns{i}"), view.clone()));
+                    if let Some(c) = &cache {
+                        wear_regions.push((format!("ns{i}_slc"), c.clone()));
                     }
                     let f = PageFtl::new(
                         cfg,
@@ -197,13 +205,19 @@ impl Device {
                     units_per_zone,
                     sub_block,
                 } => {
+                    let reg_geo = geo.region(rows.first, rows.count, geo.cell);
+                    let slc_geo = geo.region(slc_rows.first, slc_rows.count, CellType::Slc);
+                    wear_regions.push((format!("ns{i}"), reg_geo.clone()));
+                    if slc_rows.count > 0 {
+                        wear_regions.push((format!("ns{i}_slc"), slc_geo.clone()));
+                    }
                     namespaces.push(Namespace::from(ZonedFtl::new(
                         cfg,
                         i as u8,
                         &geo,
                         zone,
-                        (rows.first, rows.count),
-                        (slc_rows.first, slc_rows.count),
+                        reg_geo,
+                        slc_geo,
                         units_per_zone,
                         sub_block,
                     )));
@@ -228,6 +242,7 @@ impl Device {
             ),
             namespaces,
             slc_ns,
+            wear_regions,
             overhead_ns: SimTime::from_us(cfg.host.overhead_us).ns(),
             clock: SimTime::ZERO,
             cfg: cfg.clone(),

@@ -12,7 +12,7 @@ use crate::firmware::gc::GcStats;
 use crate::firmware::mapping::TwoLevelCounters;
 use crate::firmware::zoned::ZonedFtl;
 use crate::interface::zone::{ZoneErrorLog, ZoneId};
-use crate::nand::{FlashCounters, NandArray, SLOT_BYTES};
+use crate::nand::{FlashCounters, Geometry, NandArray, SLOT_BYTES};
 use crate::stats::device::{
     BloomReport, BufferReport, ConventionalNsReport, ConventionalSlcReport, DeviceReport,
     EraseSummary, FlashReport, GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim,
@@ -204,9 +204,9 @@ impl Device {
     fn wear(&self) -> WearReport {
         let all = EraseSummary::of(self.nand.erase_counts().iter().copied());
         let regions = self
-            .ftls()
-            .enumerate()
-            .map(|(i, f)| (format!("ns{i}"), region_wear(f, &self.nand)))
+            .wear_regions
+            .iter()
+            .map(|(name, g)| (name.clone(), region_wear(g, &self.nand)))
             .collect::<BTreeMap<_, _>>();
         WearReport {
             erase_min: all.min,
@@ -249,10 +249,9 @@ impl SeriesSection for Device {
     }
 }
 
-/// Erase-count summary of the blocks of one conventional FTL (`device.wear.regions.*`).
-fn region_wear(f: &PageFtl, nand: &NandArray) -> RegionWear {
+/// Erase-count summary of the blocks of one region of the array (`device.wear.regions.*`).
+fn region_wear(g: &Geometry, nand: &NandArray) -> RegionWear {
     let counts = nand.erase_counts();
-    let g = f.geometry();
     let blocks = g.first_block..g.first_block + g.superblocks;
     let (dies, planes) = (g.dies, g.planes);
     let it = (0..dies)

@@ -252,11 +252,13 @@ pub struct WearReport {
     pub erase_max: u32,
     pub erase_mean: f64,
     pub erase_stddev: f64,
-    /// `ns{i}` for the i-th conventional namespace.
+    /// `ns{i}`: the blocks of namespace i (the zones' regular rows for a zoned one);
+    /// `ns{i}_slc`: its SLC rows (a zoned namespace's SLC area, a conventional one's SLC write
+    /// cache), where it has any.
     pub regions: BTreeMap<String, RegionWear>,
 }
 
-/// `device.wear.regions.*`: erase counts over the blocks of one conventional namespace.
+/// `device.wear.regions.*`: erase counts over the blocks of one region of the array.
 #[derive(Debug, Clone, Serialize)]
 pub struct RegionWear {
     pub erase_min: u32,

@@ -154,21 +154,19 @@ pub struct ZonedFtl {
 }
 
 impl ZonedFtl {
-    /// A zoned namespace `ns` with zones `zone` over regular rows `reg` and SLC rows `slc` of
-    /// the array `geo`.
+    /// A zoned namespace `ns` with zones `zone` over the regular rows `reg_geo` and the SLC
+    /// rows `slc_geo` (views of the array `geo`).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         cfg: &DeviceConfig,
         ns: u8,
         geo: &Geometry,
         zone: ZoneConfig,
-        reg: (u32, u32),
-        slc_rows: (u32, u32),
+        reg_geo: Geometry,
+        slc_geo: Geometry,
         units_per_zone: u32,
         sub_block: bool,
     ) -> ZonedFtl {
-        let reg_geo = geo.region(reg.0, reg.1, geo.cell);
-        let slc_geo = geo.region(slc_rows.0, slc_rows.1, CellType::Slc);
         let space = ZoneSpace::new(reg_geo, zone.zones, units_per_zone, sub_block);
         let unit = space.prog_slots();
         let logical = zone.namespace_lbas();
