@@ -314,7 +314,8 @@ pub fn run(a: BenchArgs) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// 1,000 requests of `rw` on a 1 GiB version of the bench device after `pre`.
+    /// 1,000 requests of `rw` on a 2.8 GiB version of the bench device (64 blocks per plane)
+    /// after `pre`.
     fn small_run(rw: RwMode, pre: Precondition) -> zonesim::stats::Report {
         let cfg = zonesim::load_device("ufs-conventional", &["nand.blocks_per_plane=64".into()])
             .expect("preset");

@@ -147,6 +147,20 @@ pub struct Device {
     pub fw: FirmwareState,
 }
 
+/// The regions of `device.wear.regions` of namespace `i`: `ns{i}` its blocks, `ns{i}_slc` its
+/// SLC rows where it has any.
+fn push_wear_regions(
+    out: &mut Vec<(String, Geometry)>,
+    i: usize,
+    blocks: &Geometry,
+    slc: Option<&Geometry>,
+) {
+    out.push((format!("ns{i}"), blocks.clone()));
+    if let Some(g) = slc {
+        out.push((format!("ns{i}_slc"), g.clone()));
+    }
+}
+
 impl Device {
     /// Build the device. The config must obey its own rules ([`DeviceConfig::load`] checks
     /// them); the rules of the namespace plan are checked here ([`validate`]).
@@ -182,10 +196,7 @@ impl Device {
                     if !channels.is_empty() {
                         view = view.on_channels(channels);
                     }
-                    wear_regions.push((format!("ns{i}"), view.clone()));
-                    if let Some(c) = &cache {
-                        wear_regions.push((format!("ns{i}_slc"), c.clone()));
-                    }
+                    push_wear_regions(&mut wear_regions, i, &view, cache.as_ref());
                     let f = PageFtl::new(
                         cfg,
                         view,
@@ -207,10 +218,8 @@ impl Device {
                 } => {
                     let reg_geo = geo.region(rows.first, rows.count, geo.cell);
                     let slc_geo = geo.region(slc_rows.first, slc_rows.count, CellType::Slc);
-                    wear_regions.push((format!("ns{i}"), reg_geo.clone()));
-                    if slc_rows.count > 0 {
-                        wear_regions.push((format!("ns{i}_slc"), slc_geo.clone()));
-                    }
+                    let slc = (slc_rows.count > 0).then_some(&slc_geo);
+                    push_wear_regions(&mut wear_regions, i, &reg_geo, slc);
                     namespaces.push(Namespace::from(ZonedFtl::new(
                         cfg,
                         i as u8,
