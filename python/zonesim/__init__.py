@@ -17,11 +17,12 @@ import os
 from typing import Any, Iterable, Optional, Union
 
 from . import _zonesim
-from ._zonesim import ConfigError
+from ._zonesim import ConfigError, InternalError
 
 __version__ = _zonesim.__version__
 __all__ = [
     "ConfigError",
+    "InternalError",
     "Device",
     "Result",
     "experiment",

@@ -6,8 +6,8 @@
 use anyhow::Result;
 use std::io::Write;
 use std::path::PathBuf;
-use zonesim::experiments::{self, ExpOptions, Outcome};
 use zonesim::Error;
+use zonesim_experiments::{self as experiments, ExpOptions, Outcome};
 
 #[derive(clap::Subcommand)]
 pub enum ExperimentCmd {

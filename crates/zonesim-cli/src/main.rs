@@ -102,10 +102,10 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line, always: a message from a library may carry newlines.
             eprintln!("zonesim: {}", error_line(&e));
-            if e.downcast_ref::<zonesim::Error>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
+            match e.downcast_ref::<zonesim::Error>() {
+                // 2 for bad input, 70 for a simulator bug (zonesim::error::EXIT_INTERNAL).
+                Some(z) => ExitCode::from(z.exit_code()),
+                None => ExitCode::from(1),
             }
         }
     }

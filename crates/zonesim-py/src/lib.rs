@@ -12,14 +12,14 @@
 #![allow(clippy::useless_conversion)]
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use zonesim::experiments::{self, ExpOptions};
 use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
 use zonesim::{Control, RunSpec, WorkloadSpec};
+use zonesim_experiments::{self as experiments, ExpOptions};
 
 create_exception!(
     _zonesim,
@@ -28,9 +28,21 @@ create_exception!(
     "Bad input (device key, job file, trace): the message the CLI prints."
 );
 
-/// A library error as the CLI shows it (one line, without the `zonesim: ` prefix).
+create_exception!(
+    _zonesim,
+    InternalError,
+    PyRuntimeError,
+    "A simulator bug (an invariant check failed): not bad input; the CLI exits 70 for it."
+);
+
+/// A library error as the CLI shows it (one line, without the `zonesim: ` prefix): bad input
+/// as `ConfigError`, a simulator bug as `InternalError`.
 fn to_py(e: zonesim::Error) -> PyErr {
-    ConfigError::new_err(e.to_string().replace('\n', "; "))
+    let msg = e.to_string().replace('\n', "; ");
+    match e {
+        zonesim::Error::Internal(_) => InternalError::new_err(msg),
+        _ => ConfigError::new_err(msg),
+    }
 }
 
 /// The names of the device presets, in `zonesim presets` order.
@@ -195,6 +207,7 @@ fn sweep_file(path: PathBuf) -> PyResult<String> {
 #[pymodule]
 fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", m.py().get_type_bound::<ConfigError>())?;
+    m.add("InternalError", m.py().get_type_bound::<InternalError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(device_config, m)?)?;

@@ -5,15 +5,17 @@
 pub mod config;
 pub mod device;
 pub mod emu;
-pub mod engine;
-pub mod error;
-pub mod experiments;
 pub mod firmware;
-pub mod host;
 pub mod interface;
 pub mod nand;
 pub mod sim;
 pub mod stats;
+
+/// The ground floor (`zonesim-core`): simulated time, event queue, timelines, RNG, errors.
+pub use zonesim_core::{engine, error};
+/// The host side (`zonesim-host`): fio, traces, the host file system, apps, scenarios, zone
+/// write ordering, IOTailor, priority dispatch. It knows no device.
+pub use zonesim_host as host;
 
 pub use error::{Error, Result};
 /// The run facade shared by every front end (CLI, Python, fio ioengine): build a

@@ -328,7 +328,10 @@ const TRACES: &[(&str, TraceFormat)] = &[
 ];
 
 fn sample(i: usize) -> Vec<u8> {
-    read(&format!("crates/zonesim/tests/data/traces/{}", TRACES[i].0))
+    read(&format!(
+        "crates/zonesim-host/tests/data/traces/{}",
+        TRACES[i].0
+    ))
 }
 
 fn reader(bytes: &[u8], format: Option<TraceFormat>) -> Option<TraceReader> {

@@ -10,7 +10,7 @@ use zonesim::sim::{Precondition, ReplayMode, TraceReplay, Workload};
 
 fn sample(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/traces")
+        .join("../zonesim-host/tests/data/traces")
         .join(name)
 }
 

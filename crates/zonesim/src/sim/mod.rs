@@ -1127,7 +1127,7 @@ pub(crate) fn check_iotailor(dev: &Device, ns: usize) -> Result<()> {
 }
 
 fn invariant(msg: String) -> Error {
-    Error::Usage(format!("internal invariant violated: {msg}"))
+    Error::internal(msg)
 }
 
 /// Run sources on an existing device from `start` (used by preconditioning); returns the end.

@@ -106,7 +106,16 @@ impl Runner<'_> {
         }
     }
 
-    fn step(&mut self, s: &Step) {
+    /// One step; with invariant checks on, the file system's invariants after it.
+    fn step(&mut self, s: &Step) -> Result<()> {
+        self.apply(s);
+        if self.check {
+            self.h.fs.check_invariants().map_err(Error::internal)?;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, s: &Step) {
         match s {
             Step::Create {
                 dir,
@@ -211,11 +220,6 @@ impl Runner<'_> {
                 self.now = until;
             }
         }
-        if self.check {
-            if let Err(e) = self.h.fs.check_invariants() {
-                panic!("file-system invariant violated: {e}");
-            }
-        }
     }
 
     fn record(&mut self, iteration: u64) -> Iteration {
@@ -285,7 +289,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
         check: opts.check_invariants,
     };
     for s in &sc.setup {
-        r.step(s);
+        r.step(s)?;
     }
     let mut iterations = Vec::new();
     let mut stopped_by = "max_iterations";
@@ -294,7 +298,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             if r.enospc {
                 break;
             }
-            r.step(s);
+            r.step(s)?;
         }
         iterations.push(r.record(it + 1));
         if r.enospc {
@@ -312,9 +316,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
     r.h.fs.now = r.now.ns();
     r.h.fs.sync();
     let end = r.h.submit(r.dev, r.now);
-    r.h.fs
-        .check_invariants()
-        .map_err(|e| Error::Usage(format!("internal invariant violated: {e}")))?;
+    r.h.fs.check_invariants().map_err(Error::internal)?;
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let measure_cpu_s = crate::stats::report::thread_cpu_s() - measure_cpu;
     let stats = std::mem::take(&mut r.stats);

@@ -1,4 +1,0 @@
-//! Application models that drive the file-system model ([`crate::host::fs`]) with the file
-//! operations a real application issues: `sqlite` (Mobibench-like SQLite transactions).
-
-pub mod sqlite;
