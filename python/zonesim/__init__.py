@@ -116,10 +116,14 @@ def _as_device(device: Union[Device, str, None]) -> Device:
     return Device(device)
 
 
-def _workload_args(workload: Optional[str], trace: Optional[str]) -> dict:
-    """A workload given as a path or as fio job-file text; or a trace path."""
-    if workload is not None and trace is not None:
-        raise ConfigError("workload and trace exclude each other: give one")
+def _workload_args(workload: Optional[str], trace: Optional[str], scenario: Optional[str] = None) -> dict:
+    """A workload given as a path or as fio job-file text; or a trace path; or an aging
+    scenario file."""
+    given = [n for n, v in (("workload", workload), ("trace", trace), ("scenario", scenario)) if v is not None]
+    if len(given) > 1:
+        raise ConfigError(f"{' and '.join(given)} exclude each other: give one")
+    if scenario is not None:
+        return {"scenario": _absolute(os.fspath(scenario))}
     if trace is not None:
         return {"trace": _absolute(os.fspath(trace))}
     if workload is None:
@@ -173,6 +177,21 @@ class Result:
                 )
         return pd.DataFrame(rows)
 
+    def iterations(self):
+        """An aging scenario's records (``run(scenario=...)``), one row per iteration:
+        throughput, free bytes, FS / device / end-to-end WAF and the file system's sample."""
+        import pandas as pd
+
+        sc = self._report.get("scenario")
+        if sc is None:
+            raise ValueError("the report has no scenario: run with scenario=FILE.toml")
+        rows = []
+        for it in sc["iterations"]:
+            row = {k: v for k, v in it.items() if k != "sample"}
+            row.update({f"fs_{k}": v for k, v in it.get("sample", {}).items() if not isinstance(v, (dict, list))})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
     def timeseries(self):
         """The time series (``stats.interval_ms``), one row per simulated interval."""
         return timeseries_frame(self._report)
@@ -219,11 +238,14 @@ def run(
     qd: int = 32,
     time_scale: float = 1.0,
     check_invariants: bool = False,
+    scenario: Optional[str] = None,
 ) -> Result:
     """Run one simulation, as ``zonesim run`` does; the GIL is released while it simulates.
 
     ``workload`` is an fio job file or the text of one; ``trace`` a block trace (replayed at
-    its arrival times, or ``as_fast_as_possible`` at ``qd``). ``interval_ms`` samples the time
+    its arrival times, or ``as_fast_as_possible`` at ``qd``); ``scenario`` an aging scenario
+    file run on the host file system (``zonesim run --scenario``: the device needs ``fs.kind``;
+    its records are ``Result.iterations()``). ``interval_ms`` samples the time
     series (``stats.interval_ms``). Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     """
     dev = _as_device(device)
@@ -254,7 +276,7 @@ def run(
             time_scale=time_scale,
             check_invariants=check_invariants,
             progress=callback,
-            **_workload_args(workload, trace),
+            **_workload_args(workload, trace, scenario),
         )
     finally:
         if bar is not None:

@@ -159,3 +159,16 @@ def test_runs_release_the_gil(job):
             time.sleep(0.005)
         f.result()
     assert len(ticks) > 0.5 * one / 0.005 * 0.2, "the main thread was starved of the GIL"
+
+
+def test_scenario_runs_like_the_cli(cli):
+    sc = os.path.join(ROOT, "tests", "fixtures", "scenarios", "tiny-aging.toml")
+    dev = zonesim.Device("conzone-paper", **{"fs.kind": "f2fs"})
+    r = zonesim.run(dev, scenario=sc)
+    ours = strip_wall(r.to_dict())
+    theirs = strip_wall(cli_json(cli, "--device", "conzone-paper", "--fs", "f2fs", "--scenario", sc))
+    assert ours == theirs
+    it = r.iterations()
+    assert list(it["iteration"]) == [1, 2, 3]
+    with pytest.raises(zonesim.ConfigError, match="exclude each other"):
+        zonesim.run(dev, scenario=sc, workload="x.fio")

@@ -6,7 +6,8 @@
 use anyhow::Result;
 use std::time::Instant;
 use zonesim::host::fio::{default_job, RwMode, SizeSpec};
-use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
+use zonesim::{RunSpec, WorkloadSpec};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -36,14 +37,14 @@ pub fn peak_rss_bytes() -> u64 {
         .unwrap_or(0)
 }
 
-fn job(rw: RwMode, ios: u64, depth: u32) -> Workload {
+fn job(rw: RwMode, ios: u64, depth: u32) -> WorkloadSpec {
     let mut j = default_job();
     j.name = "bench".into();
     j.rw = rw;
     j.bs = 4096;
     j.iodepth = depth;
     j.io_size = Some(SizeSpec::Bytes(ios * 4096));
-    Workload::Jobs(vec![j])
+    WorkloadSpec::Jobs(vec![j])
 }
 
 /// Requests of `randwrite-4k-empty` at most: 8 GiB of 4 KiB writes, half the 16 GiB device, so
@@ -66,7 +67,7 @@ const MCMQ_CORES: &[&str] = &[
 ];
 
 /// Eight uniform 8 KiB random read/write jobs, `ios` requests in all.
-fn mcmq_jobs(ios: u64) -> Result<Workload> {
+fn mcmq_jobs(ios: u64) -> Result<WorkloadSpec> {
     fio(&format!(
         "[m]\nrw=randrw\nbs=8k\niodepth=4\nnumjobs=8\nnorandommap\nnumber_ios={}\n",
         (ios / 8).max(1)
@@ -80,7 +81,7 @@ struct Case {
     device: &'static str,
     namespace: usize,
     pre: Precondition,
-    workload: Workload,
+    workload: WorkloadSpec,
     /// Device overrides (`--set`), e.g. the host file system.
     sets: &'static [&'static str],
     /// What a floor case leaves out, checked on its report: a floor that did the work it
@@ -111,8 +112,8 @@ impl Floor {
 }
 
 /// A fio job file as a workload (the zoned cases use `zonemode=zbd`).
-fn fio(text: &str) -> Result<Workload> {
-    Ok(Workload::Jobs(zonesim::host::fio::parse_job_file(
+fn fio(text: &str) -> Result<WorkloadSpec> {
+    Ok(WorkloadSpec::Jobs(zonesim::host::fio::parse_job_file(
         text,
         "bench.fio",
     )?))
@@ -169,7 +170,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
             device: "ufs-conventional",
             namespace: 0,
             pre: Precondition::Seq,
-            workload: Workload::Trace(TraceReplay::new(
+            workload: WorkloadSpec::Trace(TraceReplay::new(
                 &tmp,
                 ReplayMode::AsFastAsPossible { qd: 32 },
             )),
@@ -262,7 +263,9 @@ pub fn run(a: BenchArgs) -> Result<()> {
             check_invariants: false,
         };
         let t = Instant::now();
-        let r = sim::run(&cfg, &c.workload, &opts, &mut |_, _| {})?;
+        let r = RunSpec::new(cfg.clone(), c.workload.clone())
+            .options(opts.clone())
+            .run()?;
         let total = t.elapsed().as_secs_f64();
         if let Some(claim) = c.floor.broken_by(&r) {
             anyhow::bail!(
@@ -325,7 +328,10 @@ mod tests {
             namespace: 0,
             check_invariants: true,
         };
-        sim::run(&cfg, &job(rw, 1_000, 32), &opts, &mut |_, _| {}).expect("runs")
+        RunSpec::new(cfg.clone(), job(rw, 1_000, 32))
+            .options(opts.clone())
+            .run()
+            .expect("runs")
     }
 
     #[test]

@@ -112,6 +112,9 @@ fn workload_spec(a: &RunArgs) -> WorkloadSpec {
         r.max_requests = a.trace_max_requests;
         return WorkloadSpec::Trace(r);
     }
+    if let Some(p) = &a.scenario {
+        return WorkloadSpec::ScenarioFile(p.clone());
+    }
     match &a.workload {
         Some(p) => WorkloadSpec::FioFile(p.clone()),
         None => WorkloadSpec::Default,
@@ -152,12 +155,6 @@ pub fn run(a: RunArgs) -> Result<()> {
         namespace: a.namespace,
         check_invariants: a.check_invariants || cfg!(debug_assertions),
     };
-    if let Some(path) = &a.scenario {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let sc = zonesim::host::scenario::Scenario::parse(&text, &path.display().to_string())?;
-        let report = zonesim::sim::scenario::run(&cfg, &sc, &options)?;
-        return emit(&a, &cfg, &path.display().to_string(), &report);
-    }
     let mut spec = RunSpec::new(cfg, workload_spec(&a));
     spec.options = options;
     // Resolved once here for the summary's name and parse errors before anything runs.
@@ -182,7 +179,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     let report = zonesim::run(
         &spec,
         &mut Control {
-            progress: &mut progress,
+            progress: Some(&mut progress),
             stop: None,
         },
     )?;

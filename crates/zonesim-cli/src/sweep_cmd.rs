@@ -49,13 +49,7 @@ fn run_point(s: &SweepFile, t: &Task) -> PointResult {
         namespace: s.namespace,
         check_invariants: cfg!(debug_assertions),
     };
-    let r = zonesim::run(
-        &spec,
-        &mut Control {
-            progress: &mut |_, _| {},
-            stop: None,
-        },
-    )?;
+    let r = zonesim::run(&spec, &mut Control::none())?;
     Ok(r.headline())
 }
 

@@ -547,3 +547,48 @@ fn bench_floor_cases_run() {
         assert_eq!(&fields[..2], &[case, "3000"], "{text}");
     }
 }
+
+/// `--scenario` goes through the run facade like every other workload: a JSON report with the
+/// scenario's iterations, and the scenario's own bad input as one line, exit 2.
+#[test]
+fn scenario_runs_and_its_errors_are_one_line() {
+    let sc = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/scenarios/tiny-aging.toml"
+    );
+    let out = zonesim(&[
+        "run",
+        "--device",
+        "conzone-paper",
+        "--fs",
+        "f2fs",
+        "--scenario",
+        sc,
+        "--json-stdout",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["scenario"]["iterations"].as_array().unwrap().len(), 3);
+    bad_input(
+        &["run", "--device", "conzone-paper", "--scenario", sc],
+        &["host file system"],
+    );
+    bad_input(
+        &[
+            "run",
+            "--device",
+            "conzone-paper",
+            "--fs",
+            "f2fs",
+            "--scenario",
+            sc,
+            "--precondition",
+            "seq",
+        ],
+        &["--precondition seq", "scenario"],
+    );
+}

@@ -7,7 +7,7 @@ use zonesim::config::{DeviceConfig, SlcGc, SlcPolicy};
 use zonesim::device::Device;
 use zonesim::error::Result;
 use zonesim::host::fio::parse_job_file;
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 use zonesim::stats::Report;
 
 /// The zoned data namespace of `conzone-paper`.
@@ -83,8 +83,8 @@ pub fn grow_slc(cfg: &mut DeviceConfig) -> Result<()> {
     zonesim::device::validate(cfg)
 }
 
-pub fn jobs(text: &str, name: &str) -> Result<Workload> {
-    Ok(Workload::Jobs(parse_job_file(text, name)?))
+pub fn jobs(text: &str, name: &str) -> Result<WorkloadSpec> {
+    Ok(WorkloadSpec::Jobs(parse_job_file(text, name)?))
 }
 
 pub fn opts(seed: u64, pre: Precondition, ns: usize) -> RunOptions {
@@ -104,21 +104,18 @@ pub fn run(
     ns: usize,
     seed: u64,
 ) -> Result<Report> {
-    sim::run(
-        cfg,
-        &jobs(text, "experiment")?,
-        &opts(seed, pre, ns),
-        &mut |_, _| {},
-    )
+    zonesim::RunSpec::new(cfg.clone(), jobs(text, "experiment")?)
+        .options(opts(seed, pre, ns))
+        .run()
 }
 
 /// Run `text` on an existing device.
 pub fn run_on(dev: &mut Device, text: &str, ns: usize, seed: u64) -> Result<Report> {
-    sim::run_device(
+    zonesim::sim::run_device(
         dev,
         &jobs(text, "experiment")?,
         &opts(seed, Precondition::None, ns),
-        &mut |_, _| {},
+        &mut zonesim::Control::none(),
     )
 }
 

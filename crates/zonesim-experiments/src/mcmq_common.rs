@@ -6,7 +6,7 @@
 use zonesim::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use zonesim::error::Result;
 use zonesim::host::fio::parse_job_file;
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 use zonesim::stats::Report;
 
 /// Seed 004 §IV-C, the workload of Figs. 5-7.
@@ -52,7 +52,7 @@ pub fn device(
 /// `flows` fio jobs of uniform random 8 KiB `rw` at QD 1 (`norandommap`: every page equally
 /// likely at each request, as seed 004 §IV-C), `ios` each; flow k on namespace
 /// `ns_of(k)`.
-pub fn flows(rw: &str, flows: u32, ios: u64, ns_of: impl Fn(u32) -> usize) -> Result<Workload> {
+pub fn flows(rw: &str, flows: u32, ios: u64, ns_of: impl Fn(u32) -> usize) -> Result<WorkloadSpec> {
     let mut text = String::new();
     for k in 0..flows {
         text.push_str(&format!(
@@ -60,17 +60,19 @@ pub fn flows(rw: &str, flows: u32, ios: u64, ns_of: impl Fn(u32) -> usize) -> Re
             ns_of(k)
         ));
     }
-    Ok(Workload::Jobs(parse_job_file(&text, "mcmq-flows")?))
+    Ok(WorkloadSpec::Jobs(parse_job_file(&text, "mcmq-flows")?))
 }
 
-pub fn run(cfg: &DeviceConfig, w: &Workload, pre: Precondition, seed: u64) -> Result<Report> {
+pub fn run(cfg: &DeviceConfig, w: &WorkloadSpec, pre: Precondition, seed: u64) -> Result<Report> {
     let opts = RunOptions {
         seed,
         precondition: pre,
         check_invariants: false,
         ..RunOptions::default()
     };
-    sim::run(cfg, w, &opts, &mut |_, _| {})
+    zonesim::RunSpec::new(cfg.clone(), w.clone())
+        .options(opts.clone())
+        .run()
 }
 
 /// Requests per second of all flows (reads and writes).

@@ -14,7 +14,7 @@ use super::{pct_change, row_abs, row_dir_by, row_info, row_sign, ExpOptions, Out
 use zonesim::config::DeviceConfig;
 use zonesim::error::Result;
 use zonesim::host::fio::{default_job, Distribution, JobSpec, RwMode, SizeSpec};
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 use zonesim::stats::Report;
 
 /// Write ratios of §5.3.2, percent.
@@ -79,7 +79,7 @@ fn device(quick: bool, placement: &str) -> Result<DeviceConfig> {
 }
 
 /// Trim the last 10% (near full), then ten 4 KiB randrw jobs.
-fn workload(cap: u64, write_pct: u32, ios_per_job: u64, dist: Distribution) -> Workload {
+fn workload(cap: u64, write_pct: u32, ios_per_job: u64, dist: Distribution) -> WorkloadSpec {
     let mut trim = default_job();
     trim.name = "trim-to-90pct".into();
     trim.rw = RwMode::Trim;
@@ -98,7 +98,7 @@ fn workload(cap: u64, write_pct: u32, ios_per_job: u64, dist: Distribution) -> W
         j.stonewall = i == 0;
         jobs.push(j);
     }
-    Workload::Jobs(jobs)
+    WorkloadSpec::Jobs(jobs)
 }
 
 struct Point {
@@ -139,12 +139,9 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
                     check_invariants: false,
                     ..RunOptions::default()
                 };
-                let r = sim::run(
-                    &cfg,
-                    &workload(cap, ratio, ios_per_job, dist),
-                    &opts,
-                    &mut |_, _| {},
-                )?;
+                let r = zonesim::RunSpec::new(cfg.clone(), workload(cap, ratio, ios_per_job, dist))
+                    .options(opts.clone())
+                    .run()?;
                 let p = point(&r);
                 let case = format!("{dname}, {ratio}% writes, {label}");
                 rows.push(row_info(&case, "IOPS", p.iops));
@@ -279,7 +276,7 @@ fn notes(quick: bool) -> Vec<String> {
          stated. GC page-move reductions grow steeply as spare shrinks, so the magnitude depends \
          on this choice."
             .to_string(),
-        "Workload: the paper gives \"libaio, randrw, 4 KB, numjobs 10\" and no distribution, so \
+        "WorkloadSpec: the paper gives \"libaio, randrw, 4 KB, numjobs 10\" and no distribution, so \
          fio's default (uniform) is the primary case; zipf(1.2) overwrites (each job its own hot \
          set) are an assumption printed beside it. Under uniform writes separation gains nothing \
          and SUP/BF lose to single (known gaps); every matching direction needs the skew."

@@ -7,7 +7,7 @@
 use super::{row_abs, row_info, ExpOptions, Outcome};
 use zonesim::error::Result;
 use zonesim::host::fio::parse_job_file;
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 
 const SRC: &str = "seed 003 §5.3.1 Fig. 13: \"GCaR-Optimized's performance was only 65% of the baseline\"; \"BF-Optimized still exhibits a performance reduction of about 5%\"; SUP-GC \"matches the performance of the Cosmos+ strategy, achieving a performance index of 1\"";
 
@@ -35,14 +35,16 @@ fn throughput(placement: &str, quick: bool, seed: u64) -> Result<f64> {
     let cfg = zonesim::load_device("ufs-conventional", &sets)?;
     let size = if quick { "256m" } else { "1g" };
     let text = format!("[w]\nrw=write\nbs=16k\niodepth=32\nio_size={size}\n");
-    let w = Workload::Jobs(parse_job_file(&text, "supgc-throughput")?);
+    let w = WorkloadSpec::Jobs(parse_job_file(&text, "supgc-throughput")?);
     let opts = RunOptions {
         seed,
         precondition: Precondition::None,
         check_invariants: false,
         ..RunOptions::default()
     };
-    let r = sim::run(&cfg, &w, &opts, &mut |_, _| {})?;
+    let r = zonesim::RunSpec::new(cfg.clone(), w.clone())
+        .options(opts.clone())
+        .run()?;
     Ok(r.host.write.iops)
 }
 

@@ -21,8 +21,9 @@ use zonesim::config::DeviceConfig;
 use zonesim::error::Result;
 use zonesim::host::fs::GcPhase;
 use zonesim::host::scenario::{Scenario, Step};
-use zonesim::sim::{scenario, RunOptions};
+use zonesim::sim::RunOptions;
 use zonesim::stats::fs::Iteration;
+use zonesim::{RunSpec, WorkloadSpec};
 
 const SRC: &str = "seed 001 §5.5";
 
@@ -76,7 +77,9 @@ fn age(mut cfg: DeviceConfig, fs: FsConfig, max_iterations: u64, o: &ExpOptions)
         check_invariants: false,
         ..RunOptions::default()
     };
-    let r = scenario::run(&cfg, &aging(max_iterations), &opts)?;
+    let r = RunSpec::new(cfg, WorkloadSpec::Scenario(aging(max_iterations)))
+        .options(opts)
+        .run()?;
     let s = r.scenario.expect("a scenario run reports its iterations");
     Ok(Aged {
         its: s.iterations,

@@ -59,17 +59,20 @@ fn device_config(spec: &str, sets: Vec<String>) -> PyResult<String> {
     Ok(serde_json::to_string(&cfg).expect("config serialises"))
 }
 
-/// The workload of a run: a trace, an fio job file or its text, or the default.
+/// The workload of a run: an aging scenario file, a trace, an fio job file or its text, or
+/// the default.
 fn workload_spec(
     workload: Option<PathBuf>,
     fio_text: Option<(String, String)>,
     trace: Option<TraceReplay>,
+    scenario: Option<PathBuf>,
 ) -> WorkloadSpec {
-    match (trace, fio_text, workload) {
-        (Some(t), _, _) => WorkloadSpec::Trace(t),
-        (None, Some((text, name)), _) => WorkloadSpec::FioText { text, name },
-        (None, None, Some(p)) => WorkloadSpec::FioFile(p),
-        (None, None, None) => WorkloadSpec::Default,
+    match (scenario, trace, fio_text, workload) {
+        (Some(s), _, _, _) => WorkloadSpec::ScenarioFile(s),
+        (None, Some(t), _, _) => WorkloadSpec::Trace(t),
+        (None, None, Some((text, name)), _) => WorkloadSpec::FioText { text, name },
+        (None, None, None, Some(p)) => WorkloadSpec::FioFile(p),
+        (None, None, None, None) => WorkloadSpec::Default,
     }
 }
 
@@ -83,7 +86,7 @@ type RunOutput = (String, Vec<(&'static str, f64)>, Vec<Cdf>);
 #[pyfunction]
 #[pyo3(signature = (device, sets, workload=None, fio_text=None, trace=None, seed=1,
     precondition="none", namespace=0, as_fast_as_possible=false, qd=32, time_scale=1.0,
-    check_invariants=false, progress=None))]
+    check_invariants=false, progress=None, scenario=None))]
 #[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
@@ -100,6 +103,7 @@ fn run(
     time_scale: f64,
     check_invariants: bool,
     progress: Option<PyObject>,
+    scenario: Option<PathBuf>,
 ) -> PyResult<RunOutput> {
     let cfg = zonesim::load_device(device, &sets).map_err(to_py)?;
     let trace = trace.map(|t| {
@@ -110,7 +114,7 @@ fn run(
         };
         TraceReplay::new(t, mode)
     });
-    let mut spec = RunSpec::new(cfg, workload_spec(workload, fio_text, trace));
+    let mut spec = RunSpec::new(cfg, workload_spec(workload, fio_text, trace, scenario));
     spec.options = RunOptions {
         seed,
         precondition: precondition.parse::<Precondition>().map_err(to_py)?,
@@ -135,7 +139,7 @@ fn run(
         zonesim::run(
             &spec,
             &mut Control {
-                progress: &mut observe,
+                progress: Some(&mut observe),
                 stop: Some(&stop),
             },
         )

@@ -18,8 +18,12 @@ pub use zonesim_core::{engine, error};
 pub use zonesim_host as host;
 
 pub use error::{Error, Result};
-/// The run facade shared by every front end (CLI, Python, fio ioengine): build a
-/// [`RunSpec`] and call [`run`] (`sim::execute`).
+/// The one run path (`sim/spec.rs`): every front end that runs a workload — `zonesim run`
+/// (jobs, traces, scenarios), `bench`, `sweep`, the experiments, Python — builds a [`RunSpec`]
+/// and calls [`run`] (`sim::execute`). Real software driving a device one command at a time
+/// (the fio ioengine, the FUSE disk) uses the lower-level [`emu::Handle`]; a multi-phase
+/// experiment continues a device with [`sim::run_device`]. All three build the report in one
+/// place ([`sim::assemble`]).
 pub use sim::{execute as run, Control, RunSpec, WorkloadSpec};
 
 /// Load a device config (a preset name or a TOML file, then `KEY=VALUE` overrides) and check

@@ -19,6 +19,7 @@ mod namespace_contract;
 mod ordering;
 mod placement;
 mod report_schema;
+mod run_path;
 mod slc_cache;
 mod slc_writeback;
 mod theory;

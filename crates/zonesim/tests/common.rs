@@ -3,7 +3,7 @@
 
 use zonesim::config::DeviceConfig;
 use zonesim::host::fio::parse_job_file;
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 use zonesim::stats::Report;
 
 /// A preset with `--set` overrides.
@@ -51,18 +51,21 @@ pub fn many_blocks(op: f64, victim: &str, blocks: u32) -> DeviceConfig {
     )
 }
 
-pub fn jobs(text: &str) -> Workload {
-    Workload::Jobs(parse_job_file(text, "test.fio").expect("valid job file"))
+pub fn jobs(text: &str) -> WorkloadSpec {
+    WorkloadSpec::Jobs(parse_job_file(text, "test.fio").expect("valid job file"))
 }
 
-pub fn run(cfg: &DeviceConfig, wl: &Workload, pre: Precondition, seed: u64) -> Report {
+pub fn run(cfg: &DeviceConfig, wl: &WorkloadSpec, pre: Precondition, seed: u64) -> Report {
     let opts = RunOptions {
         seed,
         precondition: pre,
         namespace: 0,
         check_invariants: true,
     };
-    let r = sim::run(cfg, wl, &opts, &mut |_, _| {}).expect("run succeeds");
+    let r = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts.clone())
+        .run()
+        .expect("run succeeds");
     assert_eq!(
         r.sim.requests_issued, r.sim.requests_completed,
         "every request completes exactly once"

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::host::{HostIo, IoKind};
-use zonesim::sim::{self, Precondition, ReplayMode, TraceReplay, Workload};
+use zonesim::sim::{self, Precondition, ReplayMode, TraceReplay, WorkloadSpec};
 
 fn tiny() -> zonesim::config::DeviceConfig {
     device(
@@ -131,7 +131,7 @@ fn real_traces_replay_completely() {
             ReplayMode::Timed { time_scale: 1.0 },
             ReplayMode::AsFastAsPossible { qd: 16 },
         ] {
-            let wl = Workload::Trace(TraceReplay::new(trace(file), mode));
+            let wl = WorkloadSpec::Trace(TraceReplay::new(trace(file), mode));
             let r = run(&cfg, &wl, Precondition::None, 1);
             let t = r.trace.as_ref().unwrap();
             assert_eq!(t.reads, reads, "{file}");
@@ -164,7 +164,7 @@ fn timed_replay_honours_arrival_times() {
         ReplayMode::Timed { time_scale: 2.0 },
     );
     t.fold = true;
-    let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
+    let r = run(&cfg, &WorkloadSpec::Trace(t), Precondition::None, 1);
     assert!(
         r.sim.simulated_ns >= 2 * span_ns,
         "{} < 2 x {span_ns}",

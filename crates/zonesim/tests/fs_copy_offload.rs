@@ -14,7 +14,7 @@ use zonesim::stats::Report;
 
 /// Files filled to about 60 % of the FS, then 4 KiB random overwrites with fsync: a run where
 /// foreground GC moves many blocks.
-fn workload(nrfiles: u32, overwrite_mib: u32) -> zonesim::sim::Workload {
+fn workload(nrfiles: u32, overwrite_mib: u32) -> zonesim::sim::WorkloadSpec {
     jobs(&format!(
         "[global]\nbs=4k\niodepth=8\n\
          [fill]\nrw=write\ndirectory=/data\nnrfiles={nrfiles}\nfilesize=8m\n\

@@ -8,12 +8,12 @@ use crate::common;
 use common::{data, device, jobs, run};
 use serde_json::Value;
 use zonesim::config::DeviceConfig;
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::{Precondition, RunOptions};
 use zonesim::stats::Report;
 
 /// A 16 MiB file written sequentially, then 4 KiB random overwrites each followed by fsync
 /// (`ipu` on the second job or not).
-fn workload(ipu: bool) -> zonesim::sim::Workload {
+fn workload(ipu: bool) -> zonesim::sim::WorkloadSpec {
     jobs(&format!(
         "[global]\nbs=4k\n\
          [prep]\nrw=write\nfilename=/data/f\nfilesize=16m\nend_fsync=1\n\
@@ -121,7 +121,9 @@ fn ipu_without_a_budget_is_a_job_file_error() {
         namespace: 0,
         check_invariants: false,
     };
-    let e = sim::run(&zoned(0), &workload(true), &opts, &mut |_, _| {})
+    let e = zonesim::RunSpec::new(zoned(0), workload(true))
+        .options(opts.clone())
+        .run()
         .expect_err("rejected")
         .to_string();
     assert!(

@@ -107,7 +107,10 @@ fn zufs_preset_without_a_reserve_is_a_clear_error() {
         namespace: 0,
         check_invariants: true,
     };
-    let Err(err) = zonesim::sim::run(&cfg, &jobs(FILES), &opts, &mut |_, _| {}) else {
+    let Err(err) = zonesim::RunSpec::new(cfg.clone(), jobs(FILES))
+        .options(opts.clone())
+        .run()
+    else {
         panic!("mkfs's reserve does not fit 12 sections");
     };
     let msg = err.to_string();

@@ -14,7 +14,7 @@ use zonesim::host::fio::{parse_job_file, JobGen, Target, ZoneGeom};
 use zonesim::host::trace::{
     convert, trace_stats, ConvertFormat, TraceFormat, TraceOptions, TraceReader,
 };
-use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay, WorkloadSpec};
 
 /// `cases` cases (or `ZONESIM_FUZZ_CASES` for a longer hunt); a failure prints its minimal
 /// input (integration tests have no source file beside which proptest could persist it).
@@ -224,7 +224,7 @@ proptest! {
             namespace: ns,
             check_invariants: true,
         };
-        if let Ok(r) = sim::run(&cfg, &Workload::Jobs(jobs), &opts, &mut |_, _| {}) {
+        if let Ok(r) = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Jobs(jobs)).options(opts.clone()).run() {
             prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
         }
     }
@@ -419,7 +419,7 @@ proptest! {
             namespace: 0,
             check_invariants: true,
         };
-        match sim::run(&cfg, &Workload::Trace(t), &opts, &mut |_, _| {}) {
+        match zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t)).options(opts.clone()).run() {
             Ok(r) => prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed),
             Err(e) => prop_assert!(e.to_string().contains(path.to_str().unwrap()), "{}", e),
         }

@@ -9,7 +9,7 @@ use crate::common;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use zonesim::host::iotailor::{IoTailor, TailorConfig};
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::{Precondition, RunOptions};
 
 const SP: u64 = 64 << 10;
 const ZONE: u64 = 1 << 20;
@@ -233,7 +233,7 @@ fn runs_with_iotailor_complete_every_request_and_keep_zone_order() {
                 namespace: 1,
                 check_invariants: true,
             };
-            let r = sim::run(&cfg, &common::jobs(&text), &opts, &mut |_, _| {}).unwrap();
+            let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(&text)).options(opts.clone()).run().unwrap();
             let t = r.sim.iotailor.clone().expect("sim.iotailor");
             prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
             prop_assert_eq!(t.requests_in, r.host.write.ios);
@@ -254,13 +254,10 @@ fn iotailor_on_a_conventional_namespace_is_an_error_naming_the_key() {
         check_invariants: false,
         ..RunOptions::default()
     };
-    let e = sim::run(
-        &cfg,
-        &common::jobs("[w]\nrw=write\nbs=4k\nsize=1m\n"),
-        &opts,
-        &mut |_, _| {},
-    )
-    .expect_err("rejected")
-    .to_string();
+    let e = zonesim::RunSpec::new(cfg.clone(), common::jobs("[w]\nrw=write\nbs=4k\nsize=1m\n"))
+        .options(opts.clone())
+        .run()
+        .expect_err("rejected")
+        .to_string();
     assert!(e.starts_with("config: host.iotailor:"), "{e}");
 }

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::{Precondition, RunOptions};
 
 /// What a combination must do.
 enum Expect {
@@ -138,7 +138,9 @@ fn runs(sets: &[&str]) {
             namespace: ns,
             check_invariants: true,
         };
-        let r = sim::run(&cfg, &common::jobs(text), &opts, &mut |_, _| {})
+        let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
+            .options(opts.clone())
+            .run()
             .unwrap_or_else(|e| panic!("{sets:?} ns {ns}: {e}"));
         assert_eq!(r.sim.requests_issued, r.sim.requests_completed, "{sets:?}");
         assert!(

@@ -13,7 +13,7 @@ use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::interface::zone::Lba;
 use zonesim::interface::{Command, Op, ZoneAction};
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 
 /// A namespace kind under test: its device, its namespace and whether it is zoned.
 struct Kind {
@@ -254,8 +254,11 @@ fn run_workload(k: &Kind, seed: u64) -> zonesim::stats::Report {
         namespace: k.ns,
         check_invariants: true,
     };
-    let wl: Workload = common::jobs(text);
-    let r = sim::run(&k.cfg, &wl, &opts, &mut |_, _| {}).expect("run succeeds");
+    let wl: WorkloadSpec = common::jobs(text);
+    let r = zonesim::RunSpec::new(k.cfg.clone(), wl.clone())
+        .options(opts.clone())
+        .run()
+        .expect("run succeeds");
     assert_eq!(
         r.sim.requests_issued, r.sim.requests_completed,
         "every request completes exactly once"

@@ -6,7 +6,7 @@ use crate::common;
 
 use zonesim::config::DeviceConfig;
 use zonesim::interface::zone::ZoneErrorKind;
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::{Precondition, RunOptions};
 use zonesim::stats::Report;
 
 const NS: usize = 1;
@@ -24,7 +24,10 @@ fn run_ns(cfg: &DeviceConfig, text: &str) -> Report {
         namespace: NS,
         check_invariants: true,
     };
-    let r = sim::run(cfg, &common::jobs(text), &opts, &mut |_, _| {}).expect("run succeeds");
+    let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
+        .options(opts.clone())
+        .run()
+        .expect("run succeeds");
     assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
     r
 }

@@ -12,7 +12,7 @@ use zonesim::firmware::mapping::{Entry, Lpa};
 use zonesim::host::fio::{default_job, Distribution, RwMode, SizeSpec};
 use zonesim::host::{HostIo, IoKind};
 use zonesim::interface::Command;
-use zonesim::sim::{self, Precondition, RunOptions, Workload};
+use zonesim::sim::{self, Precondition, RunOptions, WorkloadSpec};
 
 const POLICIES: [&str; 5] = ["single", "sup", "bloom", "age_k", "hint"];
 
@@ -227,7 +227,7 @@ proptest! {
 }
 
 fn run(cfg: &DeviceConfig, j: zonesim::host::fio::JobSpec, seed: u64) -> zonesim::stats::Report {
-    common::run(cfg, &Workload::Jobs(vec![j]), Precondition::Seq, seed)
+    common::run(cfg, &WorkloadSpec::Jobs(vec![j]), Precondition::Seq, seed)
 }
 
 /// 4 KiB zipf random writes of `x` times the capacity, `rw` mode, depth `qd`.
@@ -291,8 +291,11 @@ fn preemptible_gc_lets_reads_overtake() {
             precondition: Precondition::Seq,
             ..RunOptions::default()
         };
-        let jobs = Workload::Jobs(vec![w.clone(), r.clone()]);
-        sim::run(&tiny(sets), &jobs, &opts, &mut |_, _| {}).unwrap()
+        let jobs = WorkloadSpec::Jobs(vec![w.clone(), r.clone()]);
+        zonesim::RunSpec::new(tiny(sets), jobs.clone())
+            .options(opts.clone())
+            .run()
+            .unwrap()
     };
     let plain = go(&bg);
     let mut sets = bg.to_vec();
@@ -361,7 +364,10 @@ fn pages_moved(policy: &str, dist: Distribution, writes_x: u64, seed: u64) -> u6
         check_invariants: false,
         ..RunOptions::default()
     };
-    let r = sim::run(&cfg, &Workload::Jobs(vec![j]), &opts, &mut |_, _| {}).unwrap();
+    let r = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Jobs(vec![j]))
+        .options(opts.clone())
+        .run()
+        .unwrap();
     r.device.gc.pages_moved
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use zonesim::config::DeviceConfig;
-use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay, WorkloadSpec};
 
 /// Objects whose keys are data (region names, zone conditions), not schema: listed as `*`.
 const DYNAMIC_KEYS: [&str; 2] = ["device.wear.regions", "device.namespaces[].zone_conditions"];
@@ -76,7 +76,10 @@ fn zoned_trace(mode: ReplayMode) -> Value {
         namespace: 1,
         check_invariants: true,
     };
-    let r = sim::run(&cfg, &Workload::Trace(t), &opts, &mut |_, _| {}).unwrap();
+    let r = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t))
+        .options(opts.clone())
+        .run()
+        .unwrap();
     assert!(
         r.device.zones.errors.total() > 0,
         "first_errors is not empty"

@@ -14,7 +14,7 @@ use zonesim::engine::SimTime;
 use zonesim::firmware::mapping::{Entry, Lpa};
 use zonesim::interface::zone::Lba;
 use zonesim::interface::{Command, Op};
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::{Precondition, RunOptions};
 
 /// A small conventional TLC device (2 x 2 dies, 48-page blocks: 96 KiB regular units, SLC
 /// superblocks of 512 slots); `cache`: 8 SLC blocks per plane as its SLC write cache.
@@ -39,7 +39,10 @@ fn run(cfg: &DeviceConfig, text: &str) -> Value {
         namespace: 0,
         check_invariants: true,
     };
-    let r = sim::run(cfg, &common::jobs(text), &opts, &mut |_, _| {}).expect("run");
+    let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
+        .options(opts.clone())
+        .run()
+        .expect("run");
     assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
     r.deterministic_json()
 }

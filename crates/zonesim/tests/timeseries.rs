@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{device, jobs, many_blocks, run};
 use std::sync::atomic::AtomicBool;
-use zonesim::sim::{Precondition, Workload};
+use zonesim::sim::Precondition;
 use zonesim::{Control, RunSpec, WorkloadSpec};
 
 const MIX: &str = "[mix]\nrw=randrw\nbs=4k\niodepth=8\nnumber_ios=20000\n";
@@ -103,14 +103,7 @@ fn zoned_runs_sample_slc_and_buffers() {
     let mut spec = RunSpec::new(cfg, WorkloadSpec::Default);
     spec.options.namespace = 1;
     spec.options.check_invariants = true;
-    let r = zonesim::run(
-        &spec,
-        &mut Control {
-            progress: &mut |_, _| {},
-            stop: None,
-        },
-    )
-    .expect("runs");
+    let r = zonesim::run(&spec, &mut Control::none()).expect("runs");
     let ts = r.timeseries.as_ref().unwrap();
     assert!(col(ts, "slc_valid_pages").iter().any(|&x| x > 0.0));
 }
@@ -128,7 +121,7 @@ fn a_stop_flag_interrupts_the_run() {
     let e = zonesim::run(
         &spec,
         &mut Control {
-            progress: &mut |_, _| {},
+            progress: None,
             stop: Some(&stop),
         },
     )
@@ -149,16 +142,9 @@ fn the_facade_equals_the_plain_run() {
     );
     spec.options.seed = 9;
     spec.options.check_invariants = true;
-    let b = zonesim::run(
-        &spec,
-        &mut Control {
-            progress: &mut |_, _| {},
-            stop: None,
-        },
-    )
-    .unwrap();
+    let b = zonesim::run(&spec, &mut Control::none()).unwrap();
     assert_eq!(a.deterministic_json(), b.deterministic_json());
-    let _: Workload = spec.resolve_workload().unwrap().0;
+    let _: WorkloadSpec = spec.resolve_workload().unwrap().0;
 }
 
 #[test]

@@ -15,7 +15,7 @@ use zonesim::config::DeviceConfig;
 use zonesim::device::Device;
 use zonesim::engine::{rng_for, SimTime};
 use zonesim::host::{HostIo, IoKind};
-use zonesim::sim::{self, Precondition};
+use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
 /// 2 channels x 2 chips x 1 die x 2 planes, MLC (2-page program unit: 4 x 4 KiB slots per
@@ -176,7 +176,7 @@ fn gc_backlog_and_write_tail_are_bounded() {
         }
         let lpa = rng.gen_range(0..pages);
         let io = HostIo::new(IoKind::Write, lpa * 4096, 4096);
-        let done = dev.submit(now, 0, sim::command(&io)).done;
+        let done = dev.submit(now, 0, zonesim::sim::command(&io)).done;
         inflight.push(Reverse(done));
         if i >= pages * 2 {
             lat.push((done - now) as f64 * 1e-9);

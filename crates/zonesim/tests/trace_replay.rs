@@ -6,7 +6,7 @@ use crate::common;
 use common::*;
 use std::path::PathBuf;
 use zonesim::host::trace::{trace_stats, TraceOptions, TraceReader};
-use zonesim::sim::{Precondition, ReplayMode, TraceReplay, Workload};
+use zonesim::sim::{Precondition, ReplayMode, TraceReplay, WorkloadSpec};
 
 fn sample(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -46,7 +46,7 @@ fn every_format_replays_with_consistent_counts_and_deterministically() {
             ReplayMode::Timed { time_scale: 1.0 },
             ReplayMode::AsFastAsPossible { qd: 4 },
         ] {
-            let wl = Workload::Trace(TraceReplay::new(&path, mode));
+            let wl = WorkloadSpec::Trace(TraceReplay::new(&path, mode));
             let a = run(&cfg, &wl, Precondition::None, 1);
             let t = a.trace.clone().unwrap();
             assert_eq!(t.format.name(), format, "{file}");
@@ -72,7 +72,7 @@ fn every_format_replays_with_consistent_counts_and_deterministically() {
 #[test]
 fn the_blkparse_sample_carries_trims_and_flushes_to_the_device() {
     let cfg = small_device();
-    let wl = Workload::Trace(TraceReplay::new(
+    let wl = WorkloadSpec::Trace(TraceReplay::new(
         sample("sample.blkparse"),
         ReplayMode::AsFastAsPossible { qd: 1 },
     ));
@@ -89,7 +89,7 @@ fn no_fold_rejects_requests_beyond_capacity() {
     let path = tpcc();
     let mut t = TraceReplay::new(&path, ReplayMode::AsFastAsPossible { qd: 8 });
     t.fold = false;
-    let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
+    let r = run(&cfg, &WorkloadSpec::Trace(t), Precondition::None, 1);
     let tr = r.trace.unwrap();
     let rejected = tr.rejected;
     assert!(rejected > 0);
@@ -104,11 +104,11 @@ fn replay_window_options_select_requests() {
     let mut t = TraceReplay::new(&path, ReplayMode::AsFastAsPossible { qd: 8 });
     t.skip = 100;
     t.max_requests = Some(500);
-    let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
+    let r = run(&cfg, &WorkloadSpec::Trace(t), Precondition::None, 1);
     assert_eq!(r.trace.unwrap().requests, 500);
     let mut t = TraceReplay::new(&path, ReplayMode::Timed { time_scale: 1.0 });
     t.stop_ns = Some(10_000_000);
-    let r = run(&cfg, &Workload::Trace(t), Precondition::None, 1);
+    let r = run(&cfg, &WorkloadSpec::Trace(t), Precondition::None, 1);
     let n = r.trace.unwrap().requests;
     assert!(n > 0 && n < 6999);
     assert!(r.sim.simulated_ns < 12_000_000);
@@ -130,7 +130,7 @@ fn timed_replay_time_is_monotonic_and_bounded() {
         text += &format!("{t} 0 {} 8 0\n", i * 8);
     }
     std::fs::write(&back, text).unwrap();
-    let wl = Workload::Trace(TraceReplay::new(
+    let wl = WorkloadSpec::Trace(TraceReplay::new(
         &back,
         ReplayMode::Timed { time_scale: 1.0 },
     ));
@@ -138,23 +138,27 @@ fn timed_replay_time_is_monotonic_and_bounded() {
     assert_eq!(r.host.write.ios, 200);
     let huge = dir.join("huge.disksim");
     std::fs::write(&huge, "0 0 0 8 1\n18446744073709551615 0 8 8 1\n").unwrap();
-    let wl = Workload::Trace(TraceReplay::new(
+    let wl = WorkloadSpec::Trace(TraceReplay::new(
         &huge,
         ReplayMode::Timed { time_scale: 1.0 },
     ));
     let opts = zonesim::sim::RunOptions::default();
-    let e = zonesim::sim::run(&cfg, &wl, &opts, &mut |_, _| {})
+    let e = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts.clone())
+        .run()
         .unwrap_err()
         .to_string();
     assert!(
         e.starts_with(&format!("{}:2: arrival", huge.display())) && e.contains("2^62"),
         "{e}"
     );
-    let wl = Workload::Trace(TraceReplay::new(
+    let wl = WorkloadSpec::Trace(TraceReplay::new(
         sample("sample.disksim"),
         ReplayMode::Timed { time_scale: 1e300 },
     ));
-    let e = zonesim::sim::run(&cfg, &wl, &opts, &mut |_, _| {})
+    let e = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts.clone())
+        .run()
         .unwrap_err()
         .to_string();
     assert!(e.contains("beyond the replay horizon"), "{e}");

@@ -7,7 +7,7 @@ use crate::common;
 use common::{device, jobs, run, small_zoned};
 use zonesim::config::DeviceConfig;
 use zonesim::device::Device;
-use zonesim::sim::{self, Precondition, RunOptions};
+use zonesim::sim::{Precondition, RunOptions};
 use zonesim::stats::device::NamespaceReport;
 use zonesim::stats::Report;
 
@@ -66,7 +66,10 @@ fn region_erases_add_up_to_the_device_s() {
         namespace: 1,
         check_invariants: true,
     };
-    let r = sim::run(&cfg, &wl, &opts, &mut |_, _| {}).expect("zoned run");
+    let r = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts.clone())
+        .run()
+        .expect("zoned run");
     assert_erases_add_up(&r, &["ns1", "ns1_slc"]);
 }
 

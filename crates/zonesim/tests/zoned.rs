@@ -7,7 +7,7 @@ use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::host::{HostIo, IoKind};
 use zonesim::interface::zone::{Lba, ZoneErrorKind, ZoneId};
-use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, Workload};
+use zonesim::sim::{self, Precondition, ReplayMode, RunOptions, TraceReplay, WorkloadSpec};
 
 const NS: usize = 1;
 
@@ -35,7 +35,10 @@ fn out_of_order_trace_counts_unaligned_writes_only() {
         ReplayMode::AsFastAsPossible { qd: 1 },
     );
     t.fold = false;
-    let r = sim::run(&cfg, &Workload::Trace(t), &opts(), &mut |_, _| {}).unwrap();
+    let r = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t))
+        .options(opts())
+        .run()
+        .unwrap();
     assert_eq!(r.sim.requests_issued, 10);
     assert_eq!(r.sim.requests_completed, 10);
     let e = &r.device.zones.errors;
@@ -185,7 +188,10 @@ fn churn(sets: &[&str]) -> zonesim::stats::Report {
     let cfg = small(sets);
     let text = "[w]\nrw=randwrite\nbs=12k\nzonemode=zbd\nmax_open_zones=4\nfsync=1\niodepth=4\nio_size=120m\n\
                 [r]\nrw=randread\nbs=4k\nzonemode=zbd\niodepth=4\nnumber_ios=2000\nio_size=8m\n";
-    let r = sim::run(&cfg, &jobs(text), &opts(), &mut |_, _| {}).unwrap();
+    let r = zonesim::RunSpec::new(cfg.clone(), jobs(text))
+        .options(opts())
+        .run()
+        .unwrap();
     assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
     assert_eq!(
         r.device.zones.errors.total(),
@@ -227,7 +233,10 @@ fn hybrid_mapping_misses_less_than_page_mapping() {
         let cfg = small(&[&format!("ftl.mapping={mapping}")]);
         let text = "[fill]\nrw=write\nbs=128k\nzonemode=zbd\niodepth=8\n\
                     [r]\nstonewall\nrw=randread\nbs=4k\nzonemode=zbd\niodepth=1\nnumber_ios=3000\nio_size=12m\nnorandommap=1\n";
-        let r = sim::run(&cfg, &jobs(text), &opts(), &mut |_, _| {}).unwrap();
+        let r = zonesim::RunSpec::new(cfg.clone(), jobs(text))
+            .options(opts())
+            .run()
+            .unwrap();
         (r.device.l2p.zoned.miss_rate, r.jobs[1].host.read.iops)
     };
     let (pm, pi) = run("page");
@@ -245,12 +254,12 @@ fn seq_precondition_fills_every_zone_in_order() {
     let cfg = small(&[]);
     let mut o = opts();
     o.precondition = Precondition::Seq;
-    let r = sim::run(
-        &cfg,
-        &jobs("[r]\nrw=read\nbs=128k\nzonemode=zbd\nsize=2z\n"),
-        &o,
-        &mut |_, _| {},
+    let r = zonesim::RunSpec::new(
+        cfg.clone(),
+        jobs("[r]\nrw=read\nbs=128k\nzonemode=zbd\nsize=2z\n"),
     )
+    .options(o.clone())
+    .run()
     .unwrap();
     assert_eq!(
         r.device.namespaces[1].zoned().unwrap().zone_conditions["FULL"],
@@ -298,14 +307,14 @@ fn namespaces_share_one_l2p_sram() {
         &mut dev,
         &jobs("[w]\nrw=randwrite\nbs=4k\niodepth=4\nnumber_ios=3000\n"),
         &o,
-        &mut |_, _| {},
+        &mut zonesim::Control::none(),
     )
     .unwrap();
     let p0 = pages(&dev);
     assert!(p0 > 0);
     // Zoned namespace 1: write, then read every page at page granularity.
     let wl = jobs("[w]\nrw=write\nbs=64k\niodepth=1\nzonemode=zbd\nsize=8z\n[r]\nstonewall\nrw=randread\nbs=4k\niodepth=4\nzonemode=zbd\nsize=8z\nnumber_ios=40000\n");
-    let r = sim::run_device(&mut dev, &wl, &opts(), &mut |_, _| {}).unwrap();
+    let r = sim::run_device(&mut dev, &wl, &opts(), &mut zonesim::Control::none()).unwrap();
     let e1 = entries(&dev);
     assert_eq!(
         pages(&dev),
@@ -325,7 +334,7 @@ fn namespaces_share_one_l2p_sram() {
         &mut dev,
         &jobs("[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=3000\n"),
         &o,
-        &mut |_, _| {},
+        &mut zonesim::Control::none(),
     )
     .unwrap();
     assert!(entries(&dev) < e1);
@@ -344,26 +353,29 @@ fn jobs_on_two_namespaces_run_concurrently_and_share_the_dies() {
     let alone = "[data]\nnamespace=1\nrw=write\nbs=128k\niodepth=2\nzonemode=zbd\nsize=4z\n";
     let mut o = opts();
     o.namespace = 0;
-    let r = sim::run(&cfg, &jobs(both), &o, &mut |_, _| {}).unwrap();
+    let r = zonesim::RunSpec::new(cfg.clone(), jobs(both))
+        .options(o.clone())
+        .run()
+        .unwrap();
     assert_eq!(r.jobs[0].namespace, 0);
     assert_eq!(r.jobs[1].namespace, 1);
     assert_eq!(r.jobs[0].host.write.ios, 2000);
     assert!(r.jobs[1].host.write.ios > 0);
     assert_eq!(r.device.zones.errors.total(), 0);
-    let solo = sim::run(&cfg, &jobs(alone), &o, &mut |_, _| {}).unwrap();
+    let solo = zonesim::RunSpec::new(cfg.clone(), jobs(alone))
+        .options(o.clone())
+        .run()
+        .unwrap();
     assert!(
         r.jobs[1].host.write.bandwidth_mib_s < solo.jobs[0].host.write.bandwidth_mib_s,
         "metadata traffic slows the data writer: {} vs {} MiB/s",
         r.jobs[1].host.write.bandwidth_mib_s,
         solo.jobs[0].host.write.bandwidth_mib_s
     );
-    let err = sim::run(
-        &cfg,
-        &jobs("[x]\nnamespace=5\nrw=read\n"),
-        &o,
-        &mut |_, _| {},
-    )
-    .unwrap_err();
+    let err = zonesim::RunSpec::new(cfg.clone(), jobs("[x]\nnamespace=5\nrw=read\n"))
+        .options(o.clone())
+        .run()
+        .unwrap_err();
     assert!(err.to_string().contains("namespace=5"), "{err}");
 }
 
@@ -372,10 +384,14 @@ fn jobs_on_two_namespaces_run_concurrently_and_share_the_dies() {
 fn zoned_runs_are_deterministic() {
     let cfg = small(&["ftl.mapping=hybrid", "slc.gc=migrate"]);
     let wl = jobs("[w]\nrw=randwrite\nbs=16k\niodepth=8\nzonemode=zbd\nmax_open_zones=4\nsize=8z\nio_size=24m\n[r]\nstonewall\nrw=randread\nbs=4k\niodepth=8\nzonemode=zbd\nsize=8z\nnumber_ios=5000\n");
-    let a = sim::run(&cfg, &wl, &opts(), &mut |_, _| {})
+    let a = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts())
+        .run()
         .unwrap()
         .deterministic_json();
-    let b = sim::run(&cfg, &wl, &opts(), &mut |_, _| {})
+    let b = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts())
+        .run()
         .unwrap()
         .deterministic_json();
     assert_eq!(a, b);

@@ -19,8 +19,9 @@ use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::host::{HostIo, IoKind};
 use crate::interface::zone::{ZoneConfig, ZoneInfo};
+use crate::sim::{assemble, RunRecord};
 use crate::stats::emulation::{EmulationReport, RejectedReport, StoreReport};
-use crate::stats::report::{HostReport, JobReport, PreconditionReport, SimReport};
+use crate::stats::report::{HostReport, JobReport};
 use crate::stats::{IoStats, Report};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -289,11 +290,14 @@ impl Handle {
     pub fn report(&self) -> Report {
         let host = HostReport::from_stats(&self.stats);
         let wall_s = self.wall.elapsed().as_secs_f64();
-        let simulated_ns = self.clock.ns();
-        let firmware = self.dev.firmware_report(host.window_ns);
-        Report {
-            zonesim_version: env!("CARGO_PKG_VERSION"),
-            firmware,
+        let record = RunRecord {
+            seed: self.opts.seed,
+            end: self.clock,
+            wall_s,
+            measure_wall_s: wall_s,
+            events: self.completed,
+            issued: self.issued,
+            completed: self.completed,
             jobs: vec![JobReport {
                 name: self.opts.name.clone(),
                 namespace: self.ns,
@@ -301,34 +305,10 @@ impl Handle {
                 host: host.clone(),
             }],
             host,
-            device: self.dev.report(),
-            precondition: PreconditionReport {
-                mode: "none".into(),
-                ..Default::default()
-            },
-            sim: SimReport {
-                seed: self.opts.seed,
-                simulated_ns,
-                total_simulated_ns: simulated_ns,
-                wall_s,
-                measure_wall_s: wall_s,
-                events: self.completed,
-                requests_issued: self.issued,
-                requests_completed: self.completed,
-                requests_per_wall_s: self.completed as f64 / wall_s.max(1e-9),
-                measure_cpu_s: None,
-                ordering: None,
-                iotailor: None,
-                dispatch: None,
-            },
-            trace: None,
             emulation: Some(self.emulation_report()),
-            timeseries: None,
-            latency_cdfs: Vec::new(),
-            fs: None,
-            end_to_end_waf: None,
-            scenario: None,
-        }
+            ..RunRecord::default()
+        };
+        assemble(&self.dev, None, record)
     }
 
     fn emulation_report(&self) -> EmulationReport {

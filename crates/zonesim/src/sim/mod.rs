@@ -9,37 +9,34 @@
 pub mod fs;
 mod precondition;
 mod queues;
+mod report;
 pub mod scenario;
 mod source;
 mod spec;
 pub mod sweep;
 
 pub use precondition::Precondition;
+pub use report::{assemble, RunRecord};
 pub use source::{ReplayMode, TraceReplay};
-pub use spec::{execute, RunSpec, WorkloadSpec, DEFAULT_WORKLOAD, DEFAULT_ZONED_WORKLOAD};
+use spec::Workload;
+pub use spec::{
+    execute, run_device, RunSpec, WorkloadSpec, DEFAULT_WORKLOAD, DEFAULT_ZONED_WORKLOAD,
+};
 
-use crate::config::DeviceConfig;
 use crate::device::{Device, Submitted};
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
-use crate::host::fio::JobSpec;
 use crate::host::iotailor::{Hold, IoTailor, TailorConfig, TailorCounters};
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::sched::PrioDispatch;
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Completion, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport, SimReport};
+use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport};
 use crate::stats::{IoStats, Report, Sampler, SeriesSection};
 use queues::HostQueues;
 use source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// What to run.
-pub enum Workload {
-    Jobs(Vec<JobSpec>),
-    Trace(TraceReplay),
-}
 
 /// How to run it.
 #[derive(Debug, Clone)]
@@ -69,19 +66,27 @@ impl Default for RunOptions {
 pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
 
 /// What the caller of a run sees and steers while it runs.
+#[derive(Default)]
 pub struct Control<'a> {
     /// Called now and then (every 65536 completions) with the phase and the requests completed.
-    pub progress: Progress<'a>,
+    pub progress: Option<Progress<'a>>,
     /// Checked at the same points: once set (by another thread, a signal handler), the run
     /// stops with [`Error::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
 }
 
 impl Control<'_> {
+    /// Neither a progress observer nor a stop flag.
+    pub fn none() -> Control<'static> {
+        Control::default()
+    }
+
     /// Report progress; an error if the run is to stop.
     #[cold]
     fn tick(&mut self, phase: &'static str, completed: u64) -> Result<()> {
-        (self.progress)(phase, completed);
+        if let Some(p) = &mut self.progress {
+            p(phase, completed);
+        }
         match self.stop {
             Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted { phase, completed }),
             _ => Ok(()),
@@ -927,61 +932,18 @@ impl<'d> Engine<'d> {
     }
 }
 
-/// Run `workload` on a fresh device built from `cfg`.
-pub fn run(
-    cfg: &DeviceConfig,
-    workload: &Workload,
-    opts: &RunOptions,
-    progress: Progress,
-) -> Result<Report> {
-    run_with(
-        cfg,
-        workload,
-        opts,
-        &mut Control {
-            progress,
-            stop: None,
-        },
-    )
-}
-
-/// [`run`] with a stop flag beside the progress observer.
-pub fn run_with(
-    cfg: &DeviceConfig,
-    workload: &Workload,
-    opts: &RunOptions,
-    ctl: &mut Control,
-) -> Result<Report> {
-    let mut dev = Device::new(cfg, opts.seed)?;
-    run_device_with(&mut dev, workload, opts, ctl)
-}
-
-/// Run `workload` on an existing device (after what it already ran: it starts when the device's
-/// last run ended). Counters are reset first, so the report covers this run only.
-pub fn run_device(
-    dev: &mut Device,
-    workload: &Workload,
-    opts: &RunOptions,
-    progress: Progress,
-) -> Result<Report> {
-    run_device_with(
-        dev,
-        workload,
-        opts,
-        &mut Control {
-            progress,
-            stop: None,
-        },
-    )
-}
-
-/// [`run_device`] with a stop flag beside the progress observer.
-pub fn run_device_with(
+/// Run a resolved workload on `dev` (fresh, or after what it already ran): the body of
+/// [`execute`] and [`run_device`]. A scenario runs on the host file system step by step
+/// (`scenario.rs`); jobs and traces run on the event engine.
+pub(crate) fn run_resolved(
     dev: &mut Device,
     workload: &Workload,
     opts: &RunOptions,
     ctl: &mut Control,
 ) -> Result<Report> {
+    if let Workload::Scenario(sc) = workload {
+        return scenario::run(dev, sc, opts);
+    }
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
     check_iotailor(dev, opts.namespace)?;
@@ -1065,44 +1027,30 @@ pub fn run_device_with(
             trace = Some(t);
         }
     }
-    let wall_s = wall.elapsed().as_secs_f64();
     let mut host = HostReport::from_stats(&total);
     host.queues = queue_stats.iter().map(HostReport::from_stats).collect();
-    let firmware = dev.firmware_report(host.window_ns);
-    let device = dev.report();
-    let fs = fs_host
-        .as_ref()
-        .map(|h| crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
-    Ok(Report {
-        zonesim_version: env!("CARGO_PKG_VERSION"),
+    let record = report::RunRecord {
+        seed: opts.seed,
+        start: t0,
+        end,
+        wall_s: wall.elapsed().as_secs_f64(),
+        measure_wall_s,
+        measure_cpu_s: Some(measure_cpu_s),
+        events,
+        issued,
+        completed,
         host,
         jobs,
-        end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
-        fs,
-        scenario: None,
-        device,
-        precondition: pre,
-        sim: SimReport {
-            seed: opts.seed,
-            simulated_ns: end.since(t0),
-            total_simulated_ns: end.ns(),
-            wall_s,
-            measure_wall_s,
-            events,
-            requests_issued: issued,
-            requests_completed: completed,
-            requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
-            measure_cpu_s: Some(measure_cpu_s),
-            ordering,
-            iotailor,
-            dispatch,
-        },
-        trace,
-        firmware,
-        emulation: None,
-        timeseries,
         latency_cdfs,
-    })
+        precondition: pre,
+        trace,
+        timeseries,
+        ordering,
+        iotailor,
+        dispatch,
+        ..report::RunRecord::default()
+    };
+    Ok(report::assemble(dev, fs_host.as_ref(), record))
 }
 
 /// `host.iotailor` reshapes the zoned writes of the run's sources: the run's namespace must be

@@ -6,8 +6,8 @@
 //! no read is in flight; conventional: only in `idle` steps after `gc_idle_time`).
 
 use super::fs::{mount, FsHost};
-use super::RunOptions;
-use crate::config::DeviceConfig;
+use super::report::{assemble, RunRecord};
+use super::{Precondition, RunOptions};
 use crate::device::Device;
 use crate::engine::{rng_for, SimTime};
 use crate::error::{Error, Result};
@@ -15,7 +15,7 @@ use crate::host::fs::{Ino, BLOCK_BYTES};
 use crate::host::scenario::{Scenario, Step};
 use crate::host::IoKind;
 use crate::stats::fs::{Iteration, ScenarioReport};
-use crate::stats::report::{HostReport, JobReport, PreconditionReport, SimReport};
+use crate::stats::report::{HostReport, JobReport};
 use crate::stats::{IoStats, Report};
 use rand::RngCore;
 use std::collections::{HashMap, VecDeque};
@@ -252,19 +252,24 @@ impl Runner<'_> {
     }
 }
 
-/// Run scenario `sc` on a fresh device from `cfg` (which must have an `[fs]` section).
-pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Report> {
+/// Run scenario `sc` on the host file system (`[fs]`) of `dev`, from its clock on.
+pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<Report> {
     let wall = Instant::now();
-    let fs_cfg = cfg.fs.clone().ok_or_else(|| {
+    let fs_cfg = dev.cfg.fs.clone().ok_or_else(|| {
         Error::Usage(
             "a scenario runs on the host file system: add --fs f2fs or an [fs] section".into(),
         )
     })?;
-    let mut dev = Device::new(cfg, opts.seed)?;
+    if opts.precondition != Precondition::None {
+        return Err(Error::Usage(format!(
+            "--precondition {}: a scenario ages its own file system from mkfs on; drop it",
+            opts.precondition.name()
+        )));
+    }
     dev.check_namespace(opts.namespace)?;
-    super::check_iotailor(&dev, opts.namespace)?;
-    let mut h = mount(&fs_cfg, &dev, opts.namespace)?;
-    let t0 = h.submit(&mut dev, SimTime::ZERO);
+    super::check_iotailor(dev, opts.namespace)?;
+    let mut h = mount(&fs_cfg, dev, opts.namespace)?;
+    let t0 = h.submit(dev, dev.clock);
     dev.reset_counters();
     let next_bg =
         h.fs.p
@@ -273,7 +278,7 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
     let measure = Instant::now();
     let measure_cpu = crate::stats::report::thread_cpu_s();
     let mut r = Runner {
-        dev: &mut dev,
+        dev,
         h,
         now: t0,
         stats: IoStats::default(),
@@ -321,16 +326,19 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
     let measure_cpu_s = crate::stats::report::thread_cpu_s() - measure_cpu;
     let stats = std::mem::take(&mut r.stats);
     let h = r.h;
-    dev.clock = end;
-    let device = dev.report();
-    let fs = crate::stats::fs::FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device);
+    r.dev.clock = end;
     let completed = stats.read.ios + stats.write.ios + stats.flush.ios + stats.trim.ios;
     let host = HostReport::from_stats(&stats);
-    let firmware = dev.firmware_report(host.window_ns);
-    Ok(Report {
-        zonesim_version: env!("CARGO_PKG_VERSION"),
-        firmware,
-        host,
+    let record = RunRecord {
+        seed: opts.seed,
+        start: t0,
+        end,
+        wall_s: wall.elapsed().as_secs_f64(),
+        measure_wall_s,
+        measure_cpu_s: Some(measure_cpu_s),
+        events: completed,
+        issued: completed,
+        completed,
         jobs: vec![JobReport {
             name: if sc.name.is_empty() {
                 "scenario".into()
@@ -339,38 +347,15 @@ pub fn run(cfg: &DeviceConfig, sc: &Scenario, opts: &RunOptions) -> Result<Repor
             },
             namespace: h.main_ns,
             priority: None,
-            host: HostReport::from_stats(&stats),
+            host: host.clone(),
         }],
-        device,
-        precondition: PreconditionReport {
-            mode: "none".into(),
-            ..PreconditionReport::default()
-        },
-        sim: SimReport {
-            seed: opts.seed,
-            simulated_ns: end.since(t0),
-            total_simulated_ns: end.ns(),
-            wall_s: wall.elapsed().as_secs_f64(),
-            measure_wall_s,
-            events: completed,
-            requests_issued: completed,
-            requests_completed: completed,
-            requests_per_wall_s: completed as f64 / measure_wall_s.max(1e-9),
-            measure_cpu_s: Some(measure_cpu_s),
-            ordering: None,
-            iotailor: None,
-            dispatch: None,
-        },
-        trace: None,
-        emulation: None,
-        timeseries: None,
-        latency_cdfs: Vec::new(),
-        end_to_end_waf: Some(fs.end_to_end_waf),
-        fs: Some(fs),
+        host,
         scenario: Some(ScenarioReport {
             name: sc.name.clone(),
             iterations,
             stopped_by,
         }),
-    })
+        ..RunRecord::default()
+    };
+    Ok(assemble(r.dev, Some(&h), record))
 }

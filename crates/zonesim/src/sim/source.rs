@@ -454,6 +454,9 @@ pub(super) fn build(
     match workload {
         Workload::Jobs(specs) if fs => file_jobs(specs, seed),
         Workload::Jobs(specs) => jobs(specs, dev, ns, seed),
+        Workload::Scenario(_) => Err(Error::Internal(
+            "a scenario has no sources: it runs step by step (sim/scenario.rs)".into(),
+        )),
         Workload::Trace(_) if fs => Err(Error::Usage(
             "--fs runs fio jobs on files; a trace replays block I/O (drop --fs or the [fs] section)".into(),
         )),
