@@ -12,7 +12,7 @@
 //!   (`slc.conventional_buffer`, `slc.policy = "all"`, SLC GC migrating to QLC), the SLC
 //!   blocks the zoned namespace's buffer had; without the cache as a sensitivity row.
 //!
-//! WorkloadSpec (the paper's, per stream, every write 4 KiB buffered + fsync, as the paper ran
+//! Workload (the paper's, per stream, every write 4 KiB buffered + fsync, as the paper ran
 //! fio): short: 16 files of 6 MiB, 8 random updates per file, then 160 MiB of random updates to
 //! one of them; medium: 16 files of 12 MiB, 8 random updates per file, a 200 µs sleep, then
 //! 160 MiB of random updates to one of them; extreme: 32 files of 4 MiB. The three streams run

@@ -109,7 +109,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-D Fig. 7".into(),
         rows,
         notes: vec![
-            format!("WorkloadSpec: {SRC_WORKLOAD}; {FLOWS} flows of random 8 KiB writes at QD 1 on a fresh device (writes are what the data cache and its write-backs decide), one host queue and worker per flow."),
+            format!("Workload: {SRC_WORKLOAD}; {FLOWS} flows of random 8 KiB writes at QD 1 on a fresh device (writes are what the data cache and its write-backs decide), one host queue and worker per flow."),
             format!("Shared namespace: one {NS_MIB} MiB namespace, the whole {CACHE_MIB} MiB data cache. Shared storage: {FLOWS} namespaces of {NS_MIB} MiB over all channels, the cache split {FLOWS} ways (MCMQ's rule). No sharing: {FLOWS} namespaces of {} MiB, each an NVM set of two channels (`[[namespaces]] channels`), the cache split the same way.", NS_MIB / FLOWS as u64),
             format!("firmware.core_mhz = {} (calibration, as in mcmq-scaling). The figure's values are not in the text: only the order is checked.", m::CORE_MHZ),
         ],

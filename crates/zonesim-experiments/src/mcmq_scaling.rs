@@ -66,7 +66,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-C Fig. 5".into(),
         rows,
         notes: vec![
-            format!("WorkloadSpec: {SRC_WORKLOAD}; random 50/50 read/write at QD 1 per flow over one 512 MiB namespace (preconditioned sequentially), a 64 MiB data cache, flow k on host queue k and FTL worker k."),
+            format!("Workload: {SRC_WORKLOAD}; random 50/50 read/write at QD 1 per flow over one 512 MiB namespace (preconditioned sequentially), a 64 MiB data cache, flow k on host queue k and FTL worker k."),
             format!("Device: the mcmq-2022 preset (Table I latencies, 8 channels x 2 dies x 2 planes) with 64 blocks per plane; firmware.core_mhz = {} (calibration of the notes, notes/mcmq.md §3: MCMQ's QEMU-TCG harts do about 200-400 MHz of useful work); other firmware costs are the documented defaults (docs/firmware.md).", m::CORE_MHZ),
             format!("At the largest flow count the busiest resource is {bottleneck} (the saturating one: its busy share is printed beside it)."),
             "The paper plots its numbers without giving them in the text; only the directions are checked.".into(),

@@ -69,7 +69,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-C Fig. 6".into(),
         rows,
         notes: vec![
-            format!("WorkloadSpec: {SRC_WORKLOAD}; random 8 KiB reads at QD 1 per flow over one 512 MiB namespace (preconditioned sequentially), 64 MiB data cache."),
+            format!("Workload: {SRC_WORKLOAD}; random 8 KiB reads at QD 1 per flow over one 512 MiB namespace (preconditioned sequentially), 64 MiB data cache."),
             "Deviation: reads, not the paper's mix. At 1/32 scale the 16 dies program about 260 MB/s; once the data cache is full, 4 QD-1 flows of a 50/50 mix write back about as much, and the per-flow fall then measures flash saturation (model off: 4 flows / 1 flow = 0.15 in a 10 000-request run), not the firmware. MQSim's flat line describes an unsaturated device.".into(),
             format!("\"cores\": firmware.core_mhz = {} (calibration, as in mcmq-scaling), one worker per flow. \"off\": the same device without the CPU, lock and mailbox model; the data cache is on in both.", m::CORE_MHZ),
             "Fig. 6 is normalized and its values are not in the text: the model-off rows check the stated shape (flat per flow within 10%, total linear within 10%).".into(),

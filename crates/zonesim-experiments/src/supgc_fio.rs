@@ -276,7 +276,7 @@ fn notes(quick: bool) -> Vec<String> {
          stated. GC page-move reductions grow steeply as spare shrinks, so the magnitude depends \
          on this choice."
             .to_string(),
-        "WorkloadSpec: the paper gives \"libaio, randrw, 4 KB, numjobs 10\" and no distribution, so \
+        "Workload: the paper gives \"libaio, randrw, 4 KB, numjobs 10\" and no distribution, so \
          fio's default (uniform) is the primary case; zipf(1.2) overwrites (each job its own hot \
          set) are an assumption printed beside it. Under uniform writes separation gains nothing \
          and SUP/BF lose to single (known gaps); every matching direction needs the skew."

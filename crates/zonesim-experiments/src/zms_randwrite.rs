@@ -11,7 +11,7 @@
 //! - **baseline**: namespace 1 turned conventional (`as_block`: page-mapped FTL, 7 % OP, its
 //!   own greedy GC), F2FS default mode (adaptive: SSR when free segments run low, discard).
 //!
-//! WorkloadSpec (fio-like, buffered): a cold filler file written sequentially to the fill level,
+//! Workload (fio-like, buffered): a cold filler file written sequentially to the fill level,
 //! then the 1 GiB test file written sequentially (4 KiB buffered writes), sync; then the
 //! measured phase: 4 KiB buffered random overwrites of the test file (page cache, writeback at
 //! the dirty limit) until steady state. End-to-end WAF = flash programs / user bytes;
