@@ -248,7 +248,7 @@ pub enum Writeback {
 /// two — `idle` at the shortest idle time, 1 µs (the device's own idle detection is unstated).
 pub const WRITEBACK_CHECKED: Writeback = Writeback::Idle(1.0);
 
-/// WRITEBACK_CHECKED's rule, for the notes.
+/// WRITEBACK_CHECKED's rule, for the notes the experiments print.
 pub const WRITEBACK_RULE: &str = "slc.writeback = idle after 1 us: Linux ufshcd enables WriteBooster explicit flush by default (fWriteBoosterBufferFlushEn = 1, ufshcd_configure_wb), with which the device flushes its buffer whenever it is idle (JEDEC UFS 3.1 WriteBooster), here as soon as no host request is outstanding; a stated rule, not fitted";
 
 /// The sensitivity sweep: off (`full`), idle after 1 µs (the checked rule) / 50 µs / 5 ms
