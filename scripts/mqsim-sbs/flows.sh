@@ -3,8 +3,8 @@
 # stock device (its ssdconfig.xml: 8 ch x 4 chips x 2 dies, MLC, 2 MiB CMT) and on zonesim's
 # nvme-ssd preset with `firmware.model = "off"` and MQSim's 2 MiB CMT
 # (`ftl.l2p_cache_bytes = 2097152`; the preset itself caches the whole map): the "model off"
-# baseline of issue 15 / MCMQ Fig. 6. Both simulators read a map page from flash on almost every
-# request (CMT misses), so both show die and channel contention between the flows.
+# baseline of MCMQ Fig. 6 (docs/validation.md). Both simulators read a map page from flash on
+# almost every request (CMT misses), so both show die and channel contention between the flows.
 #
 # Usage: flows.sh MQSIM_DIR [ZONESIM]
 set -uo pipefail

@@ -1,7 +1,7 @@
-//! `zonesim bench`: the standard speed cases (design.md §4). Prints simulated host requests
-//! completed per wall-clock second and per CPU second of the measured phase (the latter varies
-//! less on a busy machine) and the process's peak memory.
-//! Compare numbers from one run on one machine; the machine may be noisy.
+//! `zonesim bench`: the standard speed cases (README "Speed", docs/validation.md). Prints simulated
+//! host requests completed per wall-clock second and per CPU second of the measured phase (the
+//! latter varies less on a busy machine) and the process's peak memory. Compare numbers from one
+//! run on one machine; the machine may be noisy.
 
 use anyhow::Result;
 use std::time::Instant;
@@ -228,7 +228,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         },
         Case {
             name: "mcmq-randrw-8k-cores",
-            what: "the same with firmware.model = cores (HIL, TSU, completion and 8 worker cores, locks, mailboxes; issue 15): its speed over mcmq-randrw-8k-off is the cost of the core model",
+            what: "the same with firmware.model = cores (HIL, TSU, completion and 8 worker cores, locks, mailboxes; docs/firmware.md): its speed over mcmq-randrw-8k-off is the cost of the core model",
             device: "mcmq-2022",
             namespace: 0,
             pre: Precondition::Seq,

@@ -216,8 +216,9 @@ fn good_run(args: &[&str]) -> String {
     err
 }
 
-/// Every reproducer of the reliability audit (issue 11): a located one-line error with exit 2,
-/// or a correct run. Ids are the audit's.
+/// Every bad-input reproducer found when the CLI was audited for hostile input: a located
+/// one-line error with exit 2, or a correct run. The short ids (P1, S5, H1, ...) only label the
+/// cases.
 #[test]
 fn audit_reproducers() {
     let small = tmp("w.fio", "[w]\nrw=randwrite\nsize=4m\n");
@@ -458,7 +459,7 @@ fn audit_reproducers() {
     );
 }
 
-/// Audit C.3 (issue item 8): low effective OP runs, with a warning naming the effective spare.
+/// Low effective OP runs, with a warning naming the effective spare.
 #[test]
 fn low_effective_op_warns() {
     let w = tmp("w8.fio", "[w]\nrw=randwrite\nsize=4m\n");

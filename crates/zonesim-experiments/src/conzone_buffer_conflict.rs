@@ -59,7 +59,8 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         row_info("conflict (zones 0, 2)", "SLC pages written", slc_c),
         row_info("no conflict (zones 0, 1)", "SLC pages written", slc_n),
     ];
-    // Sensitivity to the setup details the text does not give (issue 10 item 5).
+    // Sensitivity to the setup details the text does not give: queue depth per writer
+    // (docs/zoned.md, "Buffer conflicts").
     for qd in [2u32, 4] {
         let (c, wc, _, _) = case_qd(2, qd)?;
         let (n, wn, _, _) = case_qd(1, qd)?;

@@ -1,7 +1,7 @@
-//! `conzone-fs-waf` (seed 000 §6.4, Fig. 11): F2FS on zoned vs block storage. A data area of
-//! 85 zones (85 × 48 MiB zone capacity ≈ 4 GiB) on `conzone-paper`; step 1 writes a file of half
-//! the data area sequentially with 4 KiB direct writes; step 2 updates it with 4 KiB direct
-//! random writes, four times the file (the paper: 2 GiB, then 8 GiB). Four configurations:
+//! `conzone-fs-waf` (ConZone+, seed 000 §6.4, Fig. 11): F2FS on zoned vs block storage. A data area
+//! of 85 zones (85 × 48 MiB zone capacity ≈ 4 GiB) on `conzone-paper`; step 1 writes a file of half
+//! the data area sequentially with 4 KiB direct writes; step 2 updates it with 4 KiB direct random
+//! writes, four times the file (the paper: 2 GiB, then 8 GiB). Four configurations:
 //! - `zoned`: zoned namespace, F2FS defaults for a zoned main area (LFS, zoned BG GC 60 / 25 %);
 //! - `zoned-config`: the same with the BG GC sleep times of a block device (30 / 60 / 300 s) and
 //!   `gc_no_zoned_gc_percent = gc_boost_zoned_gc_percent = 0`, as the paper configured it;
@@ -269,7 +269,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .src(&format!(
             "{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s) is lower than that of block storage (average 106 MiB/s)\""
         )),
-        "on a zoned main area F2FS turns direct writes into buffered ones (LFS), so our zoned step 1 leaves as 512 KiB writeback bios while block-adaptive issues every 4 KiB write at queue depth 1; the paper's zoned path was slower, a per-4 KiB host cost (page cache, F2FS locking) we do not model (host CPU time is outside zonesim; notes/fidelity-audit.md §3.1, Fig. 8 row)",
+        "on a zoned main area F2FS turns direct writes into buffered ones (LFS), so our zoned step 1 leaves as 512 KiB writeback bios while block-adaptive issues every 4 KiB write at queue depth 1; the paper's zoned path was slower, a per-4 KiB host cost (page cache, F2FS locking) we do not model (host CPU time is outside zonesim; ConZone+ §6.2 also credits the host CPU for part of its Fig. 8 results)",
     ));
     rows.push(gap(
         row_dir(

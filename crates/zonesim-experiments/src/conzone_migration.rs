@@ -1,9 +1,9 @@
-//! `conzone-migration` (seed 000 §6.5 "Exploring Internal Data Migration Logic in Zoned Storage
-//! with F2FS", Fig. 12): QLC with every write buffered in SLC first (`slc.policy = "all"`,
-//! SLC GC migrating to QLC, `slc.gc = "migrate"`), three fio-like write streams with the
-//! lifetime hints short, medium and extreme, which F2FS puts in its hot, warm and cold logs (so
-//! in different zones). Three configurations of `conzone-paper` turned QLC
-//! (`conzone_common::fs_device`, Table 2 QLC timing):
+//! `conzone-migration` (ConZone+, seed 000 §6.5 "Exploring Internal Data Migration Logic in Zoned
+//! Storage with F2FS", Fig. 12): QLC with every write buffered in SLC first (`slc.policy = "all"`,
+//! SLC GC migrating to QLC, `slc.gc = "migrate"`), three fio-like write streams with the lifetime
+//! hints short, medium and extreme, which F2FS puts in its hot, warm and cold logs (so in different
+//! zones). Three configurations of `conzone-paper` turned QLC (`conzone_common::fs_device`, Table 2
+//! QLC timing):
 //! - `pageslc`: zoned, SLC managed at page level, zones sharing the SLC frontiers
 //!   (`slc.granularity = "page"`);
 //! - `zonedslc`: zoned, SLC managed per zone (`slc.granularity = "zone"`: a zone's SLC data in

@@ -1,12 +1,12 @@
-//! `conzone-sqlite` (seed 000 §6.3 "Challenges of Zoned Storage in SQLite Transaction
-//! Processing", Fig. 10): Mobibench-like SQLite in WAL mode on F2FS, one row per transaction,
-//! on the zoned and the block form of `conzone-paper` (`conzone_common::fs_device`: metadata on
-//! the SLC namespace 0, the main area on namespace 1, zoned or page-mapped). An insert phase
-//! (`n` rows appended, one per transaction), then an update phase (`n` transactions, each
-//! rewriting one random existing row), each measured on its own: transactions per simulated
-//! second, device WAF, the write buffer's premature flushes (flushes of less than a program
-//! unit: forced by fdatasync or by a buffer conflict), garbage collection on TLC (the block FTL's)
-//! and in SLC, and the file system's node writes and GC.
+//! `conzone-sqlite` (ConZone+, seed 000 §6.3 "Challenges of Zoned Storage in SQLite Transaction
+//! Processing", Fig. 10): Mobibench-like SQLite in WAL mode on F2FS, one row per transaction, on
+//! the zoned and the block form of `conzone-paper` (`conzone_common::fs_device`: metadata on the
+//! SLC namespace 0, the main area on namespace 1, zoned or page-mapped). An insert phase (`n` rows
+//! appended, one per transaction), then an update phase (`n` transactions, each rewriting one
+//! random existing row), each measured on its own: transactions per simulated second, device WAF,
+//! the write buffer's premature flushes (flushes of less than a program unit: forced by fdatasync
+//! or by a buffer conflict), garbage collection on TLC (the block FTL's) and in SLC, and the file
+//! system's node writes and GC.
 //!
 //! The SQLite model (`host::apps::sqlite`): `journal_mode=WAL`, `synchronous=FULL`, SQLite's
 //! default `wal_autocheckpoint` of 1,000 frames, 128-byte rows, B-tree page splits. Everything is

@@ -130,7 +130,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "f2fs-lfs-waf".into(),
         title: "F2FS model, uniform random overwrites of one file, FG GC: cleaning WAF vs the analytic LFS curves".into(),
-        source: "Desnoyers, Analytic models of SSD write performance (ACM TOS 2014), greedy and FIFO under uniform traffic; notes/f2fs.md §4 validation 1".into(),
+        source: "Desnoyers, Analytic models of SSD write performance (ACM TOS 2014), greedy and FIFO under uniform traffic".into(),
         rows,
         notes: vec![
             format!("main area {} MiB, LFS mode, ipu_policy 0, background GC off; direct 4 KiB overwrites; warm-up 2x the file, measured over the next 3x", if o.quick { 512 } else { 4096 }),

@@ -1,10 +1,10 @@
-//! Helpers of the file-system-level reproductions (seed 000 §6.3–6.5, seed 001 §5.5–5.6, seed
-//! 002): a device with the F2FS model mounted on it (`sim::fs`, as `zonesim run --fs f2fs`),
-//! driven one file operation at a time in a closed loop at queue depth 1: an operation's device
-//! commands (staged: data, node, flush) are submitted when the previous operation completed,
-//! and the clock moves to their completion plus the host's page-copy time. The file system's
-//! background GC thread wakes on the simulated clock between operations and its device work
-//! competes with the next operation's.
+//! Helpers of the file-system-level reproductions (ConZone+ (seed 000) §6.3–6.5, Zoned UFS
+//! (seed 001) §5.5–5.6, ZMS (seed 002)): a device with the F2FS model mounted on it (`sim::fs`,
+//! as `zonesim run --fs f2fs`), driven one file operation at a time in a closed loop at queue
+//! depth 1: an operation's device commands (staged: data, node, flush) are submitted when the
+//! previous operation completed, and the clock moves to their completion plus the host's
+//! page-copy time. The file system's background GC thread wakes on the simulated clock between
+//! operations and its device work competes with the next operation's.
 
 use zonesim::config::fs::FsConfig;
 use zonesim::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
@@ -248,7 +248,7 @@ pub enum Writeback {
 /// two — `idle` at the shortest idle time, 1 µs (the device's own idle detection is unstated).
 pub const WRITEBACK_CHECKED: Writeback = Writeback::Idle(1.0);
 
-/// WRITEBACK_CHECKED's rule, for the notes.
+/// WRITEBACK_CHECKED's rule, for the notes the experiments print.
 pub const WRITEBACK_RULE: &str = "slc.writeback = idle after 1 us: Linux ufshcd enables WriteBooster explicit flush by default (fWriteBoosterBufferFlushEn = 1, ufshcd_configure_wb), with which the device flushes its buffer whenever it is idle (JEDEC UFS 3.1 WriteBooster), here as soon as no host request is outstanding; a stated rule, not fitted";
 
 /// The sensitivity sweep: off (`full`), idle after 1 µs (the checked rule) / 50 µs / 5 ms

@@ -1,6 +1,7 @@
-//! Reproductions of published experiments (design.md §3). Each experiment builds its devices
-//! and workloads, *simulates* them, and prints our number beside the reference's, with the
-//! tolerance and why. Reference values are printed, never used in the computation.
+//! Reproductions of published experiments (docs/experiments.md; the papers and their "seed 00N"
+//! codes: docs/papers.md). Each experiment builds its devices and workloads, *simulates* them, and
+//! prints our number beside the reference's, with the tolerance and why. Reference values are
+//! printed, never used in the computation.
 
 mod conzone_buffer_conflict;
 mod conzone_common;

@@ -1,7 +1,6 @@
-//! Shared setup of the `mcmq-*` reproductions (seed 004 §IV, MCMQ DATE'22): the `mcmq-2022`
-//! preset (MLC, 8 channels, Table I latencies, 1/32 scale) with the multi-core firmware
-//! model, fio flows (one job, one host queue and one FTL worker per flow), and the statistics
-//! the figures need.
+//! Shared setup of the `mcmq-*` reproductions (seed 004 §IV, MCMQ DATE'22): the `mcmq-2022` preset
+//! (MLC, 8 channels, Table I latencies, 1/32 scale) with the multi-core firmware model, fio flows
+//! (one job, one host queue and one FTL worker per flow), and the statistics the figures need.
 
 use zonesim::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use zonesim::error::Result;
@@ -12,8 +11,9 @@ use zonesim::stats::Report;
 /// Seed 004 §IV-C, the workload of Figs. 5-7.
 pub const SRC_WORKLOAD: &str = "seed 004 §IV-C: \"The I/O threads generate requests to each logical page in the LPA space with equal probability. The size of each I/O request is set to 8KB.\"";
 
-/// Core clock of the firmware cores: MCMQ's harts are QEMU-TCG RISC-V cores (notes/mcmq.md
-/// §3: about 200-400 MHz of useful work); 250 MHz is the notes' calibration point.
+/// Core clock of the firmware cores: MCMQ's harts are QEMU-TCG RISC-V cores, which do about
+/// 200-400 MHz of useful work; 250 MHz is the calibration point (docs/firmware.md, "Core clock
+/// and lock hand-off").
 pub const CORE_MHZ: f64 = 250.0;
 
 /// The mcmq-2022 device with the cores model on, `flows` host queues and FTL workers,

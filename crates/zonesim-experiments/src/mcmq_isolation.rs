@@ -1,8 +1,8 @@
-//! `mcmq-isolation`: seed 004 §IV-D Fig. 7. Four flows on a shared namespace, on four
+//! `mcmq-isolation`: MCMQ (seed 004) §IV-D Fig. 7. Four flows on a shared namespace, on four
 //! namespaces sharing all channels (shared storage: the data cache is split four ways, each
-//! namespace as large as the shared one), and on four namespaces each pinned to two of the
-//! eight channels (no sharing: NVM sets, each a quarter of the capacity). The paper's order
-//! is no sharing > shared namespace > shared storage; the data-cache hit rates explain it.
+//! namespace as large as the shared one), and on four namespaces each pinned to two of the eight
+//! channels (no sharing: NVM sets, each a quarter of the capacity). The paper's order is no
+//! sharing > shared namespace > shared storage; the data-cache hit rates explain it.
 
 use super::mcmq_common::{self as m, SRC_WORKLOAD};
 use super::{row_dir, row_info, ExpOptions, Outcome};

@@ -1,8 +1,8 @@
-//! `mcmq-latency-table`: seed 004 §IV-B Table I. Per-page-type flash latencies measured by
-//! the simulator on the `mcmq-2022` device (configured, as MCMQ was, to the table's real
-//! means): reads of an LSB and an MSB page and a one-shot program of both on an idle die,
-//! less the channel transfer, and a block erase. Printed beside the table's real (measured
-//! on a board) and MCMQ (measured in MCMQ's runs) values.
+//! `mcmq-latency-table`: MCMQ (seed 004) §IV-B Table I. Per-page-type flash latencies measured by
+//! the simulator on the `mcmq-2022` device (configured, as MCMQ was, to the table's real means):
+//! reads of an LSB and an MSB page and a one-shot program of both on an idle die, less the channel
+//! transfer, and a block erase. Printed beside the table's real (measured on a board) and MCMQ
+//! (measured in MCMQ's runs) values.
 
 use super::{row_abs, ExpOptions, Outcome};
 use zonesim::engine::SimTime;

@@ -1,9 +1,9 @@
-//! `mcmq-scaling`: seed 004 §IV-C Fig. 5. Uniform random 8 KiB I/O from 1..8 flows on one
-//! shared namespace, one host queue and one FTL worker per flow: per-flow throughput falls
-//! and latency rises as workers are added, because every page serialises on the namespace's
-//! data-cache and mapping locks and all flows share the HIL and TSU cores. The figure's
-//! numbers are not in the text (notes/mcmq.md: not extractable), so the rows check the
-//! directions the text states and print ours, with the saturating resource.
+//! `mcmq-scaling`: MCMQ (seed 004) §IV-C Fig. 5. Uniform random 8 KiB I/O from 1..8 flows on one
+//! shared namespace, one host queue and one FTL worker per flow: per-flow throughput falls and
+//! latency rises as workers are added, because every page serialises on the namespace's data-cache
+//! and mapping locks and all flows share the HIL and TSU cores. The figure's numbers are not in the
+//! text, nor in MCMQ's released code (docs/firmware.md "What MCMQ's code does"), so the rows check
+//! the directions the text states and print ours, with the saturating resource.
 
 use super::mcmq_common::{self as m, SRC_WORKLOAD};
 use super::{row_dir, row_info, ExpOptions, Outcome};
@@ -67,7 +67,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows,
         notes: vec![
             format!("Workload: {SRC_WORKLOAD}; random 50/50 read/write at QD 1 per flow over one 512 MiB namespace (preconditioned sequentially), a 64 MiB data cache, flow k on host queue k and FTL worker k."),
-            format!("Device: the mcmq-2022 preset (Table I latencies, 8 channels x 2 dies x 2 planes) with 64 blocks per plane; firmware.core_mhz = {} (calibration of the notes, notes/mcmq.md §3: MCMQ's QEMU-TCG harts do about 200-400 MHz of useful work); other firmware costs are the documented defaults (docs/firmware.md).", m::CORE_MHZ),
+            format!("Device: the mcmq-2022 preset (Table I latencies, 8 channels x 2 dies x 2 planes) with 64 blocks per plane; firmware.core_mhz = {} (a calibration: MCMQ's QEMU-TCG harts do about 200-400 MHz of useful work; docs/firmware.md, \"Core clock and lock hand-off\"); other firmware costs are the documented defaults (docs/firmware.md).", m::CORE_MHZ),
             format!("At the largest flow count the busiest resource is {bottleneck} (the saturating one: its busy share is printed beside it)."),
             "The paper plots its numbers without giving them in the text; only the directions are checked.".into(),
         ],

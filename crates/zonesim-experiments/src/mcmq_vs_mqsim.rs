@@ -1,7 +1,7 @@
-//! `mcmq-vs-mqsim`: seed 004 §IV-C Fig. 6. 1, 2 and 4 uniform 8 KiB flows with
-//! `firmware.model = "off"` (no CPU or lock model: MQSim's view) and `"cores"` (MCMQ's):
-//! without the firmware model per-flow throughput stays flat and the total scales linearly;
-//! with it, per-flow throughput falls.
+//! `mcmq-vs-mqsim`: MCMQ (seed 004) §IV-C Fig. 6. 1, 2 and 4 uniform 8 KiB flows with
+//! `firmware.model = "off"` (no CPU or lock model: MQSim's view) and `"cores"` (MCMQ's): without
+//! the firmware model per-flow throughput stays flat and the total scales linearly; with it,
+//! per-flow throughput falls.
 
 use super::mcmq_common::{self as m, SRC_WORKLOAD};
 use super::{row_abs, row_dir, row_info, ExpOptions, Outcome};

@@ -1,9 +1,9 @@
-//! Measured steady-state stop for the long random-write experiments (issue 14). A fixed
-//! overwrite volume (seed 002's fio run over a 1 GiB file: "Random Write Performance & Write
-//! Amplification", whose run length the talk does not state) exists only to reach steady state;
-//! this room replaces it with a measured stop: the run proceeds in equal windows and stops once
-//! the windowed metrics (for `zms-randwrite`: FS WAF, device WAF, throughput) have stopped
-//! moving; the figures reported are the sums over the converged windows.
+//! Measured steady-state stop for the long random-write experiments (docs/experiments.md
+//! "Steady-state stop"). A fixed overwrite volume (the fio run of ZMS (seed 002) over a 1 GiB file:
+//! "Random Write Performance & Write Amplification", whose run length the talk does not state)
+//! exists only to reach steady state; this room replaces it with a measured stop: the run proceeds
+//! in equal windows and stops once the windowed metrics (for `zms-randwrite`: FS WAF, device WAF,
+//! throughput) have stopped moving; the figures reported are the sums over the converged windows.
 //!
 //! The rule ([`SteadyRule::fired`]): after at least [`SteadyRule::min`] windows, the mean of
 //! every metric over the last [`SteadyRule::span`] windows differs from its mean over the

@@ -1,4 +1,4 @@
-//! `supgc-fio`: seed 003 §5.3.2 (FIO at the file-system layer) scaled down.
+//! `supgc-fio`: SUP-GC (seed 003) §5.3.2 (FIO at the file-system layer) scaled down.
 //!
 //! The paper runs fio `randrw`, 4 KiB, 10 jobs, write ratios 1/25/50/75/99%, on a Cosmos+
 //! OpenSSD (MLC, 16 KiB pages, 128 pages per block, 64 dies, page mapping, greedy GC) filled
@@ -8,7 +8,8 @@
 //! well under 1 GiB, written full sequentially and then trimmed back to 90% (near full), then
 //! ten 4 KiB `randrw` jobs with a zipf overwrite skew, one run per policy and write ratio.
 //! Reference figures are SUP-GC (and where derivable BF-Optimized) relative to Cosmos+ at
-//! 700 GB (§5.3.2 text); only their direction is required to match (see the notes).
+//! 700 GB (§5.3.2 text); only their direction is required to match (see the notes this
+//! experiment prints).
 
 use super::{pct_change, row_abs, row_dir_by, row_info, row_sign, ExpOptions, Outcome, Row};
 use zonesim::config::DeviceConfig;
@@ -249,9 +250,9 @@ fn mark_known_gaps(r: Row) -> Row {
     let c = r.case.as_str();
     let high = c.contains(" 75% writes") || c.contains(" 99% writes");
     let why = if c.starts_with("uniform") && !c.contains("1% writes") {
-        "under fio's default uniform distribution (the paper's stated workload) separating hot from cold gains nothing and SUP/BF move more pages than single (fidelity audit §3.2); the paper's gains need a skew it does not state, and its device, fill (700 GB of 1 TB) and GC timing are not reproduced at this scale"
+        "under fio's default uniform distribution (the paper's stated workload) separating hot from cold gains nothing and SUP/BF move more pages than single (docs/experiments.md, Known gaps); the paper's gains need a skew it does not state, and its device, fill (700 GB of 1 TB) and GC timing are not reproduced at this scale"
     } else if c.contains("1% writes") {
-        "at 1% writes the classification cost touches 1% of commands on a flash-bound scaled device, so the CPU-bound -5% (BF) and GCaR's traversal decline of the Cosmos+ controller do not show (fidelity audit §1.1)"
+        "at 1% writes the classification cost touches 1% of commands on a flash-bound scaled device, so the CPU-bound -5% (BF) and GCaR's traversal decline of the Cosmos+ controller do not show (docs/experiments.md, Known gaps)"
     } else if r.metric.starts_with("p99") {
         "our tail is reads queued behind GC copies on a die; SUP and BF collect fewer but fuller cold victims, so the read tail does not shrink like the paper's (and the paper's 75% p99 sentence repeats its 50% one)"
     } else if c.contains("bloom") && high {

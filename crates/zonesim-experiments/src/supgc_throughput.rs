@@ -1,8 +1,8 @@
-//! `supgc-throughput`: seed 003 §5.3.1 Fig. 13, normalized throughput without GC (sysbench
-//! prepare on a fresh Cosmos+): SUP-GC 1.0, BF-Optimized about 0.95, GCaR-Optimized 0.65 of
-//! the Cosmos+ baseline. The effect is pure controller-CPU cost, so the device is the MLC
-//! Cosmos+ shape with 64 dies (8 channels x 8 ways, CPU-bound as the paper's) and a fresh,
-//! sequentially written space (no GC): 16 KiB writes at QD 32.
+//! `supgc-throughput`: SUP-GC (seed 003) §5.3.1 Fig. 13, normalized throughput without GC (sysbench
+//! prepare on a fresh Cosmos+): SUP-GC 1.0, BF-Optimized about 0.95, GCaR-Optimized 0.65 of the
+//! Cosmos+ baseline. The effect is pure controller-CPU cost, so the device is the MLC Cosmos+ shape
+//! with 64 dies (8 channels x 8 ways, CPU-bound as the paper's) and a fresh, sequentially written
+//! space (no GC): 16 KiB writes at QD 32.
 
 use super::{row_abs, row_info, ExpOptions, Outcome};
 use zonesim::error::Result;

@@ -12,8 +12,9 @@
 //! The talk gives no queue depth. The checked rows are at QD 1: each read then pays the map
 //! read of its miss in full (32 us sense + transfer before the 32 us data read), which is what
 //! the miss ratio costs; at higher depths the gain also depends on die queueing, and in our
-//! model it grows beyond the paper's range (map-miss reads booked after their map read leave
-//! die gaps, notes/fidelity-audit.md §3.4): those depths are printed as info.
+//! model it grows beyond the paper's range: the baseline's dies are the bottleneck, and each miss
+//! adds a whole map-page read (32 KiB over the channel) to its request's die and channel time
+//! (docs/zoned.md, zms-randread). Those depths are printed as info.
 
 use super::conzone_common::run;
 use super::{row_abs, row_info, ExpOptions, Outcome, Row};
@@ -117,7 +118,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows,
         notes: vec![
             format!("zms-2024 hardware on both sides; baseline = its conventional metadata LU plus one conventional LU over the rest (page-mapped FTL, 6,127,616 B L2P map-page cache: 187 of the 256 map pages of 32 KiB that map 8 GiB); ZMS = the preset's zoned LU with zone mapping. Each device is filled sequentially (precondition seq), then {ios} reads of 4 KiB at uniform offsets (with replacement) of the 8 GiB file (namespace 1)."),
-            format!("The talk gives no queue depth; the checked rows are at QD {CHECKED_QD} (each miss's map read is paid in full, without die queueing). Higher depths are info: our gain grows with depth there (die gaps of map-miss reads, notes/fidelity-audit.md §3.4), beyond the talk's range."),
+            format!("The talk gives no queue depth; the checked rows are at QD {CHECKED_QD} (each miss's map read is paid in full, without die queueing). Higher depths are info: our gain grows with depth there, beyond the talk's range, as the baseline's dies become the bottleneck and each miss adds a whole map-page read to its request's die time (docs/zoned.md, zms-randread)."),
             "Scaled: zms-2024 has 64 zones of 138 MiB (8.6 GiB) instead of a 128 GiB device; the 8 GiB file is the talk's.".into(),
         ],
     })

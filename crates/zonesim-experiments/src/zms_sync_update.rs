@@ -6,7 +6,8 @@
 //! database file" (Evaluation Setup). Three configurations (the talk's legend):
 //! - **baseline** ("Baseline: In-place update"): the `zms-2024` data LU turned conventional
 //!   (`as_block`: page-mapped FTL, 7 % OP), F2FS adaptive with its default `ipu_policy` FSYNC:
-//!   an fsync of ≤ 8 dirty pages overwrites them in place (notes/f2fs.md §1);
+//!   an fsync of ≤ 8 dirty pages overwrites them in place (docs/fs.md "fsync, in-place updates
+//!   and slack space recycling");
 //! - **ZMS** ("ZMS: append logging"): the zoned LU, F2FS LFS: every overwrite out of place,
 //!   so every fsync also writes the file's node;
 //! - **ZMS w/ IPU** ("budget-based in-place update"): the zoned LU with

@@ -1,11 +1,11 @@
-//! `zufs-fragmentation` (seed 001 §5.5, Fig. 9–10): the aging loop on CUFS and ZUFS. Each
-//! iteration creates 128 KiB files and deletes every second one, then writes, reads back and
-//! removes a test file; the loop ends when the file system's free space falls below 1 GiB.
-//! The F2FS model (`host::fs`) runs on `cufs-2026` (conventional LU, adaptive mode: SSR and
-//! foreground GC when free segments run out) and on `zufs-2026` (zoned LU, LFS, the zoned
-//! background GC phases No-GC → Normal → Boosted of Table 1). Per iteration: write and read
-//! throughput, free / dirty / valid segments, fragmentation (dirty / (dirty + free)) and the GC
-//! phase, from the scenario runner (`sim::scenario`, the same as `zonesim run --scenario`).
+//! `zufs-fragmentation` (Zoned UFS, seed 001 §5.5, Fig. 9–10): the aging loop on CUFS and ZUFS.
+//! Each iteration creates 128 KiB files and deletes every second one, then writes, reads back and
+//! removes a test file; the loop ends when the file system's free space falls below 1 GiB. The F2FS
+//! model (`host::fs`) runs on `cufs-2026` (conventional LU, adaptive mode: SSR and foreground GC
+//! when free segments run out) and on `zufs-2026` (zoned LU, LFS, the zoned background GC phases
+//! No-GC → Normal → Boosted of Table 1). Per iteration: write and read throughput, free / dirty /
+//! valid segments, fragmentation (dirty / (dirty + free)) and the GC phase, from the scenario
+//! runner (`sim::scenario`, the same as `zonesim run --scenario`).
 //!
 //! Scaling: the paper's phones are 256 GB-class; the presets are about 12 GiB, so an iteration
 //! creates 4,096 files (512 MiB) instead of 32,768 and the test file is 256 MiB instead of

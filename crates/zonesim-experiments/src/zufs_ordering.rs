@@ -138,7 +138,7 @@ fn claims(r: &[Report]) -> Vec<Row> {
         row_abs(MODES[1].name, "unaligned-write errors", unaligned(locked), 0.0, 0.0)
             .src(&format!("{SRC}: \"ensuring that requests are processed strictly in the order issued by the filesystem\" (with one write per zone in flight nothing can overtake: 0 errors)")),
         row_abs(MODES[2].name, "unaligned-write errors", unaligned(append), 0.0, 0.0)
-            .src("issue 12 item 6: \"Zone append ... needs no lock\" (the device picks the LBA at the write pointer: 0 errors)"),
+            .src("zone append semantics (NVMe ZNS Zone Append, Linux REQ_OP_ZONE_APPEND): the device writes at the zone's write pointer and returns the LBA, so appends need no lock and cannot arrive unaligned: 0 errors"),
         row_dir("zone write lock vs none", "accepted write MiB/s change %", super::pct_change(accepted_mib_s(locked), accepted_mib_s(free)), true)
             .src(&format!("{SRC}: \"a significant obstacle to sustaining correct ZUFS semantics\": without ordering the device accepts (almost) nothing after the first requeue")),
     ]

@@ -1,9 +1,8 @@
-//! NVMe submission-queue arbitration (NVMe base spec §3.4.4 "Command Arbitration"; seed 004
-//! §II: one queue pair per host flow). Round robin takes one command from each non-empty queue
-//! in turn. Weighted round robin serves the urgent class first (round robin among its queues),
-//! then the high, medium and low classes in turn, each for as many commands as its weight
-//! (round robin inside a class). The arbiter only chooses; the queues themselves (entries,
-//! depth) are the run's.
+//! NVMe submission-queue arbitration (NVMe base spec §3.4.4 "Command Arbitration"; MCMQ (seed 004)
+//! §II: one queue pair per host flow). Round robin takes one command from each non-empty queue in
+//! turn. Weighted round robin serves the urgent class first (round robin among its queues), then
+//! the high, medium and low classes in turn, each for as many commands as its weight (round robin
+//! inside a class). The arbiter only chooses; the queues themselves (entries, depth) are the run's.
 
 /// A queue's class: `Urgent` is strict priority; `Weighted(0..3)` are high, medium, low.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

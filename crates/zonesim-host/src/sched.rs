@@ -1,6 +1,6 @@
-//! Host I/O priority dispatch (fio `prio` / `prioclass`; seed 001 §4.3: "I/O priorities — set
-//! either via the `ionice` command or the `blk-ioprio` cgroup policy — can cause the scheduler
-//! to submit zoned writes in the wrong order").
+//! Host I/O priority dispatch (fio `prio` / `prioclass`; Zoned UFS (seed 001) §4.3: "I/O priorities
+//! — set either via the `ionice` command or the `blk-ioprio` cgroup policy — can cause the
+//! scheduler to submit zoned writes in the wrong order").
 //!
 //! The device takes at most `host.device_tags` commands (UFS: 32 task tags); requests issued
 //! while every tag is in use wait in the host's scheduler, one FIFO per priority as

@@ -1,5 +1,5 @@
-//! The multi-queue host and the multi-core firmware model (issue 15): the data cache after a
-//! precondition, NVM sets, and properties of the cores model.
+//! The multi-queue host and the multi-core firmware model (docs/firmware.md): the data cache after
+//! a precondition, NVM sets, and properties of the cores model.
 
 use crate::common;
 use common::*;

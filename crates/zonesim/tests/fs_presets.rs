@@ -1,9 +1,9 @@
-//! The F2FS-like host model (issue 13, "Done means": it works on the conventional presets and
-//! on the ConZone+, ZMS and ZUFS presets). Every shipped preset runs a file workload (create,
-//! random overwrite with fsync, large sequential reads) with the invariants checked (debug
-//! builds); the zoned ZMS and ZUFS presets, scaled down, also run under file-system GC
-//! pressure. mkfs.f2fs's reserve formula cannot fit the scaled 12-zone ZUFS preset: that is a
-//! clear configuration error naming `fs.reserved_segments`.
+//! The F2FS-like host model works on the conventional presets and on the ConZone+, ZMS and ZUFS
+//! presets (docs/fs.md, "On every preset"). Every shipped preset runs a file workload (create,
+//! random overwrite with fsync, large sequential reads) with the invariants checked (debug builds);
+//! the zoned ZMS and ZUFS presets, scaled down, also run under file-system GC pressure. mkfs.f2fs's
+//! reserve formula cannot fit the scaled 12-zone ZUFS preset: that is a clear configuration error
+//! naming `fs.reserved_segments`.
 
 use crate::common;
 

@@ -1,8 +1,8 @@
-//! Hostile input never panics (issue 11): random bytes and random mutations of valid files
-//! thrown at every parser — fio job files (parsed, then generated from), device TOML (loaded
-//! and validated) and each of the six trace formats (read, `trace stats`, `trace convert`) —
-//! and mutated traces replayed through the simulator. Every input ends in a result or a
-//! located error. Case counts are modest so the suite stays fast.
+//! Hostile input never panics: random bytes and random mutations of valid files thrown at every
+//! parser — fio job files (parsed, then generated from), device TOML (loaded and validated) and
+//! each of the six trace formats (read, `trace stats`, `trace convert`) — and mutated traces
+//! replayed through the simulator. Every input ends in a result or a located error. Case counts are
+//! modest so the suite stays fast.
 
 use crate::common;
 

@@ -1,8 +1,7 @@
-//! Issue 12 "Done means": a config mixing the ZUFS / ZMS keys with the ConZone+ features
-//! (`conzone-paper`: hybrid-mapped zoned FTL, SLC secondary buffer, sub-block zones, zone-granular
-//! SLC, a conventional SLC namespace beside the zoned one) is either valid and simulated, or
-//! rejected with one error naming both conflicting keys. The table is docs/zoned.md's
-//! "Mixing features".
+//! A config mixing the ZUFS / ZMS keys with the ConZone+ features (`conzone-paper`: hybrid-mapped
+//! zoned FTL, SLC secondary buffer, sub-block zones, zone-granular SLC, a conventional SLC
+//! namespace beside the zoned one) is either valid and simulated, or rejected with one error naming
+//! both conflicting keys. The table is docs/zoned.md's "Mixing features".
 
 use crate::common;
 

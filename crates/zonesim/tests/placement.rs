@@ -1,5 +1,5 @@
-//! Placement policies end to end on a small device (issue 4): where pages land, no page lost
-//! or duplicated, and the GC page-move effects theory predicts.
+//! Placement policies end to end on a small device (docs/placement.md): where pages land, no page
+//! lost or duplicated, and the GC page-move effects theory predicts.
 
 use crate::common;
 

@@ -1,5 +1,6 @@
-//! Core timing correctness (issue 9): each test checks a simulated figure against a bound
-//! computed from the geometry and timing of its device, never against wall time.
+//! Core timing correctness (docs/validation.md, "Checks against theory"): each test checks a
+//! simulated figure against a bound computed from the geometry and timing of its device, never
+//! against wall time.
 //!
 //! - dies never idle while work for them waits (die utilisation at the die-time bound);
 //! - the write buffer admits pages FIFO and frees space when their program completes;

@@ -114,8 +114,8 @@ fn replay_window_options_select_requests() {
     assert!(r.sim.simulated_ns < 12_000_000);
 }
 
-/// Timed replay (issue 11): a record stamped before the previous one arrives with it, so time
-/// never goes backwards (back-and-forth stamps overflowed a stall counter); an arrival beyond
+/// Timed replay of hostile stamps: a record stamped before the previous one arrives with it, so
+/// time never goes backwards (back-and-forth stamps overflowed a stall counter); an arrival beyond
 /// 2^62 ns (a u64::MAX stamp, a huge --time-scale) is a located error.
 #[test]
 fn timed_replay_time_is_monotonic_and_bounded() {

@@ -4,7 +4,7 @@
 //! Events with equal time are popped in insertion order (a sequence number breaks ties), so a
 //! run is bit-identical for the same inputs and seed. The queue is a binary heap keyed by
 //! `(time, seq)`: the queue stays small (one pending completion per outstanding request), so a
-//! heap beats a calendar queue here and needs no tuning (design.md §4).
+//! heap beats a calendar queue here and needs no tuning.
 
 mod hostmem;
 mod queue;

@@ -1,5 +1,5 @@
-//! `zufs-app-read` (seed 001 §5.6.1, Fig. 11, and Table 2 of §5.6.2): F2FS on CUFS and ZUFS
-//! aged in two stages, then a set of large "game" files installed and read back (the game's
+//! `zufs-app-read` (Zoned UFS, seed 001 §5.6.1, Fig. 11, and Table 2 of §5.6.2): F2FS on CUFS and
+//! ZUFS aged in two stages, then a set of large "game" files installed and read back (the game's
 //! resource verification); and a set of photos installed on a device aged as §5.5.
 //!
 //! Two-stage aging (§5.6.1): (1) fill with "1 GB" files until free space is half the capacity,

@@ -1,11 +1,11 @@
-//! SQLite on the F2FS model, Mobibench-like (seed 000 §6.3 "SQLite with WAL, Mobibench insert /
-//! update"; seed 002's SQLite results; the write pattern per transaction in
-//! `shared/notes/f2fs.md` §5). One row per transaction, 4 KiB database pages, a B-tree on
+//! SQLite on the F2FS model, Mobibench-like (ConZone+ (seed 000) §6.3 "SQLite with WAL, Mobibench
+//! insert / update"; the SQLite results of ZMS (seed 002); the write pattern per transaction in
+//! docs/fs.md "SQLite's write pattern"). One row per transaction, 4 KiB database pages, a B-tree on
 //! rowid that grows by appending (SQLite's `balance_quick`: the full rightmost leaf stays, a new
 //! leaf takes the row; a full interior page splits the same way; a full root moves into a new
-//! child, `balance_deeper`). Page 1 is dirtied whenever the database grows (its header holds
-//! the size in pages, `allocateBtreePage`), and by every rollback-journal transaction (the file
-//! change counter).
+//! child, `balance_deeper`). Page 1 is dirtied whenever the database grows (its header holds the
+//! size in pages, `allocateBtreePage`), and by every rollback-journal transaction (the file change
+//! counter).
 //!
 //! Journal modes (`journal`):
 //! - `wal`: each dirty page is a frame of 24 + 4,096 = 4,120 bytes appended to `NAME-wal` after
@@ -22,9 +22,9 @@
 //! With `ipu` the database and the WAL are marked for the device's budget-based in-place update
 //! (ZMS, seed 002; `host::fs::ipu`): their overwrites go to the device in place.
 //!
-//! SQLite's own page cache holds the database (no reads reach the file system); the `-shm`
-//! file is memory-mapped and never written back (notes §5). Syncs are `fdatasync`, as SQLite on
-//! Linux/Android builds with `HAVE_FDATASYNC`.
+//! SQLite's own page cache holds the database (no reads reach the file system); the `-shm` file is
+//! memory-mapped and never written back (docs/fs.md "SQLite's write pattern"). Syncs are
+//! `fdatasync`, as SQLite on Linux/Android builds with `HAVE_FDATASYNC`.
 
 use crate::fs::{F2fs, FsError, Ino};
 

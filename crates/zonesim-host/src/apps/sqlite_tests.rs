@@ -1,4 +1,4 @@
-//! The write pattern per transaction against notes/f2fs.md §5.
+//! The write pattern per transaction against docs/fs.md "SQLite's write pattern".
 
 use super::*;
 use crate::fs::{FsCounters, FsDevice, FsParams, Kernel, ROOT};

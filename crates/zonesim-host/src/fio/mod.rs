@@ -1,5 +1,5 @@
 //! fio-style workloads: the job-file parser ([`parse_job_file`]) and the per-job I/O generator
-//! ([`JobGen`]). Design brief §1 "Host side".
+//! ([`JobGen`]).
 //!
 //! # Job-file syntax
 //!

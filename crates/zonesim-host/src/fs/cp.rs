@@ -1,8 +1,8 @@
-//! Checkpoints (notes/f2fs.md §1): dirty dentry pages and every dirty node go to their logs,
-//! dirty NAT and SIT entries are journalled in the CP pack (38 / 6) or their blocks written in
-//! place, the SSA blocks of closed segments are written, then the CP pack between two cache
-//! flushes. Blocks invalidated since the previous checkpoint are released: prefree segments
-//! become free, and a section that becomes wholly free is reset (zoned) or discarded.
+//! Checkpoints (docs/fs.md "Checkpoints"): dirty dentry pages and every dirty node go to their
+//! logs, dirty NAT and SIT entries are journalled in the CP pack (38 / 6) or their blocks written
+//! in place, the SSA blocks of closed segments are written, then the CP pack between two cache
+//! flushes. Blocks invalidated since the previous checkpoint are released: prefree segments become
+//! free, and a section that becomes wholly free is reset (zoned) or discarded.
 
 use super::layout::{BLKS_PER_SEG, BLOCK_BYTES, CP_PACK_BLOCKS, NAT_JOURNAL, NAT_PER_BLOCK};
 use super::layout::{SIT_JOURNAL, SIT_PER_BLOCK};

@@ -1,7 +1,8 @@
 //! On-disk layout: blocks, segments, sections (= zones on a zoned main area, non-power-of-two
 //! allowed, the tail past the zone capacity unusable), the metadata areas (CP, SIT, NAT, SSA)
-//! updated in place, and mkfs.f2fs's reserve / overprovision formula (notes/f2fs.md §1–2,
-//! seed 001 §3.4, seed 000 §4.1).
+//! updated in place, and mkfs.f2fs's reserve / overprovision formula (docs/fs.md "Layout, logs
+//! and nodes" and "Garbage collection and the mkfs reserve"; Zoned UFS (seed 001) §3.4, ConZone+
+//! (seed 000) §4.1).
 
 use super::params::FsParams;
 use zonesim_core::error::{Error, Result};

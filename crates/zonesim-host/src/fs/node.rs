@@ -1,8 +1,8 @@
-//! Node addressing (notes/f2fs.md §1): the inode holds 923 block addresses, then two direct
-//! nodes of 1018, then indirect nodes of 1018 direct nodes each (the double-indirect level is
-//! folded into the indirect sequence). A file's node *index* 0 is its inode; each index gets a
-//! node id (nid) when first needed; the NAT maps nid → block, so a moved node dirties only its
-//! NAT entry, never its parent (no wandering tree).
+//! Node addressing (docs/fs.md "Layout, logs and nodes"): the inode holds 923 block addresses, then
+//! two direct nodes of 1018, then indirect nodes of 1018 direct nodes each (the double-indirect
+//! level is folded into the indirect sequence). A file's node *index* 0 is its inode; each index
+//! gets a node id (nid) when first needed; the NAT maps nid → block, so a moved node dirties only
+//! its NAT entry, never its parent (no wandering tree).
 
 /// Addresses in the inode.
 pub const ADDRS_PER_INODE: u64 = 923;

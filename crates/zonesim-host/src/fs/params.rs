@@ -1,6 +1,7 @@
-//! Parameters of the F2FS model under their mount-option and sysfs names (notes/f2fs.md §4,
-//! seed 001 Table 1). `config::FsConfig` is the TOML vocabulary; `sim` resolves it into these
-//! plain values (zoned and conventional defaults switch as in the kernel).
+//! Parameters of the F2FS model under their mount-option and sysfs names (docs/fs.md "Kernel
+//! behaviour the model follows"; Zoned UFS (seed 001) Table 1). `config::FsConfig` is the TOML
+//! vocabulary; `sim` resolves it into these plain values (zoned and conventional defaults switch as
+//! in the kernel).
 
 /// `mode=`: adaptive (IPU and SSR allowed) or LFS (always out of place). Forced to LFS on a
 /// zoned main area, as `default_options()` does for `blkzoned`.
@@ -10,7 +11,8 @@ pub enum FsMode {
     Lfs,
 }
 
-/// Kernel profile: the zoned BG GC valid-threshold rule changed between them (notes §2).
+/// Kernel profile: the zoned BG GC valid-threshold rule changed between them (docs/fs.md
+/// "Background GC on a zoned main area").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernel {
     /// `one_time` (and with it `gc_valid_thresh_ratio`) only while boosted.

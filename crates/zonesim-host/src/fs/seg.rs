@@ -1,6 +1,7 @@
 //! Segment and section bookkeeping (the SIT in memory): valid counts, blocks invalidated since
 //! the last checkpoint ("held": they and their prefree segments are not reused before a
-//! checkpoint), modification times for cost-benefit, owning log, free maps (notes/f2fs.md §1, §3).
+//! checkpoint), modification times for cost-benefit, owning log, free maps (docs/fs.md "Layout,
+//! logs and nodes", "Fragmentation level").
 
 use super::layout::{Geometry, BLKS_PER_SEG};
 

@@ -1,7 +1,7 @@
-//! The write and read paths (notes/f2fs.md §1): the page cache (dirty pages, writeback at the
-//! dirty limit, fsync), in-place vs out-of-place updates by mode and `ipu_policy`, the six
-//! logs' current segments, slack space recycling (SSR) in adaptive mode, and the reads of a
-//! file by its fragments.
+//! The write and read paths (docs/fs.md "Layout, logs and nodes" and "fsync, in-place updates and
+//! slack space recycling"): the page cache (dirty pages, writeback at the dirty limit, fsync),
+//! in-place vs out-of-place updates by mode and `ipu_policy`, the six logs' current segments, slack
+//! space recycling (SSR) in adaptive mode, and the reads of a file by its fragments.
 
 use super::layout::{BLKS_PER_SEG, BLOCK_BYTES};
 use super::params::{FsMode, IPU_FORCE, IPU_FSYNC, IPU_SSR, IPU_SSR_UTIL, IPU_UTIL};

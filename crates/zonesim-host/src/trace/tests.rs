@@ -919,7 +919,7 @@ fn synthetic_disksim_is_deterministic() {
     let _ = std::fs::remove_file(&b);
 }
 
-// ---- hostile input (issue 11) ----------------------------------------------------------------
+// ---- hostile input: every malformed line is a located error, never a panic -------------------
 
 /// The first error of reading `text` as `format`.
 fn first_error(text: &str, format: Option<TraceFormat>) -> String {

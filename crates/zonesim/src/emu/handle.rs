@@ -1,14 +1,13 @@
 //! [`Handle`]: one namespace of a simulated device driven by real software, one command at a
 //! time with a clock (the fio ioengine and the FUSE disk are thin layers over it).
 //!
-//! The host submits a request with its data; the handle asks the device for its completion
-//! time (the same `Device::submit` the simulation runs use, design.md §1), keeps the data in
-//! the [`Store`], checks reads with the [`Verifier`], records the request ([`Recorder`]) and
-//! returns a [`Ticket`]. The host delivers completions in its own order with
-//! [`Handle::complete`], which paces them ([`Pacer`]) and counts them in the same statistics
-//! the simulation reports. With `virtual` pacing a request arrives at the simulated time of the
-//! latest completion delivered: a host that keeps `n` requests in flight is a closed loop at
-//! queue depth `n`, as a fio job is in `zonesim run`.
+//! The host submits a request with its data; the handle asks the device for its completion time
+//! (the same `Device::submit` the simulation runs use), keeps the data in the [`Store`], checks
+//! reads with the [`Verifier`], records the request ([`Recorder`]) and returns a [`Ticket`]. The
+//! host delivers completions in its own order with [`Handle::complete`], which paces them
+//! ([`Pacer`]) and counts them in the same statistics the simulation reports. With `virtual` pacing
+//! a request arrives at the simulated time of the latest completion delivered: a host that keeps
+//! `n` requests in flight is a closed loop at queue depth `n`, as a fio job is in `zonesim run`.
 
 use super::pace::Pace;
 use super::record::{RecordFormat, Recorder};

@@ -2,10 +2,10 @@
 //! wrote, so that reads return it (zeros where nothing was written), trims and zone resets drop
 //! it, and `--verify` can check every read against the last write of each 4 KiB page.
 //!
-//! Data is a host concern: the timing model (design.md §1, "workload -> interface -> firmware")
-//! never sees it, and with `none` no byte is stored or copied. `memory` keeps the written pages
-//! in a hash map (sparse: untouched pages cost nothing); `sparse:PATH` keeps them in a sparse
-//! file of the namespace's size (trims punch holes).
+//! Data is a host concern: the timing model (workload -> interface -> firmware -> NAND) never sees
+//! it, and with `none` no byte is stored or copied. `memory` keeps the written pages in a hash map
+//! (sparse: untouched pages cost nothing); `sparse:PATH` keeps them in a sparse file of the
+//! namespace's size (trims punch holes).
 
 use crate::error::{Error, Result};
 use std::collections::HashMap;

@@ -1,6 +1,6 @@
 //! The device-side command set: what crosses from the host interface into a namespace's
-//! firmware, and what comes back (design.md §1 "Host interface"; NVMe / ZNS and UFS / ZUFS
-//! command sets reduced to what the model distinguishes).
+//! firmware, and what comes back (the NVMe / ZNS and UFS / ZUFS command sets reduced to what the
+//! model distinguishes).
 //!
 //! The host side (`host::HostIo`, in bytes) never reaches the device: the run (`sim`) turns
 //! each host request into a [`Command`] on whole 4 KiB logical pages with [`Command::widen`].

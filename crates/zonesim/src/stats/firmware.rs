@@ -1,7 +1,6 @@
-//! `firmware`: the multi-core firmware model's section of the report (issue 15;
-//! docs/firmware.md): per core busy/spin/idle shares, per lock acquisitions and waits, the
-//! latency breakdown of requests, and the data cache's hit rates. Absent with
-//! `firmware.model = "off"` and no data cache.
+//! `firmware`: the multi-core firmware model's section of the report (docs/firmware.md): per core
+//! busy/spin/idle shares, per lock acquisitions and waits, the latency breakdown of requests, and
+//! the data cache's hit rates. Absent with `firmware.model = "off"` and no data cache.
 
 use crate::firmware::cache::CacheCounters;
 use crate::firmware::cores::lock::LockStats;

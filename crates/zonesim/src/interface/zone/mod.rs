@@ -2,8 +2,8 @@
 //!
 //! Pure logic, no timing: the device model asks this module whether a request is legal and, if it
 //! is, the state advances. A rejected request changes nothing and is answered with a
-//! [`ZoneErrorKind`], which the device counts in a [`ZoneErrorLog`] (design §1 Interface,
-//! issue 3 item 1).
+//! [`ZoneErrorKind`], which the device counts in a [`ZoneErrorLog`]: a violation is answered as a
+//! real device answers it, never silently accepted (docs/zoned.md).
 //!
 //! # Model
 //!
@@ -48,7 +48,7 @@
 //!
 //! Decisions, with their sources:
 //! - open of FULL: ZNS aborts with "Zone Is Full" (ZBC would make it a no-op); we answer
-//!   `invalid_transition`, as the brief asks.
+//!   `invalid_transition`, an error rather than a silent no-op, as for every refused request.
 //! - close of EMPTY and of FULL: ZNS "Invalid Zone State Transition", `null_blk` fails it too;
 //!   close of CLOSED is a no-op success (ZNS and `null_blk`).
 //! - ¹ close of an open zone whose write pointer is still at the zone start (only possible for
