@@ -19,7 +19,7 @@ mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
 mod steady;
-pub mod supgc_fio;
+mod supgc_fio;
 mod supgc_throughput;
 mod zms_multizone;
 mod zms_randread;

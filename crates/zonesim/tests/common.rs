@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
 
 use zonesim::config::DeviceConfig;
 use zonesim::host::fio::parse_job_file;

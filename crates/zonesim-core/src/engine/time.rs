@@ -15,12 +15,6 @@ impl SimTime {
     pub fn ns(self) -> u64 {
         self.0
     }
-    pub fn as_us(self) -> f64 {
-        self.0 as f64 / 1000.0
-    }
-    pub fn as_secs(self) -> f64 {
-        self.0 as f64 / 1e9
-    }
     /// Nanoseconds from `earlier` to `self`, zero if `earlier` is later.
     pub fn since(self, earlier: SimTime) -> u64 {
         self.0.saturating_sub(earlier.0)

@@ -162,10 +162,6 @@ impl RwMode {
     pub fn is_trim(self) -> bool {
         matches!(self, RwMode::Trim | RwMode::RandTrim)
     }
-    /// The job mixes reads and writes by `rwmixread`.
-    pub fn is_mixed(self) -> bool {
-        matches!(self, RwMode::ReadWrite | RwMode::RandRw)
-    }
 }
 
 /// `random_distribution=`: access skew of random jobs.

@@ -80,11 +80,6 @@ impl F2fs {
         self.ipu_hook.used.then_some(self.c.ipu)
     }
 
-    /// Whether `ino` is marked for in-place update.
-    pub fn is_ipu(&self, ino: Ino) -> bool {
-        self.inodes[ino.0 as usize].ipu
-    }
-
     /// Write page `fb` of `ino`, held in block `old`, in place if the file is marked; true if
     /// an in-place update command was emitted.
     #[inline]
