@@ -61,3 +61,37 @@ fill_blocks() {
         { print }' "$f" >"$tmp"
     mv "$tmp" "$f"
 }
+
+# Key tables of the device config: blocks
+#     <!-- generated: config keys SECTION... -->
+#     command: `zonesim config keys --markdown SECTION...`
+#     ...its output...
+#     <!-- end generated -->
+# filled by fill_config_blocks (scripts/refresh-config-keys, scripts/refresh-snapshots) and
+# compared by the test crates/zonesim/tests/config_keys.rs.
+config_docs() {
+    grep -l '^<!-- generated: config keys' README.md docs/*.md 2>/dev/null || true
+}
+
+# fill_config_blocks FILE ZONESIM: replace every config-keys block's body in FILE with the
+# command's output.
+fill_config_blocks() {
+    local f=$1 z=$2 tmp
+    tmp=$(mktemp)
+    while IFS= read -r line; do
+        printf '%s\n' "$line"
+        case $line in
+        '<!-- generated: config keys'*'-->')
+            args=${line#<!-- generated: config keys}
+            args=${args%-->}
+            args=$(echo $args)
+            printf 'command: `zonesim config keys --markdown %s`\n\n' "$args"
+            # shellcheck disable=SC2086
+            "$z" config keys --markdown $args
+            while IFS= read -r line && [ "$line" != '<!-- end generated -->' ]; do :; done
+            printf '%s\n' '<!-- end generated -->'
+            ;;
+        esac
+    done <"$f" >"$tmp"
+    mv "$tmp" "$f"
+}

@@ -2,6 +2,7 @@
 //! parsing, the summary table, the progress bar and exit codes (2 for bad input).
 
 mod bench;
+mod config_cmd;
 mod experiment_cmd;
 mod f2fs_layout;
 mod layout_cmd;
@@ -33,6 +34,9 @@ enum Cmd {
     Run(Box<run_cmd::RunArgs>),
     /// List the device presets.
     Presets,
+    /// The device config's keys: type, default, valid range, unit and meaning.
+    #[command(subcommand)]
+    Config(config_cmd::ConfigCmd),
     /// Run the standard speed cases and print simulated requests per wall second.
     #[command(allow_negative_numbers = true)]
     Bench(bench::BenchArgs),
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
+        Cmd::Config(c) => config_cmd::run(c),
         Cmd::Bench(a) => bench::run(a),
         Cmd::Trace(t) => trace_cmd::run(t),
         Cmd::Experiment(e) => experiment_cmd::run(e),

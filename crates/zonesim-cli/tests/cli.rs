@@ -593,3 +593,63 @@ fn scenario_runs_and_its_errors_are_one_line() {
         &["--precondition seq", "scenario"],
     );
 }
+
+/// `zonesim config keys`: the tables of the keys' declarations (docs/config.md is its
+/// `--markdown` output), one section or key at a time; an unknown name is bad input.
+#[test]
+fn config_keys_prints_the_declared_tables() {
+    let out = zonesim(&["config", "keys", "--markdown", "fs"]);
+    assert!(out.status.success());
+    let keys = zonesim::config::table::select(&["fs".to_string()]).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        zonesim::config::table::markdown(&keys)
+    );
+    let out = zonesim(&["config", "keys", "ftl.gc.idle_us"]);
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        s.contains("ftl.gc.idle_us") && s.contains("[0.001, 1e9]"),
+        "{s}"
+    );
+    assert_eq!(s.lines().count(), 3, "{s}");
+    let out = zonesim(&["config", "keys"]);
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("namespaces[].kind") && s.contains("nand.timing.qlc.erase_us"));
+    bad_input(
+        &["config", "keys", "ftl.nope"],
+        &["no key or section 'ftl.nope'"],
+    );
+}
+
+/// The `fs` rules are checked before preconditioning: a namespace that cannot hold the
+/// metadata at load time, an impossible mkfs reserve before the device is written (on a
+/// 12 GiB device whose steady-state preconditioning would take minutes).
+#[test]
+fn bad_fs_keys_fail_before_preconditioning() {
+    let t = std::time::Instant::now();
+    bad_input(
+        &[
+            "run",
+            "--device",
+            "zufs-2026",
+            "--precondition",
+            "steady",
+            "--set",
+            "fs.meta_namespace=1",
+        ],
+        &["config: fs.meta_namespace: F2FS updates its metadata in place"],
+    );
+    bad_input(
+        &[
+            "run",
+            "--device",
+            "zufs-2026",
+            "--precondition",
+            "steady",
+            "--fs",
+            "f2fs",
+        ],
+        &["config: fs.reserved_segments:"],
+    );
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+}

@@ -5,6 +5,7 @@
 //! build it at all).
 
 mod common;
+mod config_keys;
 mod correctness;
 mod emulation;
 mod firmware;

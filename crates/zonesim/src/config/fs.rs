@@ -1,133 +1,200 @@
 //! `[fs]`: the host file system run under the workload (`zonesim run --fs f2fs`, docs/fs.md).
 //! The section's presence turns it on; every key is optional, unset ones take the kernel's
-//! default for the main area (zoned or conventional), resolved by `sim`.
+//! default for the main area (zoned or conventional), resolved by `sim`. Where the metadata
+//! and main areas live is resolved here ([`FsConfig::areas`]), so the rules about it are
+//! checked with the rest of the config, before anything simulates.
 
+use super::declare::{choice, section};
+use super::rule::{at_least, float, free, int, Spec};
+use super::NamespaceKind;
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum FsKind {
-    #[default]
-    F2fs,
+/// A sysfs time, in ms.
+const MS: Spec = at_least(0).unit("ms");
+
+/// A percentage.
+const PERCENT: Spec = int(0, 100).unit("%");
+
+choice! {
+    /// The file system model.
+    #[derive(Default)]
+    pub enum FsKind {
+        #[default]
+        F2fs = "f2fs",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FsModeCfg {
-    Adaptive,
-    Lfs,
+choice! {
+    /// F2FS `mode=` mount option.
+    pub enum FsModeCfg {
+        Adaptive = "adaptive",
+        Lfs = "lfs",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-pub enum FsKernel {
-    #[serde(rename = "v6.12")]
-    V6_12,
-    #[default]
-    #[serde(rename = "v6.18")]
-    V6_18,
+choice! {
+    /// Kernel release whose zoned GC the model follows.
+    #[derive(Default)]
+    pub enum FsKernel {
+        V6_12 = "v6.12",
+        #[default]
+        V6_18 = "v6.18",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum FsFgVictim {
-    #[default]
-    Greedy,
-    Fifo,
+choice! {
+    /// Foreground GC victim selection.
+    #[derive(Default)]
+    pub enum FsFgVictim {
+        #[default]
+        Greedy = "greedy",
+        Fifo = "fifo",
+    }
 }
 
-/// `[fs]` keys (sysfs / mount-option names where the kernel has one).
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Default)]
-#[serde(deny_unknown_fields, default)]
-pub struct FsConfig {
-    pub kind: FsKind,
-    pub mode: Option<FsModeCfg>,
-    pub kernel: FsKernel,
-    pub overprovision: Option<f64>,
-    pub reserved_segments: Option<u64>,
-    pub ipu_policy: Option<u32>,
-    pub min_fsync_blocks: Option<u32>,
-    pub min_ipu_util: Option<u32>,
-    pub background_gc: Option<bool>,
-    pub gc_min_sleep_time: Option<u64>,
-    pub gc_max_sleep_time: Option<u64>,
-    pub gc_no_gc_sleep_time: Option<u64>,
-    pub gc_idle_time: Option<u64>,
-    pub gc_no_zoned_gc_percent: Option<u32>,
-    pub gc_boost_zoned_gc_percent: Option<u32>,
-    pub gc_valid_thresh_ratio: Option<u32>,
-    pub gc_boost_gc_multiple: Option<u32>,
-    pub gc_boost_gc_greedy: Option<u32>,
-    pub migration_window_granularity: Option<u32>,
-    pub max_victim_search: Option<u32>,
-    pub fg_gc_victim: FsFgVictim,
-    pub cp_interval: Option<u64>,
-    pub dirty_bytes: Option<u64>,
-    pub dirty_nodes_cp: Option<u64>,
-    pub discard: Option<bool>,
-    pub max_bio_bytes: Option<u64>,
-    pub page_copy_ns: Option<u64>,
-    pub hot_extensions: Option<Vec<String>>,
-    pub cold_extensions: Option<Vec<String>>,
-    pub gc_copy_offload: bool,
-    /// Namespaces of the metadata and main areas; unset: a conventional + a zoned namespace
-    /// split as ConZone+ / ZUFS do, else the run's namespace for both.
-    pub meta_namespace: Option<usize>,
-    pub main_namespace: Option<usize>,
+section! {
+    /// `[fs]` keys (sysfs / mount-option names where the kernel has one). Unset keys take
+    /// the kernel's default for the main area, zoned or conventional (host/fs/params.rs).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FsConfig [Default] {
+        /// The file system model.
+        pub kind: FsKind = FsKind::F2fs, free();
+        /// `adaptive` or `lfs` (the kernel default: lfs on a zoned main area, where adaptive
+        /// is rejected; adaptive on a conventional one).
+        pub mode: Option<FsModeCfg> = None, free();
+        /// Kernel release whose zoned GC knobs apply (seed 001 Table 1).
+        pub kernel: FsKernel = FsKernel::V6_18, free();
+        /// mkfs.f2fs `-o`: overprovision ratio (unset: mkfs's search for the best one).
+        pub overprovision: Option<f64> = None, float(0.0, 100.0).open_min().open_max().unit("%");
+        /// Reserved segments (unset: mkfs.f2fs's formula, which needs many small sections;
+        /// ZUFS sets 6,336 by hand).
+        pub reserved_segments: Option<u64> = None, at_least(0).unit("segments");
+        /// `ipu_policy` bit set (0x01..0x80).
+        pub ipu_policy: Option<u32> = None, int(0, 0xff);
+        /// Fsync writes in place (IPU) below this many dirty blocks (`min_fsync_blocks`).
+        pub min_fsync_blocks: Option<u32> = None, at_least(1).unit("blocks");
+        /// `min_ipu_util`: IPU when utilisation is above this.
+        pub min_ipu_util: Option<u32> = None, PERCENT;
+        /// Background GC thread (`background_gc=on`); off is rejected on a zoned main area,
+        /// as the kernel does.
+        pub background_gc: Option<bool> = None, free();
+        /// Background GC sleep after a round that found work.
+        pub gc_min_sleep_time: Option<u64> = None, MS;
+        /// Background GC sleep ceiling.
+        pub gc_max_sleep_time: Option<u64> = None, MS;
+        /// Background GC sleep when it found nothing to do.
+        pub gc_no_gc_sleep_time: Option<u64> = None, MS;
+        /// Conventional background GC runs after no request for this long.
+        pub gc_idle_time: Option<u64> = None, MS;
+        /// Zoned: no background GC while free sections are above this share.
+        pub gc_no_zoned_gc_percent: Option<u32> = None, PERCENT;
+        /// Zoned: boosted background GC below this share of free sections.
+        pub gc_boost_zoned_gc_percent: Option<u32> = None, PERCENT;
+        /// Zoned: sections with more valid blocks than this share are not victims.
+        pub gc_valid_thresh_ratio: Option<u32> = None, PERCENT;
+        /// Zoned: boosted GC moves this many times more segments per round; at most the
+        /// segments per section.
+        pub gc_boost_gc_multiple: Option<u32> = None, at_least(1);
+        /// Zoned: boosted GC picks victims greedily (1) or by cost-benefit (0).
+        pub gc_boost_gc_greedy: Option<u32> = None, int(0, 1);
+        /// Segments moved per background GC round (3 zoned, else the segments per section);
+        /// at most the segments per section.
+        pub migration_window_granularity: Option<u32> = None, at_least(1).unit("segments");
+        /// Dirty segments scanned per victim or SSR search (`max_victim_search`).
+        pub max_victim_search: Option<u32> = None, at_least(1).unit("segments");
+        /// Foreground GC victim selection.
+        pub fg_gc_victim: FsFgVictim = FsFgVictim::Greedy, free();
+        /// Checkpoint interval (`CP_TIME`).
+        pub cp_interval: Option<u64> = None, MS;
+        /// Page-cache dirty limit: all dirty data is written back when it is exceeded (the
+        /// writer waits).
+        pub dirty_bytes: Option<u64> = None, at_least(0).unit("bytes");
+        /// Checkpoint when this many node pages are dirty (stand-in for
+        /// `excess_dirty_nodes`).
+        pub dirty_nodes_cp: Option<u64> = None, at_least(0).unit("pages");
+        /// Discard (trim) freed segments at checkpoint on a conventional main area.
+        pub discard: Option<bool> = None, free();
+        /// Largest device command the file system issues (bio size).
+        pub max_bio_bytes: Option<u64> = None, at_least(4096).multiple_of(4096).unit("bytes");
+        /// Host time to copy one 4 KiB page into the page cache (buffered write or cached
+        /// read).
+        pub page_copy_ns: Option<u64> = None, at_least(0).unit("ns");
+        /// File-name extensions placed in HOT_DATA (mkfs `-e`-style list; kernel: `db`).
+        pub hot_extensions: Option<Vec<String>> = None, free();
+        /// File-name extensions placed in COLD_DATA (kernel: media types).
+        pub cold_extensions: Option<Vec<String>> = None, free();
+        /// GC moves valid blocks with the device's copy command instead of a read and a write
+        /// (ZMS copy offload, seed 002; docs/fs.md).
+        pub gc_copy_offload: bool = false, free();
+        /// Namespace of the metadata area (CP/SIT/NAT/SSA, updated in place: conventional).
+        /// Unset: the device's first conventional namespace when the main area is zoned,
+        /// else the main namespace.
+        pub meta_namespace: Option<usize> = None, int(0, 254);
+        /// Namespace of the main area. Unset: the first zoned namespace of a device with both
+        /// kinds (as ConZone+ and ZUFS split them), else the run's namespace.
+        pub main_namespace: Option<usize> = None, int(0, 254);
+    }
+}
+
+/// Where the file system lives: namespaces of the metadata and main areas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FsAreas {
+    pub meta: usize,
+    pub main: usize,
+    pub main_zoned: bool,
 }
 
 impl FsConfig {
-    /// The rules of the values that need no device.
-    pub fn validate(&self) -> Result<()> {
-        let pct = |k: &str, v: Option<u32>| match v {
-            Some(x) if x > 100 => Err(Error::config(
-                format!("fs.{k}"),
-                format!("must be 0..=100 (got {x})"),
-            )),
-            _ => Ok(()),
-        };
-        pct("gc_no_zoned_gc_percent", self.gc_no_zoned_gc_percent)?;
-        pct("gc_boost_zoned_gc_percent", self.gc_boost_zoned_gc_percent)?;
-        pct("gc_valid_thresh_ratio", self.gc_valid_thresh_ratio)?;
-        pct("min_ipu_util", self.min_ipu_util)?;
-        if let Some(o) = self.overprovision {
-            if !(o > 0.0 && o < 100.0) {
+    /// The namespaces of the two areas on a device whose namespaces have `kinds`, for a run
+    /// on namespace `run_ns`, and the rules that depend on them (a namespace that exists,
+    /// metadata on a conventional one, what a zoned main area forbids).
+    pub fn areas(&self, kinds: &[NamespaceKind], run_ns: usize) -> Result<FsAreas> {
+        use NamespaceKind::{Conventional, Zoned};
+        let first = |k: NamespaceKind| kinds.iter().position(|&x| x == k);
+        let main = self
+            .main_namespace
+            .unwrap_or(match (first(Conventional), first(Zoned)) {
+                (Some(_), Some(z)) => z,
+                _ => run_ns,
+            });
+        let meta = self
+            .meta_namespace
+            .unwrap_or(if kinds.get(main) == Some(&Zoned) {
+                first(Conventional).unwrap_or(main)
+            } else {
+                main
+            });
+        for (k, n) in [("fs.main_namespace", main), ("fs.meta_namespace", meta)] {
+            if n >= kinds.len() {
                 return Err(Error::config(
-                    "fs.overprovision",
-                    format!("must be a percentage in (0, 100) (got {o})"),
+                    k,
+                    format!("namespace {n}, but the device has {}", kinds.len()),
                 ));
             }
         }
-        if self.ipu_policy.is_some_and(|p| p > 0xff) {
+        if kinds[meta] == Zoned {
             return Err(Error::config(
-                "fs.ipu_policy",
-                "must be a bit set of 0x01..0x80 (at most 0xff)",
+                "fs.meta_namespace",
+                "F2FS updates its metadata in place: it needs a conventional namespace (ConZone+ §4, ZUFS §3.4)",
             ));
         }
-        if self.gc_boost_gc_greedy.is_some_and(|g| g > 1) {
-            return Err(Error::config("fs.gc_boost_gc_greedy", "must be 0 or 1"));
-        }
-        if self.gc_boost_gc_multiple == Some(0) || self.migration_window_granularity == Some(0) {
+        let main_zoned = kinds[main] == Zoned;
+        if main_zoned && self.mode == Some(FsModeCfg::Adaptive) {
             return Err(Error::config(
-                "fs.gc_boost_gc_multiple",
-                "gc_boost_gc_multiple and migration_window_granularity must be at least 1",
+                "fs.mode",
+                "adaptive is rejected on a zoned main area (the kernel forces lfs: zones forbid overwrites)",
             ));
         }
-        if self
-            .max_bio_bytes
-            .is_some_and(|b| b < 4096 || b % 4096 != 0)
-        {
+        if main_zoned && self.background_gc == Some(false) {
             return Err(Error::config(
-                "fs.max_bio_bytes",
-                "must be a positive multiple of 4096",
+                "fs.background_gc",
+                "off is rejected on a zoned main area (as the kernel does)",
             ));
         }
-        if self.min_fsync_blocks == Some(0) || self.max_victim_search == Some(0) {
-            return Err(Error::config(
-                "fs.min_fsync_blocks",
-                "min_fsync_blocks and max_victim_search must be at least 1",
-            ));
-        }
-        Ok(())
+        Ok(FsAreas {
+            meta,
+            main,
+            main_zoned,
+        })
     }
 }

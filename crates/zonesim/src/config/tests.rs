@@ -1,4 +1,4 @@
-//! Config loading and validation on hostile input (issue 11).
+//! Config loading and validation on hostile input: every bad value a located error, never a panic.
 
 use super::*;
 
@@ -170,4 +170,84 @@ fn preset_descriptions_match_their_files() {
         let c = DeviceConfig::load(name, &[]).unwrap();
         assert_eq!(&c.description, desc, "{name}");
     }
+}
+
+/// A rule reads the same in an error and, shorter, in the key tables.
+#[test]
+fn rules_read_as_errors_and_table_cells() {
+    use super::rule::{at_least, float, int, Num};
+    let cases = [
+        (
+            int(1, 1024),
+            Num::Int(0),
+            "must be in 1..=1024 (got 0)",
+            "1..=1024",
+        ),
+        (
+            at_least(2),
+            Num::Int(1),
+            "must be at least 2 (got 1)",
+            "≥ 2",
+        ),
+        (
+            int(4096, 1 << 20).multiple_of(4096).unit("bytes"),
+            Num::Int(5000),
+            "must be a multiple of 4 KiB in 4 KiB..=1 MiB (got 5000)",
+            "multiple of 4 KiB, 4 KiB..=1 MiB",
+        ),
+        (
+            int(0, 1 << 40).multiple_of(4096).unit("bytes"),
+            Num::Int(1000),
+            "must be a multiple of 4 KiB in 0..=1 TiB (got 1000)",
+            "multiple of 4 KiB, ≤ 1 TiB",
+        ),
+        (
+            at_least(4096).or_zero().unit("bytes"),
+            Num::Int(100),
+            "must be 0 or at least 4 KiB (got 100)",
+            "0 or ≥ 4 KiB",
+        ),
+        (
+            float(0.0, 4.0).open_min(),
+            Num::Float(0.0),
+            "must be in (0, 4] (got 0)",
+            "(0, 4]",
+        ),
+        (
+            float(0.01, 1e7),
+            Num::Float(1e-300),
+            "must be in [0.01, 1e7] (got 1e-300)",
+            "[0.01, 1e7]",
+        ),
+        (
+            float(0.001, 1e6).or_zero(),
+            Num::Float(f64::NAN),
+            "must be 0 or in [0.001, 1e6] (got NaN)",
+            "0 or [0.001, 1e6]",
+        ),
+    ];
+    for (spec, bad, message, cell) in cases {
+        let e = spec.check("k", bad).unwrap_err().to_string();
+        assert_eq!(e, format!("config: k: {message}"));
+        assert_eq!(spec.compact(), cell);
+    }
+    assert!(int(0, 1 << 40).multiple_of(4096).admits(Num::Int(0)));
+    assert!(at_least(4096).or_zero().admits(Num::Int(0)));
+    assert!(!float(0.0, 1.0).admits(Num::Float(f64::INFINITY)));
+}
+
+/// A table left out takes its declared default; one given keeps the defaults of the keys it
+/// leaves out, including a parent's per-cell defaults (`[nand.timing.<cell>]`).
+#[test]
+fn a_table_is_read_onto_its_defaults() {
+    let c = load(&["slc.writeback_threshold=0.3"]).unwrap();
+    let d = SlcConfig::default();
+    assert_eq!(c.slc.writeback_threshold, 0.3);
+    assert_eq!(c.slc.writeback_idle_us, d.writeback_idle_us);
+    assert_eq!(c.slc.gc_threshold_free_superblocks, 2);
+    let e = err(&["nand.timing.qlc.read_us_by_page=[1.0]"]);
+    assert_eq!(
+        e,
+        "config: nand.timing.qlc.read_us_by_page: needs one time per page type (4 for qlc), got 1"
+    );
 }

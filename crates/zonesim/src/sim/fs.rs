@@ -6,7 +6,6 @@
 
 use super::command;
 use crate::config::fs::{FsConfig, FsFgVictim, FsKernel, FsModeCfg};
-use crate::config::NamespaceKind;
 use crate::device::Device;
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
@@ -31,49 +30,10 @@ pub struct FsHost {
 
 /// Resolve `[fs]` on `dev` (run namespace `ns`) into parameters and mount.
 pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
-    let kinds: Vec<NamespaceKind> = (0..dev.namespaces.len())
-        .map(|i| {
-            if dev.zoned(i).is_some() {
-                NamespaceKind::Zoned
-            } else {
-                NamespaceKind::Conventional
-            }
-        })
-        .collect();
-    let first = |k: NamespaceKind| kinds.iter().position(|&x| x == k);
-    let main_ns = cfg.main_namespace.unwrap_or_else(|| {
-        match (
-            first(NamespaceKind::Conventional),
-            first(NamespaceKind::Zoned),
-        ) {
-            (Some(_), Some(z)) => z,
-            _ => ns,
-        }
-    });
-    let meta_ns = cfg.meta_namespace.unwrap_or_else(|| {
-        if kinds.get(main_ns) == Some(&NamespaceKind::Zoned) {
-            first(NamespaceKind::Conventional).unwrap_or(main_ns)
-        } else {
-            main_ns
-        }
-    });
-    for (k, n) in [
-        ("fs.main_namespace", main_ns),
-        ("fs.meta_namespace", meta_ns),
-    ] {
-        if n >= kinds.len() {
-            return Err(Error::config(
-                k,
-                format!("namespace {n}, but the device has {}", kinds.len()),
-            ));
-        }
-    }
-    if kinds[meta_ns] == NamespaceKind::Zoned {
-        return Err(Error::config(
-            "fs.meta_namespace",
-            "F2FS updates its metadata in place: it needs a conventional namespace (ConZone+ §4, ZUFS §3.4)",
-        ));
-    }
+    // Where the areas live, and the rules about it: checked with the config too
+    // (`DeviceConfig::validate`), before anything simulates.
+    let areas = cfg.areas(&dev.cfg.namespace_kinds(), ns)?;
+    let (meta_ns, main_ns) = (areas.meta, areas.main);
     let zone = dev.zoned(main_ns).map(|z| {
         let zc = z.zone_config();
         (
@@ -109,22 +69,15 @@ fn params(cfg: &FsConfig, zone: Option<(u64, u64)>, device_ipu: bool) -> Result<
     };
     let mut p = FsParams::kernel_default(zoned, kernel, sps);
     p.gc_boost_gc_multiple = p.gc_boost_gc_multiple.min(sps);
-    match (cfg.mode, zoned) {
-        (Some(FsModeCfg::Adaptive), true) => {
-            return Err(Error::config("fs.mode", "adaptive is rejected on a zoned main area (the kernel forces lfs: zones forbid overwrites)"))
-        }
-        (Some(FsModeCfg::Adaptive), false) => p.mode = FsMode::Adaptive,
-        (Some(FsModeCfg::Lfs), _) => p.mode = FsMode::Lfs,
-        (None, _) => {}
+    // Adaptive on a zoned main area and background GC off there are refused by
+    // `FsConfig::areas`.
+    match cfg.mode {
+        Some(FsModeCfg::Adaptive) => p.mode = FsMode::Adaptive,
+        Some(FsModeCfg::Lfs) => p.mode = FsMode::Lfs,
+        None => {}
     }
     if p.mode == FsMode::Lfs && cfg.ipu_policy.is_none() {
         p.ipu_policy = 0;
-    }
-    if zoned && cfg.background_gc == Some(false) {
-        return Err(Error::config(
-            "fs.background_gc",
-            "off is rejected on a zoned main area (as the kernel does)",
-        ));
     }
     // Both namespace kinds (page-mapped and zoned) take `Op::Copy`: no device rejects it.
     p.gc_copy_offload = cfg.gc_copy_offload;

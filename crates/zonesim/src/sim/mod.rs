@@ -947,16 +947,17 @@ pub(crate) fn run_resolved(
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
     check_iotailor(dev, opts.namespace)?;
+    // mkfs reads the device's layout only, so its rules are checked before preconditioning;
+    // its writes reach the device after it, before the measured run.
+    let mut fs_host = match &dev.cfg.fs {
+        Some(c) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
+        None => None,
+    };
     let pre = precondition::run(dev, opts, ctl)?;
     let t0 = dev.clock;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
     }
-    // mkfs: its writes reach the device before the measured run.
-    let mut fs_host = match &dev.cfg.fs {
-        Some(c) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
-        None => None,
-    };
     let t0 = match &mut fs_host {
         Some(h) => h.submit(dev, t0),
         None => t0,
