@@ -130,7 +130,7 @@ impl Device {
                 writebacks: pages.writebacks,
                 map_reads: sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map.map_reads),
                 map_programs: sum(|f| f.counters.map_programs)
-                    + zsum(|z| z.counters.map.map_writebacks),
+                    + zsum(|z| z.counters.map.map_programs),
                 sram_bytes: self.sram.capacity_bytes(),
                 sram_used_bytes: self.sram.used_bytes(),
                 two_level: self.two_level_counters(),
@@ -157,7 +157,7 @@ impl Device {
                 full_flushes: buf(|c| c.full_flushes) + zsum(|z| z.counters.full_flushes),
                 premature_flushes: buf(|c| c.premature_flushes)
                     + zsum(|z| z.counters.premature_flushes),
-                host_flushes: buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flush_commands),
+                host_flushes: buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flushes),
                 host_forced_flushes: zsum(|z| z.counters.host_forced_flushes),
                 flushes_to_slc: ssum(|c| c.flushes_to_slc),
                 slc_buffered_pages: ssum(|c| c.slc_buffered_pages),

@@ -62,7 +62,8 @@ pub struct ZonedCounters {
     pub full_flushes: u64,
     pub premature_flushes: u64,
     pub host_forced_flushes: u64,
-    pub host_flush_commands: u64,
+    /// Host flush commands (`device.buffer.host_flushes`).
+    pub host_flushes: u64,
     /// The SLC secondary buffer's counters, the same as a conventional SLC cache's (flushes
     /// to SLC, Fig. 4 ②; SLC GC; direct erases, Fig. 12(c)).
     #[serde(flatten)]
@@ -546,7 +547,7 @@ impl ZonedFtl {
     /// Host flush: drain every buffer (data below a program unit goes to SLC). Returns when all
     /// data written before it is on flash.
     fn flush(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
-        self.counters.host_flush_commands += 1;
+        self.counters.host_flushes += 1;
         self.finalize(lent, now);
         let mut done = now;
         for b in 0..self.bufs.len() as u32 {
