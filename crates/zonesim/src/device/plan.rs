@@ -63,15 +63,6 @@ pub enum NsPlan {
     },
 }
 
-impl NsPlan {
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            NsPlan::Conventional { .. } => "conventional",
-            NsPlan::Zoned { .. } => "zoned",
-        }
-    }
-}
-
 /// Zone capacity and size in 4 KiB LBAs after defaults, and the slots of one allocation unit.
 pub fn zone_geometry(cfg: &DeviceConfig, geo: &Geometry) -> Result<(u64, u64, u64)> {
     let z = &cfg.zone;

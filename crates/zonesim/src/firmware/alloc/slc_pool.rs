@@ -459,16 +459,6 @@ impl SlcPool {
         true
     }
 
-    /// Per-zone frontiers (0 at page granularity).
-    pub fn zone_front_count(&self) -> u32 {
-        self.front_zone.len() as u32
-    }
-
-    /// Superblocks held open by frontiers (the SLC GC reserve must cover them).
-    pub fn open_fronts(&self) -> u32 {
-        self.fronts.iter().filter(|f| f.sb != NO_SB).count() as u32
-    }
-
     /// Victim `sb` is being collected: not a candidate again until it is erased and free.
     pub fn mark_busy(&mut self, sb: u32) {
         self.busy[sb as usize] = true;
