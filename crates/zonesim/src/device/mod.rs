@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::{L2pSram, Lpa};
 use crate::firmware::zoned::ZonedFtl;
-use crate::firmware::{Ftl, IoCounters, Lent};
+use crate::firmware::{Ftl, IdleTimer, IdleWork, IoCounters, Lent};
 use crate::interface::zone::ZoneId;
 use crate::interface::{Command, Completion, Link, Op};
 use crate::nand::{Geometry, NandArray, SLOT_BYTES};
@@ -62,16 +62,12 @@ impl Namespace {
         dispatch!(self, f => f.resume(lent, now, token))
     }
 
-    pub fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        dispatch!(self, f => f.background(lent, now))
+    pub fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        dispatch!(self, f => f.idle_timer(work))
     }
 
-    pub fn writeback_idle_ns(&self) -> Option<u64> {
-        dispatch!(self, f => f.writeback_idle_ns())
-    }
-
-    pub fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        dispatch!(self, f => f.idle_writeback(lent, now))
+    pub fn idle(&mut self, lent: &mut Lent, now: SimTime, work: IdleWork) -> bool {
+        dispatch!(self, f => f.idle(lent, now, work))
     }
 
     #[inline]
@@ -355,40 +351,40 @@ impl Device {
         }
     }
 
-    /// The shortest host idle time after which a namespace's SLC write-back runs
-    /// (`slc.writeback = idle`); None if none has one.
-    pub fn writeback_idle_ns(&self) -> Option<u64> {
-        self.namespaces
-            .iter()
-            .filter_map(Namespace::writeback_idle_ns)
-            .min()
+    /// When idle work `work` steps on this device: the earliest first step any namespace
+    /// asks for (they share the config, so their timers agree); None if none does such work.
+    pub fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        let asked = self.namespaces.iter().filter_map(|n| n.idle_timer(work));
+        asked
+            .min_by_key(|t| t.after_ns)
+            .or_else(|| self.background_gc_timer(work))
     }
 
-    /// One step of idle SLC write-back on every namespace that has one (the host has been idle
-    /// `slc.writeback_idle_us`, the same for all); whether any wants another step once the
-    /// dies are free.
-    pub fn idle_writeback(&mut self, now: SimTime) -> bool {
-        self.idle_step(now, Namespace::idle_writeback)
+    /// `ftl.gc.background` arms the background-GC timer also on a device none of whose
+    /// namespaces collects superblocks (all zoned): its steps find nothing to do, but they are
+    /// events of the run (`sim.events`) and the run ends at the last one, as it always has.
+    fn background_gc_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        let g = &self.cfg.ftl.gc;
+        (work == IdleWork::Gc && g.background).then(|| {
+            let ns = SimTime::from_us(g.idle_us).ns();
+            IdleTimer {
+                after_ns: ns,
+                again_ns: ns,
+            }
+        })
     }
 
-    /// One background step on any namespace that wants it (the host is idle).
-    pub fn background_gc(&mut self, now: SimTime) -> bool {
-        self.idle_step(now, Namespace::background)
-    }
-
-    /// `step` at `now` on every namespace, the shared resources lent to each in turn; whether
-    /// any wants to be called again.
-    fn idle_step(
-        &mut self,
-        now: SimTime,
-        step: fn(&mut Namespace, &mut Lent, SimTime) -> bool,
-    ) -> bool {
+    /// One step of idle work `work` at `now` on every namespace (the host is idle), the
+    /// shared resources lent to each in turn. If any wants another step, when it is due: its
+    /// timer's `again_ns` after this one, once every die is free.
+    pub fn idle(&mut self, now: SimTime, work: IdleWork) -> Option<SimTime> {
         let (mut lent, namespaces) = self.lend(false);
         let mut more = false;
         for ns in namespaces.iter_mut() {
-            more |= step(ns, &mut lent, now);
+            more |= ns.idle(&mut lent, now, work);
         }
-        more
+        let again = self.idle_timer(work).map_or(0, |t| t.again_ns);
+        more.then(|| (now + again).max(self.nand.all_idle_at()))
     }
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {

@@ -11,6 +11,7 @@ use crate::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use crate::device::Device;
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
+use crate::firmware::IdleWork;
 use crate::host::fs::{F2fs, Ino, ROOT};
 use crate::sim::fs::{mount, FsHost};
 use crate::stats::device::DeviceReport;
@@ -53,7 +54,7 @@ impl FsRig {
             last_end: now,
             dev_end: now,
             wb_next: now,
-            wb_idle: dev.writeback_idle_ns(),
+            wb_idle: dev.idle_timer(IdleWork::SlcWriteback).map(|t| t.after_ns),
             dev,
         })
     }
@@ -101,11 +102,13 @@ impl FsRig {
         };
         let mut w = (self.dev_end + idle).max(self.wb_next);
         while w < t {
-            if !self.dev.idle_writeback(w) {
-                w = t;
-                break;
+            match self.dev.idle(w, IdleWork::SlcWriteback) {
+                Some(next) => w = next,
+                None => {
+                    w = t;
+                    break;
+                }
             }
-            w = (w + 1).max(self.dev.nand.all_idle_at());
         }
         self.wb_next = self.wb_next.max(w);
     }

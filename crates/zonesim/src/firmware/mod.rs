@@ -59,6 +59,32 @@ pub struct IoCounters {
     pub buffer_read_hits: u64,
 }
 
+/// Kinds of work a namespace does while the host is idle. Each kind has its own timer
+/// ([`IdleTimer`]): the run arms it when the host goes idle, and one event runs that kind's
+/// step on every namespace ([`Ftl::idle`]), until none wants another or a request arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleWork {
+    /// Background garbage collection (`ftl.gc.background`).
+    Gc,
+    /// SLC write-back to regular flash (`slc.writeback = idle`; UFS WriteBooster's flush
+    /// during Hibern8).
+    SlcWriteback,
+}
+
+impl IdleWork {
+    /// Every kind, in the order the run arms their timers.
+    pub const ALL: [IdleWork; 2] = [IdleWork::Gc, IdleWork::SlcWriteback];
+}
+
+/// When a kind of idle work steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdleTimer {
+    /// Host idle time before the first step, ns.
+    pub after_ns: u64,
+    /// Time from one step to the next, ns (the next also waits until the dies are free).
+    pub again_ns: u64,
+}
+
 /// The namespace contract: what the device asks of the FTL of any namespace kind.
 pub trait Ftl {
     /// Execute `cmd` arriving at `now` (already range-checked against
@@ -76,17 +102,12 @@ pub trait Ftl {
     /// nothing).
     #[inline]
     fn prefetch(&self, _lpa: Lpa) {}
-    /// One step of background work while the host is idle; whether it wants to be called
-    /// again.
-    fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;
-    /// Host idle time after which [`Ftl::idle_writeback`] wants to run (SLC write-back,
-    /// `slc.writeback = idle`); None: never.
-    fn writeback_idle_ns(&self) -> Option<u64> {
+    /// When it wants idle work `work` to step, if it does such work (the default: none).
+    fn idle_timer(&self, _work: IdleWork) -> Option<IdleTimer> {
         None
     }
-    /// One step of idle SLC write-back (the host has been idle [`Ftl::writeback_idle_ns`] and
-    /// the dies are free); whether it wants to be called again once the dies are free.
-    fn idle_writeback(&mut self, _lent: &mut Lent, _now: SimTime) -> bool {
+    /// One step of idle work `work` at `now` (the host is idle); whether it wants another.
+    fn idle(&mut self, _lent: &mut Lent, _now: SimTime, _work: IdleWork) -> bool {
         false
     }
     /// Bytes the namespace exports.

@@ -33,7 +33,7 @@ use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{
     program_map_page, Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap,
 };
-use crate::firmware::{Ftl, IoCounters, Lent};
+use crate::firmware::{Ftl, IdleTimer, IdleWork, IoCounters, Lent};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
@@ -109,6 +109,8 @@ pub struct PageFtl {
     /// Spread foreground GC over host writes (`ftl.gc.incremental`).
     incremental: bool,
     bg_threshold: u32,
+    /// Host idle time before background GC runs (`ftl.gc.background`, `ftl.gc.idle_us`), ns.
+    bg_idle_ns: Option<u64>,
     rng: Rng,
     /// Victim being collected incrementally.
     gc: Option<GcJob>,
@@ -193,6 +195,11 @@ impl PageFtl {
             } else {
                 0
             },
+            bg_idle_ns: cfg
+                .ftl
+                .gc
+                .background
+                .then(|| SimTime::from_us(cfg.ftl.gc.idle_us).ns()),
             rng: rng_for(seed, 0x6763),
             gc: None,
             gc_map_pages: MapPageSet::new(logical.div_ceil(entries_per_map_page as u64) as u32),
@@ -719,16 +726,26 @@ impl Ftl for PageFtl {
         self.map.prefetch(lpa);
     }
 
-    fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        self.background_gc(lent, now)
+    /// Background GC every `ftl.gc.idle_us` of host idle time; SLC write-back after
+    /// `slc.writeback_idle_us`, a step as soon as the dies are free (`writeback.rs`).
+    fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        match work {
+            IdleWork::Gc => self.bg_idle_ns.map(|ns| IdleTimer {
+                after_ns: ns,
+                again_ns: ns,
+            }),
+            IdleWork::SlcWriteback => self.writeback_idle_ns().map(|ns| IdleTimer {
+                after_ns: ns,
+                again_ns: 1,
+            }),
+        }
     }
 
-    fn writeback_idle_ns(&self) -> Option<u64> {
-        PageFtl::writeback_idle_ns(self)
-    }
-
-    fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        PageFtl::idle_writeback(self, lent, now)
+    fn idle(&mut self, lent: &mut Lent, now: SimTime, work: IdleWork) -> bool {
+        match work {
+            IdleWork::Gc => self.background_gc(lent, now),
+            IdleWork::SlcWriteback => self.idle_writeback(lent, now),
+        }
     }
 
     fn capacity_bytes(&self) -> u64 {

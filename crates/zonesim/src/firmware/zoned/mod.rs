@@ -639,10 +639,7 @@ impl Ftl for ZonedFtl {
         Completion::at(done)
     }
 
-    /// Zoned namespaces do no idle-time work: SLC migration runs when space is needed.
-    fn background(&mut self, _lent: &mut Lent, _now: SimTime) -> bool {
-        false
-    }
+    // No idle-time work (the contract's defaults): SLC migration runs when space is needed.
 
     /// Bytes exported (zones x zone size; only capacity of each zone is writable).
     fn capacity_bytes(&self) -> u64 {
