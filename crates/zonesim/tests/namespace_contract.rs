@@ -99,14 +99,14 @@ const W: Op = Op::Write { hint: 0 };
 
 /// A 4 KiB page count one zone holds (zoned) or a region of the namespace (conventional).
 fn zone_pages(dev: &Device, k: &Kind) -> u64 {
-    match dev.zoned(k.ns) {
+    match dev.zones(k.ns) {
         Some(z) => z.zone_config().zone_capacity,
         None => 256,
     }
 }
 
 fn zone_start(dev: &Device, k: &Kind, zone: u64) -> u64 {
-    match dev.zoned(k.ns) {
+    match dev.zones(k.ns) {
         Some(z) => zone * z.zone_config().zone_size,
         None => zone * 256,
     }
@@ -114,7 +114,7 @@ fn zone_start(dev: &Device, k: &Kind, zone: u64) -> u64 {
 
 /// Zone errors counted by the namespace (none on a conventional one).
 fn zone_errors(dev: &Device, k: &Kind) -> u64 {
-    dev.zoned(k.ns).map_or(0, |z| z.errors.total())
+    dev.zones(k.ns).map_or(0, |z| z.errors.total())
 }
 
 fn read_after_write(k: Kind) {
@@ -123,10 +123,10 @@ fn read_after_write(k: Kind) {
     for i in 0..64 {
         t = dev.submit(t, k.ns, cmd(W, i * 4, 4)).done;
     }
-    let before = dev.namespaces[k.ns].io_counters();
+    let before = dev.namespaces[k.ns].counters();
     let r = dev.submit(t, k.ns, cmd(Op::Read, 0, 256));
     assert!(r.done > t, "a read takes time");
-    let after = dev.namespaces[k.ns].io_counters();
+    let after = dev.namespaces[k.ns].counters();
     assert_eq!(after.host_write_pages, 256);
     assert_eq!(after.host_read_pages - before.host_read_pages, 256);
     assert_eq!(after.unwritten_reads, 0, "written data is found");
@@ -135,7 +135,7 @@ fn read_after_write(k: Kind) {
     // Never-written pages read as unwritten (conventional) or, past the write pointer, are a
     // zone error (zoned).
     let (unwritten, errors) = (
-        dev.namespaces[k.ns].io_counters().unwritten_reads,
+        dev.namespaces[k.ns].counters().unwritten_reads,
         zone_errors(&dev, &k),
     );
     assert_eq!((unwritten, errors), if k.zoned { (0, 1) } else { (8, 0) });
@@ -147,10 +147,10 @@ fn flush_is_durable(k: Kind) {
     let w = dev.submit(SimTime(0), k.ns, cmd(W, 0, 3));
     let f = dev.submit(w.done, k.ns, cmd(Op::Flush, 0, 0));
     assert!(f.done > w.done, "a flush programs the buffered data");
-    let hits = dev.namespaces[k.ns].io_counters().buffer_read_hits;
+    let hits = dev.namespaces[k.ns].counters().buffer.read_hits;
     dev.submit(f.done, k.ns, cmd(Op::Read, 0, 3));
-    let c = dev.namespaces[k.ns].io_counters();
-    assert_eq!(c.buffer_read_hits, hits, "flushed data is read from flash");
+    let c = dev.namespaces[k.ns].counters();
+    assert_eq!(c.buffer.read_hits, hits, "flushed data is read from flash");
     assert_eq!(c.unwritten_reads, 0);
     // A second flush with nothing buffered completes at once.
     let t = SimTime(f.done.ns() + 10_000_000);
@@ -165,7 +165,7 @@ fn trim(k: Kind) {
     let f = dev.submit(w.done, k.ns, cmd(Op::Flush, 0, 0));
     let t = dev.submit(f.done, k.ns, cmd(Op::Trim, 0, 8));
     dev.submit(t.done, k.ns, cmd(Op::Read, 0, 16));
-    let unwritten = dev.namespaces[k.ns].io_counters().unwritten_reads;
+    let unwritten = dev.namespaces[k.ns].counters().unwritten_reads;
     // Zoned namespaces free space by reset: trim is ignored, the data stays.
     let expect = if k.zoned { 0 } else { 8 };
     assert_eq!(
@@ -181,7 +181,7 @@ fn zone_rules(k: Kind) {
     let w = dev.submit(SimTime(0), k.ns, cmd(W, z1, 4));
     // Not at the write pointer (zoned: rejected, completes at once, changes nothing).
     let bad = dev.submit(w.done, k.ns, cmd(W, z1 + 100, 4));
-    let c = dev.namespaces[k.ns].io_counters();
+    let c = dev.namespaces[k.ns].counters();
     if k.zoned {
         assert_eq!(c.host_write_pages, 4, "a rejected write writes nothing");
         assert!(bad.done.ns() - w.done.ns() < 1_000_000);
@@ -192,7 +192,7 @@ fn zone_rules(k: Kind) {
     // Reset (zoned: the zone is empty again, its data unreadable; conventional: a no-op).
     let r = dev.submit(bad.done, k.ns, cmd(Op::Zone(ZoneAction::Reset), z1, 0));
     dev.submit(r.done, k.ns, cmd(Op::Read, z1, 4));
-    assert_eq!(dev.namespaces[k.ns].io_counters().unwritten_reads, 0);
+    assert_eq!(dev.namespaces[k.ns].counters().unwritten_reads, 0);
     assert_eq!(zone_errors(&dev, &k), 2 * k.zoned as u64);
     // Zone append: the device picks the LBA on a zoned namespace.
     let a = dev.submit(r.done, k.ns, cmd(Op::Append, z1, 2));

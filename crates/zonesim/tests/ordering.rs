@@ -35,7 +35,7 @@ fn unaligned(r: &Report) -> u64 {
 
 fn zone_pages(cfg: &DeviceConfig) -> u64 {
     let dev = zonesim::device::Device::new(cfg, 1).unwrap();
-    let z = dev.zoned(NS).unwrap().zone_config();
+    let z = dev.zones(NS).unwrap().zone_config();
     z.zone_capacity
 }
 

@@ -3,7 +3,7 @@
 //! cores (firmware::cores), the data cache (firmware::cache) and the namespace's FTL. With
 //! `firmware.model = "off"` and no `cache.bytes` it is exactly [`Device::submit`].
 
-use super::Device;
+use super::{Device, Namespace};
 use crate::config::FirmwareModel;
 use crate::engine::SimTime;
 use crate::firmware::cache::DataCache;
@@ -39,10 +39,10 @@ impl FirmwareState {
         let cores = (cfg.firmware.model == FirmwareModel::Cores).then(|| {
             // The planes each namespace allocates on: those of its NVM set.
             let ns_planes = dev
-                .namespaces
+                .regions
                 .iter()
-                .map(|n| {
-                    let view = n.as_conventional().map_or(geo, |f| f.geometry());
+                .map(|r| {
+                    let view = &r.blocks;
                     (0..view.dies)
                         .flat_map(|d| {
                             let d = view.phys_die(d);
@@ -53,20 +53,18 @@ impl FirmwareState {
                 .collect();
             Cores::new(cfg, ns_planes, geo.dies * geo.planes, seed)
         });
-        let conventional = dev
-            .namespaces
-            .iter()
-            .filter(|n| n.as_conventional().is_some())
-            .count() as u64;
+        // The cache is shared out among the block namespaces (zoned ones have none).
+        let block = |n: &&Namespace| n.zones().is_none();
+        let blocks = dev.namespaces.iter().filter(block).count() as u64;
         let caches = if cfg.cache.bytes == 0 {
             Vec::new()
         } else {
-            let pages = (cfg.cache.bytes / SLOT_BYTES / conventional.max(1)) as u32;
+            let pages = (cfg.cache.bytes / SLOT_BYTES / blocks.max(1)) as u32;
             dev.namespaces
                 .iter()
                 .map(|n| {
-                    n.as_conventional()
-                        .map(|f| DataCache::new(pages, f.logical_pages()))
+                    let logical = n.capacity_bytes() / SLOT_BYTES;
+                    block(&n).then(|| DataCache::new(pages, logical))
                 })
                 .collect()
         };

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::{L2pSram, Lpa};
 use crate::firmware::zoned::ZonedFtl;
-use crate::firmware::{Ftl, IdleTimer, IdleWork, IoCounters, Lent};
+use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::ZoneId;
 use crate::interface::{Command, Completion, Link, Op};
 use crate::nand::{Geometry, NandArray, SLOT_BYTES};
@@ -80,8 +80,20 @@ impl Namespace {
         dispatch!(self, f => f.capacity_bytes())
     }
 
-    pub fn io_counters(&self) -> IoCounters {
-        dispatch!(self, f => f.io_counters())
+    pub fn zones(&self) -> Option<ZonedView<'_>> {
+        dispatch!(self, f => f.zones())
+    }
+
+    pub fn counters(&self) -> NsCounters {
+        dispatch!(self, f => f.counters())
+    }
+
+    pub fn report(&self, id: usize) -> NsReport<'_> {
+        dispatch!(self, f => f.report(id))
+    }
+
+    pub fn sample(&self) -> NsSample {
+        dispatch!(self, f => f.sample())
     }
 
     pub fn reset_counters(&mut self) {
@@ -92,7 +104,8 @@ impl Namespace {
         dispatch!(self, f => f.check_invariants())
     }
 
-    /// The FTL of a conventional namespace.
+    /// The FTL of a conventional namespace (for tests and tools that look inside one; the
+    /// model asks every kind through the contract).
     pub fn as_conventional(&self) -> Option<&PageFtl> {
         match self {
             Self::Conventional(f) => Some(f),
@@ -100,7 +113,7 @@ impl Namespace {
         }
     }
 
-    /// The FTL of a zoned namespace.
+    /// The FTL of a zoned namespace (for tests and tools, as [`Namespace::as_conventional`]).
     pub fn as_zoned(&self) -> Option<&ZonedFtl> {
         match self {
             Self::Zoned(z) => Some(z),
@@ -131,11 +144,8 @@ pub struct Device {
     pub namespaces: Vec<Namespace>,
     /// Requests addressing beyond their namespace's capacity (rejected).
     pub out_of_range: u64,
-    /// Whether each conventional namespace lives in SLC blocks.
-    slc_ns: Vec<bool>,
-    /// The blocks of each namespace (`ns{i}`) and of its SLC rows (`ns{i}_slc`), as views of
-    /// the array: the regions of `device.wear.regions`.
-    wear_regions: Vec<(String, Geometry)>,
+    /// Where each namespace lives on the array.
+    regions: Vec<NsRegions>,
     overhead_ns: u64,
     /// When the last run on this device ended (the next run starts no earlier).
     pub clock: SimTime,
@@ -143,18 +153,14 @@ pub struct Device {
     pub fw: FirmwareState,
 }
 
-/// The regions of `device.wear.regions` of namespace `i`: `ns{i}` its blocks, `ns{i}_slc` its
-/// SLC rows where it has any.
-fn push_wear_regions(
-    out: &mut Vec<(String, Geometry)>,
-    i: usize,
-    blocks: &Geometry,
-    slc: Option<&Geometry>,
-) {
-    out.push((format!("ns{i}"), blocks.clone()));
-    if let Some(g) = slc {
-        out.push((format!("ns{i}_slc"), g.clone()));
-    }
+/// The blocks of one namespace, as views of the array: the regions of `device.wear.regions`
+/// (`ns{i}`, `ns{i}_slc`).
+struct NsRegions {
+    /// Its blocks (a zoned namespace's: the zones' regular rows); on the dies of its NVM set.
+    blocks: Geometry,
+    /// Its SLC rows, where it has any (a zoned namespace's SLC buffer, a conventional one's
+    /// SLC write cache).
+    slc: Option<Geometry>,
 }
 
 impl Device {
@@ -173,8 +179,7 @@ impl Device {
         let plans = plan(cfg)?;
         let geo = nand.geo.clone();
         let mut namespaces = Vec::new();
-        let mut slc_ns = Vec::new();
-        let mut wear_regions = Vec::new();
+        let mut regions = Vec::new();
         let mut map_base = 0u32;
         for (i, p) in plans.iter().enumerate() {
             match *p {
@@ -192,7 +197,10 @@ impl Device {
                     if !channels.is_empty() {
                         view = view.on_channels(channels);
                     }
-                    push_wear_regions(&mut wear_regions, i, &view, cache.as_ref());
+                    regions.push(NsRegions {
+                        blocks: view.clone(),
+                        slc: cache.clone(),
+                    });
                     let f = PageFtl::new(
                         cfg,
                         view,
@@ -200,10 +208,10 @@ impl Device {
                         map_base,
                         seed.wrapping_add(i as u64),
                         cache,
+                        slc,
                     );
                     map_base += PageFtl::map_pages_for(cfg, logical_pages);
                     namespaces.push(Namespace::from(f));
-                    slc_ns.push(slc);
                 }
                 NsPlan::Zoned {
                     zone,
@@ -214,8 +222,10 @@ impl Device {
                 } => {
                     let reg_geo = geo.region(rows.first, rows.count, geo.cell);
                     let slc_geo = geo.region(slc_rows.first, slc_rows.count, CellType::Slc);
-                    let slc = (slc_rows.count > 0).then_some(&slc_geo);
-                    push_wear_regions(&mut wear_regions, i, &reg_geo, slc);
+                    regions.push(NsRegions {
+                        blocks: reg_geo.clone(),
+                        slc: (slc_rows.count > 0).then(|| slc_geo.clone()),
+                    });
                     namespaces.push(Namespace::from(ZonedFtl::new(
                         cfg,
                         i as u8,
@@ -226,7 +236,6 @@ impl Device {
                         units_per_zone,
                         sub_block,
                     )));
-                    slc_ns.push(false);
                 }
             }
         }
@@ -239,15 +248,14 @@ impl Device {
                 map_base.max(1),
                 // Zone, chunk and page entries of the zoned namespaces: at most one per slot of
                 // the array plus the coarse ones.
-                if namespaces.iter().any(|n| n.as_zoned().is_some()) {
+                if namespaces.iter().any(|n| n.zones().is_some()) {
                     geo.total_slots() + geo.total_slots() / 512 + 1024
                 } else {
                     0
                 },
             ),
             namespaces,
-            slc_ns,
-            wear_regions,
+            regions,
             overhead_ns: SimTime::from_us(cfg.host.overhead_us).ns(),
             clock: SimTime::ZERO,
             cfg: cfg.clone(),
@@ -264,9 +272,9 @@ impl Device {
         self.namespaces[ns].capacity_bytes()
     }
 
-    /// The zoned FTL of namespace `ns`, if it is zoned.
-    pub fn zoned(&self, ns: usize) -> Option<&ZonedFtl> {
-        self.namespaces.get(ns).and_then(Namespace::as_zoned)
+    /// The zones of namespace `ns`, if it is zoned.
+    pub fn zones(&self, ns: usize) -> Option<ZonedView<'_>> {
+        self.namespaces.get(ns).and_then(Namespace::zones)
     }
 
     pub fn check_namespace(&self, ns: usize) -> Result<()> {
@@ -335,7 +343,7 @@ impl Device {
     /// LBA the device wrote, or None if it rejected the command (counted as a zone error) or
     /// the namespace is not zoned.
     pub fn zone_append(&mut self, now: SimTime, ns: usize, zone: ZoneId, len: u64) -> Completion {
-        let Some(z) = self.zoned(ns) else {
+        let Some(z) = self.zones(ns) else {
             return Completion::at(now);
         };
         let start = z.zones.zone_start(zone).0 * SLOT_BYTES;

@@ -298,8 +298,6 @@ impl Writeback {
 
 /// Pages the write-back of namespace `ns`'s SLC cache moved (0 without one).
 pub fn writeback_pages(dev: &Device, ns: usize) -> u64 {
-    dev.namespaces[ns]
-        .as_conventional()
-        .and_then(|f| f.slc_cache())
-        .map_or(0, |c| c.wb.counters.writeback_pages)
+    let c = dev.namespaces[ns].counters();
+    c.writeback.map_or(0, |w| w.writeback_pages)
 }

@@ -33,7 +33,7 @@ pub struct FsHost {
 pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
     let kinds: Vec<NamespaceKind> = (0..dev.namespaces.len())
         .map(|i| {
-            if dev.zoned(i).is_some() {
+            if dev.zones(i).is_some() {
                 NamespaceKind::Zoned
             } else {
                 NamespaceKind::Conventional
@@ -74,7 +74,7 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
             "F2FS updates its metadata in place: it needs a conventional namespace (ConZone+ §4, ZUFS §3.4)",
         ));
     }
-    let zone = dev.zoned(main_ns).map(|z| {
+    let zone = dev.zones(main_ns).map(|z| {
         let zc = z.zone_config();
         (
             zc.zone_size * crate::nand::SLOT_BYTES,
@@ -87,7 +87,7 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
         meta_ns_bytes: (meta_ns != main_ns).then(|| dev.capacity_bytes(meta_ns)),
     };
     // ZMS budget-based in-place update on the main area (files marked use it).
-    let device_ipu = dev.zoned(main_ns).is_some_and(|z| z.ipu().is_some());
+    let device_ipu = dev.zones(main_ns).is_some_and(|z| z.in_place_updates);
     let p = params(cfg, zone, device_ipu)?;
     let fs = F2fs::new(p, &fsdev)?;
     Ok(FsHost {

@@ -230,7 +230,7 @@ impl<'d> Engine<'d> {
             .collect();
         let order = (0..dev.namespaces.len())
             .map(|ns| {
-                let z = dev.zoned(ns)?;
+                let z = dev.zones(ns)?;
                 let h = &dev.cfg.host;
                 let cfg = OrderConfig {
                     zone_write_lock: h.zone_write_lock,
@@ -361,7 +361,7 @@ impl<'d> Engine<'d> {
             // Zoned jobs of a later group start from the zones' write pointers as they are now.
             if g > 0 {
                 let ns = self.sources[src as usize].ns;
-                if let Some(w) = self.dev.zoned(ns).map(|z| z.write_pointers()) {
+                if let Some(w) = self.dev.zones(ns).map(|z| z.write_pointers()) {
                     self.sources[src as usize].refresh_zone_write_pointers(&w);
                 }
             }
@@ -654,10 +654,10 @@ impl<'d> Engine<'d> {
         let hold_ns = SimTime::from_us(self.dev.cfg.host.iotailor_hold_us).ns();
         self.tailor = (0..self.dev.namespaces.len())
             .map(|ns| {
-                let z = self.dev.zoned(ns)?;
+                let z = self.dev.zones(ns)?;
                 let zc = z.zone_config();
                 let cfg = TailorConfig {
-                    superpage: z.superpage_bytes(),
+                    superpage: z.superpage_bytes,
                     zone_bytes: zc.zone_size * crate::nand::SLOT_BYTES,
                     zone_capacity: zc.zone_capacity * crate::nand::SLOT_BYTES,
                     hold_ns,
@@ -1090,7 +1090,7 @@ pub(crate) fn check_iotailor(dev: &Device, ns: usize) -> Result<()> {
     if !dev.cfg.host.iotailor {
         return Ok(());
     }
-    if dev.zoned(ns).is_none() {
+    if dev.zones(ns).is_none() {
         return Err(Error::config(
             "host.iotailor",
             format!("reshapes writes to zones; namespace {ns} (--namespace) is not zoned"),

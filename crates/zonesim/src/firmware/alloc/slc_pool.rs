@@ -88,7 +88,7 @@ pub fn make_room<F: SlcRoom>(f: &mut F, lent: &mut Lent, now: SimTime) -> SimTim
 /// The counters of a namespace's SLC buffer: the zoned FTL's secondary buffer (flattened
 /// into its counters) and a conventional namespace's SLC write cache
 /// (`slc.conventional_buffer`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SlcCounters {
     /// Buffer flushes that wrote data (less than a program unit, or with `slc.policy = all`
     /// any) to SLC (ConZone+ Fig. 4 ②), and the 4 KiB pages they programmed into SLC.
