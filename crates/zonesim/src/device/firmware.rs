@@ -18,8 +18,14 @@ use crate::stats::firmware::{CacheReport, CoreReport, FirmwareReport, LatencyPar
 pub enum Submitted {
     /// The command's completion.
     Done(Completion),
-    /// Its flash work ends `at`; then call [`Device::complete_queued`] with `token`.
-    Flash { at: SimTime, token: u32 },
+    /// Its flash work ends `at`; then call [`Device::complete_queued`] with `token`, which
+    /// answers when the host sees it. `flash`: the FTL's completion of the command (the LBA
+    /// an append wrote, a refusal), done `at`.
+    Flash {
+        at: SimTime,
+        token: u32,
+        flash: Completion,
+    },
 }
 
 /// The firmware model's state of a device.
@@ -163,6 +169,7 @@ impl Device {
             (Some(f), Some(cores)) => Submitted::Flash {
                 at: c.done,
                 token: cores.park(f),
+                flash: c,
             },
             _ => Submitted::Done(c),
         }

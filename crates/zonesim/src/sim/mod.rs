@@ -740,7 +740,7 @@ impl<'d> Engine<'d> {
         }
         match self.dev.submit_queued(h.issued, now, ns, q, command(&h.io)) {
             Submitted::Done(c) => self.schedule(c, h),
-            Submitted::Flash { at, token } => {
+            Submitted::Flash { at, token, .. } => {
                 let ev = Ev::Flash {
                     token,
                     r: InFlight::of(&h),
