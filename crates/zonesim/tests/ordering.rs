@@ -75,14 +75,10 @@ fn zone_appends_need_no_lock_and_fill_the_zones() {
 }
 
 fn full_zones(r: &Report) -> u64 {
-    use zonesim::stats::device::NamespaceReport;
     r.device
         .namespaces
         .iter()
-        .find_map(|n| match n {
-            NamespaceReport::Zoned(z) => z.zone_conditions.get("FULL").copied(),
-            NamespaceReport::Conventional(_) => None,
-        })
+        .find_map(|n| n.zoned()?.zone_conditions.get("FULL").copied())
         .unwrap_or(0)
 }
 

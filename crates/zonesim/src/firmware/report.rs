@@ -63,17 +63,20 @@ impl NamespaceReport {
         }
     }
 
+    /// Its conventional part, if it is conventional (readers ask this instead of matching
+    /// every kind, so a new kind leaves them as they are).
     pub fn conventional(&self) -> Option<&ConventionalNsReport> {
         match self {
             NamespaceReport::Conventional(n) => Some(n),
-            NamespaceReport::Zoned(_) => None,
+            _ => None,
         }
     }
 
+    /// Its zoned part, if it is zoned.
     pub fn zoned(&self) -> Option<&ZonedNsReport> {
         match self {
             NamespaceReport::Zoned(n) => Some(n),
-            NamespaceReport::Conventional(_) => None,
+            _ => None,
         }
     }
 }
