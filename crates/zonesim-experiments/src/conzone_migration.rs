@@ -248,9 +248,7 @@ fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
         dev_waf: d.waf,
         e2e_waf: rig.end_to_end_waf(),
         fs_waf: rig.fs_waf(),
-        qlc_gc_pages: ns
-            .as_conventional()
-            .map_or(0, |f| f.counters.gc_pages_moved),
+        qlc_gc_pages: ns.counters().gc.map_or(0, |g| g.pages_moved),
         elapsed_s: rig.elapsed_s(),
     })
 }

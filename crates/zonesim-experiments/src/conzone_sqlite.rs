@@ -120,14 +120,10 @@ fn phase(
     let d = rig.device();
     let c = &rig.host.fs.c;
     let ns = &rig.dev.namespaces[ZONED_NS];
-    let tlc_gc_pages = ns
-        .as_conventional()
-        .map_or(0, |f| f.counters.gc_pages_moved);
+    let counters = ns.counters();
+    let tlc_gc_pages = counters.gc.map_or(0, |g| g.pages_moved);
     // The zoned namespace's SLC buffer or the block one's SLC cache: the same counters.
-    let slc = ns.as_zoned().map(|z| &z.counters.slc).or_else(|| {
-        let cache = ns.as_conventional().and_then(|f| f.slc_cache());
-        cache.map(|c| &c.counters)
-    });
+    let slc = counters.slc.as_ref();
     let slc_gc_pages = slc.map_or(0, |c| c.slc_gc_pages_moved + c.gc_migrated_pages);
     let sql_bytes = (db.c.log_bytes - sql0.log_bytes) + (db.c.db_bytes - sql0.db_bytes);
     Ok(Phase {

@@ -11,6 +11,7 @@ use zonesim::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::error::{Error, Result};
+use zonesim::firmware::IdleWork;
 use zonesim::host::fs::{F2fs, Ino, ROOT};
 use zonesim::sim::fs::{mount, FsHost};
 use zonesim::stats::device::DeviceReport;
@@ -53,7 +54,7 @@ impl FsRig {
             last_end: now,
             dev_end: now,
             wb_next: now,
-            wb_idle: dev.writeback_idle_ns(),
+            wb_idle: dev.idle_timer(IdleWork::SlcWriteback).map(|t| t.after_ns),
             dev,
         })
     }
@@ -101,11 +102,13 @@ impl FsRig {
         };
         let mut w = (self.dev_end + idle).max(self.wb_next);
         while w < t {
-            if !self.dev.idle_writeback(w) {
-                w = t;
-                break;
+            match self.dev.idle(w, IdleWork::SlcWriteback) {
+                Some(next) => w = next,
+                None => {
+                    w = t;
+                    break;
+                }
             }
-            w = (w + 1).max(self.dev.nand.all_idle_at());
         }
         self.wb_next = self.wb_next.max(w);
     }
@@ -295,8 +298,6 @@ impl Writeback {
 
 /// Pages the write-back of namespace `ns`'s SLC cache moved (0 without one).
 pub fn writeback_pages(dev: &Device, ns: usize) -> u64 {
-    dev.namespaces[ns]
-        .as_conventional()
-        .and_then(|f| f.slc_cache())
-        .map_or(0, |c| c.wb.counters.writeback_pages)
+    let c = dev.namespaces[ns].counters();
+    c.writeback.map_or(0, |w| w.writeback_pages)
 }

@@ -16,7 +16,6 @@ use super::zufs_common::ZUFS_NS;
 use super::{pct_change, row_abs, row_dir, row_info, ExpOptions, Outcome, Row};
 use zonesim::error::Result;
 use zonesim::sim::Precondition;
-use zonesim::stats::device::NamespaceReport;
 use zonesim::stats::Report;
 
 const SRC: &str = "seed 001 §5.4 Fig. 8";
@@ -75,10 +74,7 @@ fn zabm_flushes(r: &Report) -> (u64, u64) {
     r.device
         .namespaces
         .iter()
-        .find_map(|n| match n {
-            NamespaceReport::Zoned(z) => z.zabm.as_ref(),
-            NamespaceReport::Conventional(_) => None,
-        })
+        .find_map(|n| n.zoned()?.zabm.as_ref())
         .map_or((0, 0), |z| (z.die_unit_flushes, z.superpage_flushes))
 }
 

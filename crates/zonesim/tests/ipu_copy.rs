@@ -30,7 +30,12 @@ fn device(budget: u64) -> Device {
 }
 
 fn ipu(dev: &Device) -> zonesim::firmware::zoned::IpuCounters {
-    dev.zoned(NS).unwrap().ipu().unwrap().clone()
+    dev.namespaces[NS]
+        .as_zoned()
+        .unwrap()
+        .ipu()
+        .unwrap()
+        .clone()
 }
 
 #[derive(Debug, Clone)]
@@ -66,7 +71,7 @@ proptest! {
     #[test]
     fn ipu_data_is_mapped_once(steps in proptest::collection::vec(step(), 1..120)) {
         let mut dev = device(96);
-        let z = *dev.zoned(NS).unwrap().zone_config();
+        let z = *dev.namespaces[NS].as_zoned().unwrap().zone_config();
         let (size, cap) = (z.zone_size, z.zone_capacity);
         let mut wp = [0u64; 4];
         let mut live: BTreeSet<u64> = BTreeSet::new();
@@ -95,7 +100,7 @@ proptest! {
                         prop_assert_eq!(after.rejected_commands, before.rejected_commands + 1);
                         prop_assert_eq!(after.pages, before.pages);
                     } else {
-                        let zf = dev.zoned(NS).unwrap();
+                        let zf = dev.namespaces[NS].as_zoned().unwrap();
                         let copied = (lba..lba + n as u64).filter(|&l| zf.has_ipu_copy(Lba(l))).count() as u64;
                         prop_assert_eq!(after.slc_pages - before.slc_pages, copied);
                         prop_assert_eq!(after.buffer_pages - before.buffer_pages, n as u64 - copied);
@@ -107,7 +112,7 @@ proptest! {
                     let w = wp[zi as usize];
                     if w == 0 { continue; }
                     let lba = zi * size + w * f as u64 / 256;
-                    let has = dev.zoned(NS).unwrap().has_ipu_copy(Lba(lba));
+                    let has = dev.namespaces[NS].as_zoned().unwrap().has_ipu_copy(Lba(lba));
                     let before = ipu(&dev).read_pages;
                     t = dev.submit(t, NS, cmd(Op::Read, lba, 1)).done;
                     prop_assert_eq!(ipu(&dev).read_pages - before, has as u64);
@@ -118,7 +123,7 @@ proptest! {
                     live.retain(|&l| l / size != zi);
                 }
             }
-            let zf = dev.zoned(NS).unwrap();
+            let zf = dev.namespaces[NS].as_zoned().unwrap();
             for zi in 0..4u64 {
                 for l in zi * size..zi * size + wp[zi as usize] {
                     // A copy only where an accepted IPU put one (a fold-back removes it).
@@ -138,7 +143,11 @@ proptest! {
 #[test]
 fn slc_gc_folds_ipu_data_back_into_the_zone() {
     let mut dev = device(4096);
-    let size = dev.zoned(NS).unwrap().zone_config().zone_size;
+    let size = dev.namespaces[NS]
+        .as_zoned()
+        .unwrap()
+        .zone_config()
+        .zone_size;
     let mut t = SimTime(0);
     let mut folded = 0;
     let mut updated = Vec::new();
@@ -161,7 +170,7 @@ fn slc_gc_folds_ipu_data_back_into_the_zone() {
     let c = ipu(&dev);
     assert!(c.slc_pages > c.folded_pages);
     // Some updated page lost its copy to a fold: its reads come from the zone again.
-    let zf = dev.zoned(NS).unwrap();
+    let zf = dev.namespaces[NS].as_zoned().unwrap();
     let gone: Vec<u64> = updated
         .into_iter()
         .filter(|&l| !zf.has_ipu_copy(Lba(l)))
@@ -195,7 +204,7 @@ fn budget_rejects_and_no_budget_means_plain_writes() {
     let mut dev = Device::new(&cfg, 1).unwrap();
     let t = dev.submit(SimTime(0), NS, cmd(W, 0, 8)).done;
     dev.submit(t, NS, cmd(IPU, 0, 4));
-    let z = dev.zoned(NS).unwrap();
+    let z = dev.namespaces[NS].as_zoned().unwrap();
     assert!(z.ipu().is_none());
     assert_eq!(z.errors.total(), 1);
 }
@@ -204,7 +213,11 @@ fn budget_rejects_and_no_budget_means_plain_writes() {
 fn copy_reads_and_writes_inside_the_device() {
     let cfg = common::small_zoned(&[]);
     let mut dev = Device::new(&cfg, 1).unwrap();
-    let size = dev.zoned(NS).unwrap().zone_config().zone_size;
+    let size = dev.namespaces[NS]
+        .as_zoned()
+        .unwrap()
+        .zone_config()
+        .zone_size;
     let mut t = SimTime(0);
     t = dev.submit(t, NS, cmd(W, 0, 256)).done;
     t = dev.submit(t, NS, cmd(Op::Flush, 0, 0)).done;
@@ -212,7 +225,7 @@ fn copy_reads_and_writes_inside_the_device() {
     let c = dev.submit(t, NS, cmd(Op::Copy { dst: Lba(size) }, 0, 128));
     assert!(!c.rejected && c.done > t);
     assert_eq!(dev.link.bytes_moved(), link_before, "no host-link transfer");
-    let z = dev.zoned(NS).unwrap();
+    let z = dev.namespaces[NS].as_zoned().unwrap();
     assert_eq!((z.counters.copy_commands, z.counters.copy_pages), (1, 128));
     assert_eq!(z.write_pointers()[1], 128 * 4096);
     // The destination must be at the write pointer, as for a write; the source written.
@@ -235,7 +248,7 @@ fn copy_reads_and_writes_inside_the_device() {
         )
         .rejected
     );
-    assert_eq!(dev.zoned(NS).unwrap().errors.total(), e + 2);
+    assert_eq!(dev.namespaces[NS].as_zoned().unwrap().errors.total(), e + 2);
     // Out of the namespace: refused by the device.
     let lbas = dev.capacity_bytes(NS) / 4096;
     assert!(

@@ -38,7 +38,7 @@ fn unaligned(r: &Report) -> u64 {
 
 fn zone_pages(cfg: &DeviceConfig) -> u64 {
     let dev = zonesim::device::Device::new(cfg, 1).unwrap();
-    let z = dev.zoned(NS).unwrap().zone_config();
+    let z = dev.zones(NS).unwrap().zone_config();
     z.zone_capacity
 }
 
@@ -78,14 +78,10 @@ fn zone_appends_need_no_lock_and_fill_the_zones() {
 }
 
 fn full_zones(r: &Report) -> u64 {
-    use zonesim::stats::device::NamespaceReport;
     r.device
         .namespaces
         .iter()
-        .find_map(|n| match n {
-            NamespaceReport::Zoned(z) => z.zone_conditions.get("FULL").copied(),
-            NamespaceReport::Conventional(_) => None,
-        })
+        .find_map(|n| n.zoned()?.zone_conditions.get("FULL").copied())
         .unwrap_or(0)
 }
 

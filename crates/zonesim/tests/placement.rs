@@ -9,6 +9,7 @@ use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::firmware::conventional::PageFtl;
 use zonesim::firmware::mapping::{Entry, Lpa};
+use zonesim::firmware::IdleWork;
 use zonesim::host::fio::{default_job, Distribution, RwMode, SizeSpec};
 use zonesim::host::{HostIo, IoKind};
 use zonesim::interface::Command;
@@ -72,7 +73,7 @@ fn write_all(dev: &mut Device, t: &mut u64, lpas: impl Iterator<Item = u32>, hin
 fn bg_gc_until_done(dev: &mut Device, mut t: u64) -> u64 {
     for _ in 0..10_000 {
         t = t.max(dev.nand.all_idle_at().ns());
-        if !dev.background_gc(SimTime(t)) {
+        if dev.idle(SimTime(t), IdleWork::Gc).is_none() {
             return t;
         }
     }

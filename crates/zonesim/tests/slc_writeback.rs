@@ -12,6 +12,7 @@ use zonesim::config::{CellType, DeviceConfig};
 use zonesim::device::Device;
 use zonesim::engine::SimTime;
 use zonesim::firmware::mapping::{Entry, Lpa};
+use zonesim::firmware::IdleWork;
 use zonesim::interface::zone::Lba;
 use zonesim::interface::{Command, Op};
 use zonesim::sim::Precondition;
@@ -64,7 +65,7 @@ fn slc_valid(d: &Device) -> u64 {
 /// Run idle write-back steps from `t` until it has nothing left; returns the steps taken.
 fn drain(d: &mut Device, mut t: SimTime) -> u32 {
     let mut steps = 0;
-    while d.idle_writeback(t) {
+    while d.idle(t, IdleWork::SlcWriteback).is_some() {
         steps += 1;
         t = SimTime(t.ns() + 1).max(d.nand.all_idle_at());
         assert!(steps < 100_000, "write-back does not end");
@@ -76,7 +77,10 @@ fn drain(d: &mut Device, mut t: SimTime) -> u32 {
 fn idle_gap_empties_slc_into_regular_flash() {
     let cfg = dev(&["slc.writeback=idle", "slc.writeback_idle_us=1000"]);
     let mut d = Device::new(&cfg, 5).unwrap();
-    assert_eq!(d.writeback_idle_ns(), Some(1_000_000));
+    assert_eq!(
+        d.idle_timer(IdleWork::SlcWriteback).map(|t| t.after_ns),
+        Some(1_000_000)
+    );
     let (t, lpas) = fsync_writes(&mut d, SimTime(0), 1500, |_| {});
     let held = slc_valid(&d);
     assert!(held > 500, "SLC holds the fsync'd pages ({held})");
@@ -125,7 +129,7 @@ fn host_request_during_writeback_waits_only_for_operations_in_flight() {
     // that (plus slack for the transfers).
     let step_max = ((6.0 * slc.read_us + tlc.program_us + slc.erase_us) * 1.5 * 1000.0) as u64;
     for k in 0..40 {
-        assert!(d.idle_writeback(w));
+        assert!(d.idle(w, IdleWork::SlcWriteback).is_some());
         let in_flight = d.nand.all_idle_at().since(w);
         assert!(
             in_flight <= step_max,
@@ -135,7 +139,7 @@ fn host_request_during_writeback_waits_only_for_operations_in_flight() {
     }
     // A host read arriving just after a step started waits at most for that step's
     // operations (write-back stops with it: its next step would be after the read).
-    assert!(d.idle_writeback(w));
+    assert!(d.idle(w, IdleWork::SlcWriteback).is_some());
     let tr = w + 1;
     let booked = d.nand.all_idle_at().since(tr);
     assert!(booked > 0, "the step's operations are in flight");

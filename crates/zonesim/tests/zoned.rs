@@ -60,14 +60,14 @@ fn premature_flush_goes_to_slc_and_is_migrated_with_the_next_unit() {
     let zone = 8 * 1024; // zone size, KiB
     w(&mut dev, 0, IoKind::Write, 0, 48); // zone 0: 12 pages buffered
     w(&mut dev, 1000, IoKind::Write, 2 * zone, 48); // conflict: zone 0's 12 pages -> SLC
-    let z = dev.zoned(NS).unwrap();
+    let z = dev.namespaces[NS].as_zoned().unwrap();
     assert_eq!(z.counters.premature_flushes, 1);
     assert_eq!(z.counters.slc.slc_buffered_pages, 12);
     assert_eq!(z.counters.combined_pages, 0);
     // Zone 0 again: evicts zone 2 (12 more pages to SLC); zone 0's 12 SLC pages + 12 new make a
     // unit: read back, invalidated, programmed to TLC (Fig. 4 ③).
     w(&mut dev, 2000, IoKind::Write, 48, 48);
-    let z = dev.zoned(NS).unwrap();
+    let z = dev.namespaces[NS].as_zoned().unwrap();
     assert_eq!(z.counters.premature_flushes, 2);
     assert_eq!(z.counters.slc.slc_buffered_pages, 24);
     assert_eq!(z.counters.combined_pages, 12);
@@ -99,7 +99,7 @@ fn assoc_mapping_avoids_the_conflict_modulo_has() {
             }
         }
         dev.check_invariants().unwrap();
-        dev.zoned(NS).unwrap().counters.clone()
+        dev.namespaces[NS].as_zoned().unwrap().counters.clone()
     };
     let m = run("modulo", &[0, 2]);
     let a = run("assoc", &[0, 2]);
@@ -123,7 +123,7 @@ fn zone_reset_erases_and_returns_blocks() {
     let cfg = small(&[]);
     let mut dev = Device::new(&cfg, 1).unwrap();
     let (free0, total) = {
-        let z = dev.zoned(NS).unwrap();
+        let z = dev.namespaces[NS].as_zoned().unwrap();
         (z.regular_free_units(), z.regular_total_units())
     };
     assert_eq!(free0, total);
@@ -134,7 +134,7 @@ fn zone_reset_erases_and_returns_blocks() {
     }
     w(&mut dev, t, IoKind::Write, 4 * 8192, 16);
     w(&mut dev, t + 10, IoKind::Flush, 0, 0);
-    let z = dev.zoned(NS).unwrap();
+    let z = dev.namespaces[NS].as_zoned().unwrap();
     assert_eq!(z.regular_free_units(), total - 2);
     assert_eq!(z.zones.condition(ZoneId(3)).as_str(), "FULL");
     let erases0 = dev.nand.counters.block_erases;
@@ -142,7 +142,7 @@ fn zone_reset_erases_and_returns_blocks() {
     assert_eq!(slc_valid_before, 4);
     w(&mut dev, t + 20, IoKind::ZoneReset, 3 * 8192, 0);
     w(&mut dev, t + 30, IoKind::ZoneReset, 4 * 8192, 0);
-    let z = dev.zoned(NS).unwrap();
+    let z = dev.namespaces[NS].as_zoned().unwrap();
     assert_eq!(z.regular_free_units(), total);
     assert_eq!(z.zones.condition(ZoneId(3)).as_str(), "EMPTY");
     // One superblock per zone: every plane of every die (4 dies x 2 planes) erased, twice.

@@ -1,9 +1,9 @@
-//! The device with the multi-core firmware model and the data cache (issue 15, seed 004
-//! §III): [`Device::submit_queued`] runs a command fetched from host queue `qid` through the
+//! The device with the multi-core firmware model and the data cache (docs/firmware.md; MCMQ,
+//! seed 004 §III): [`Device::submit_queued`] runs a command fetched from host queue `qid` through the
 //! cores (firmware::cores), the data cache (firmware::cache) and the namespace's FTL. With
 //! `firmware.model = "off"` and no `cache.bytes` it is exactly [`Device::submit`].
 
-use super::Device;
+use super::{Device, Namespace};
 use crate::config::FirmwareModel;
 use crate::engine::SimTime;
 use crate::firmware::cache::DataCache;
@@ -18,8 +18,14 @@ use crate::stats::firmware::{CacheReport, CoreReport, FirmwareReport, LatencyPar
 pub enum Submitted {
     /// The command's completion.
     Done(Completion),
-    /// Its flash work ends `at`; then call [`Device::complete_queued`] with `token`.
-    Flash { at: SimTime, token: u32 },
+    /// Its flash work ends `at`; then call [`Device::complete_queued`] with `token`, which
+    /// answers when the host sees it. `flash`: the FTL's completion of the command (the LBA
+    /// an append wrote, a refusal), done `at`.
+    Flash {
+        at: SimTime,
+        token: u32,
+        flash: Completion,
+    },
 }
 
 /// The firmware model's state of a device.
@@ -39,10 +45,10 @@ impl FirmwareState {
         let cores = (cfg.firmware.model == FirmwareModel::Cores).then(|| {
             // The planes each namespace allocates on: those of its NVM set.
             let ns_planes = dev
-                .namespaces
+                .regions
                 .iter()
-                .map(|n| {
-                    let view = n.as_conventional().map_or(geo, |f| f.geometry());
+                .map(|r| {
+                    let view = &r.blocks;
                     (0..view.dies)
                         .flat_map(|d| {
                             let d = view.phys_die(d);
@@ -53,20 +59,18 @@ impl FirmwareState {
                 .collect();
             Cores::new(cfg, ns_planes, geo.dies * geo.planes, seed)
         });
-        let conventional = dev
-            .namespaces
-            .iter()
-            .filter(|n| n.as_conventional().is_some())
-            .count() as u64;
+        // The cache is shared out among the block namespaces (zoned ones have none).
+        let block = |n: &&Namespace| n.zones().is_none();
+        let blocks = dev.namespaces.iter().filter(block).count() as u64;
         let caches = if cfg.cache.bytes == 0 {
             Vec::new()
         } else {
-            let pages = (cfg.cache.bytes / SLOT_BYTES / conventional.max(1)) as u32;
+            let pages = (cfg.cache.bytes / SLOT_BYTES / blocks.max(1)) as u32;
             dev.namespaces
                 .iter()
                 .map(|n| {
-                    n.as_conventional()
-                        .map(|f| DataCache::new(pages, f.logical_pages()))
+                    let logical = n.capacity_bytes() / SLOT_BYTES;
+                    block(&n).then(|| DataCache::new(pages, logical))
                 })
                 .collect()
         };
@@ -165,6 +169,7 @@ impl Device {
             (Some(f), Some(cores)) => Submitted::Flash {
                 at: c.done,
                 token: cores.park(f),
+                flash: c,
             },
             _ => Submitted::Done(c),
         }

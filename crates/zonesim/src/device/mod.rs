@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::{L2pSram, Lpa};
 use crate::firmware::zoned::ZonedFtl;
-use crate::firmware::{Ftl, IoCounters, Lent};
+use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::ZoneId;
 use crate::interface::{Command, Completion, Link, Op};
 use crate::nand::{Geometry, NandArray, SLOT_BYTES};
@@ -62,16 +62,12 @@ impl Namespace {
         dispatch!(self, f => f.resume(lent, now, token))
     }
 
-    pub fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        dispatch!(self, f => f.background(lent, now))
+    pub fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        dispatch!(self, f => f.idle_timer(work))
     }
 
-    pub fn writeback_idle_ns(&self) -> Option<u64> {
-        dispatch!(self, f => f.writeback_idle_ns())
-    }
-
-    pub fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        dispatch!(self, f => f.idle_writeback(lent, now))
+    pub fn idle(&mut self, lent: &mut Lent, now: SimTime, work: IdleWork) -> bool {
+        dispatch!(self, f => f.idle(lent, now, work))
     }
 
     #[inline]
@@ -84,8 +80,20 @@ impl Namespace {
         dispatch!(self, f => f.capacity_bytes())
     }
 
-    pub fn io_counters(&self) -> IoCounters {
-        dispatch!(self, f => f.io_counters())
+    pub fn zones(&self) -> Option<ZonedView<'_>> {
+        dispatch!(self, f => f.zones())
+    }
+
+    pub fn counters(&self) -> NsCounters {
+        dispatch!(self, f => f.counters())
+    }
+
+    pub fn report(&self, id: usize) -> NsReport<'_> {
+        dispatch!(self, f => f.report(id))
+    }
+
+    pub fn sample(&self) -> NsSample {
+        dispatch!(self, f => f.sample())
     }
 
     pub fn reset_counters(&mut self) {
@@ -96,7 +104,8 @@ impl Namespace {
         dispatch!(self, f => f.check_invariants())
     }
 
-    /// The FTL of a conventional namespace.
+    /// The FTL of a conventional namespace (for tests and tools that look inside one; the
+    /// model asks every kind through the contract).
     pub fn as_conventional(&self) -> Option<&PageFtl> {
         match self {
             Self::Conventional(f) => Some(f),
@@ -104,7 +113,7 @@ impl Namespace {
         }
     }
 
-    /// The FTL of a zoned namespace.
+    /// The FTL of a zoned namespace (for tests and tools, as [`Namespace::as_conventional`]).
     pub fn as_zoned(&self) -> Option<&ZonedFtl> {
         match self {
             Self::Zoned(z) => Some(z),
@@ -135,11 +144,8 @@ pub struct Device {
     pub namespaces: Vec<Namespace>,
     /// Requests addressing beyond their namespace's capacity (rejected).
     pub out_of_range: u64,
-    /// Whether each conventional namespace lives in SLC blocks.
-    slc_ns: Vec<bool>,
-    /// The blocks of each namespace (`ns{i}`) and of its SLC rows (`ns{i}_slc`), as views of
-    /// the array: the regions of `device.wear.regions`.
-    wear_regions: Vec<(String, Geometry)>,
+    /// Where each namespace lives on the array.
+    regions: Vec<NsRegions>,
     overhead_ns: u64,
     /// When the last run on this device ended (the next run starts no earlier).
     pub clock: SimTime,
@@ -147,18 +153,14 @@ pub struct Device {
     pub fw: FirmwareState,
 }
 
-/// The regions of `device.wear.regions` of namespace `i`: `ns{i}` its blocks, `ns{i}_slc` its
-/// SLC rows where it has any.
-fn push_wear_regions(
-    out: &mut Vec<(String, Geometry)>,
-    i: usize,
-    blocks: &Geometry,
-    slc: Option<&Geometry>,
-) {
-    out.push((format!("ns{i}"), blocks.clone()));
-    if let Some(g) = slc {
-        out.push((format!("ns{i}_slc"), g.clone()));
-    }
+/// The blocks of one namespace, as views of the array: the regions of `device.wear.regions`
+/// (`ns{i}`, `ns{i}_slc`).
+struct NsRegions {
+    /// Its blocks (a zoned namespace's: the zones' regular rows); on the dies of its NVM set.
+    blocks: Geometry,
+    /// Its SLC rows, where it has any (a zoned namespace's SLC buffer, a conventional one's
+    /// SLC write cache).
+    slc: Option<Geometry>,
 }
 
 impl Device {
@@ -177,8 +179,7 @@ impl Device {
         let plans = plan(cfg)?;
         let geo = nand.geo.clone();
         let mut namespaces = Vec::new();
-        let mut slc_ns = Vec::new();
-        let mut wear_regions = Vec::new();
+        let mut regions = Vec::new();
         let mut map_base = 0u32;
         for (i, p) in plans.iter().enumerate() {
             match *p {
@@ -196,7 +197,10 @@ impl Device {
                     if !channels.is_empty() {
                         view = view.on_channels(channels);
                     }
-                    push_wear_regions(&mut wear_regions, i, &view, cache.as_ref());
+                    regions.push(NsRegions {
+                        blocks: view.clone(),
+                        slc: cache.clone(),
+                    });
                     let f = PageFtl::new(
                         cfg,
                         view,
@@ -204,10 +208,10 @@ impl Device {
                         map_base,
                         seed.wrapping_add(i as u64),
                         cache,
+                        slc,
                     );
                     map_base += PageFtl::map_pages_for(cfg, logical_pages);
                     namespaces.push(Namespace::from(f));
-                    slc_ns.push(slc);
                 }
                 NsPlan::Zoned {
                     zone,
@@ -218,8 +222,10 @@ impl Device {
                 } => {
                     let reg_geo = geo.region(rows.first, rows.count, geo.cell);
                     let slc_geo = geo.region(slc_rows.first, slc_rows.count, CellType::Slc);
-                    let slc = (slc_rows.count > 0).then_some(&slc_geo);
-                    push_wear_regions(&mut wear_regions, i, &reg_geo, slc);
+                    regions.push(NsRegions {
+                        blocks: reg_geo.clone(),
+                        slc: (slc_rows.count > 0).then(|| slc_geo.clone()),
+                    });
                     namespaces.push(Namespace::from(ZonedFtl::new(
                         cfg,
                         i as u8,
@@ -230,7 +236,6 @@ impl Device {
                         units_per_zone,
                         sub_block,
                     )));
-                    slc_ns.push(false);
                 }
             }
         }
@@ -243,15 +248,14 @@ impl Device {
                 map_base.max(1),
                 // Zone, chunk and page entries of the zoned namespaces: at most one per slot of
                 // the array plus the coarse ones.
-                if namespaces.iter().any(|n| n.as_zoned().is_some()) {
+                if namespaces.iter().any(|n| n.zones().is_some()) {
                     geo.total_slots() + geo.total_slots() / 512 + 1024
                 } else {
                     0
                 },
             ),
             namespaces,
-            slc_ns,
-            wear_regions,
+            regions,
             overhead_ns: SimTime::from_us(cfg.host.overhead_us).ns(),
             clock: SimTime::ZERO,
             cfg: cfg.clone(),
@@ -268,9 +272,9 @@ impl Device {
         self.namespaces[ns].capacity_bytes()
     }
 
-    /// The zoned FTL of namespace `ns`, if it is zoned.
-    pub fn zoned(&self, ns: usize) -> Option<&ZonedFtl> {
-        self.namespaces.get(ns).and_then(Namespace::as_zoned)
+    /// The zones of namespace `ns`, if it is zoned.
+    pub fn zones(&self, ns: usize) -> Option<ZonedView<'_>> {
+        self.namespaces.get(ns).and_then(Namespace::zones)
     }
 
     pub fn check_namespace(&self, ns: usize) -> Result<()> {
@@ -339,7 +343,7 @@ impl Device {
     /// LBA the device wrote, or None if it rejected the command (counted as a zone error) or
     /// the namespace is not zoned.
     pub fn zone_append(&mut self, now: SimTime, ns: usize, zone: ZoneId, len: u64) -> Completion {
-        let Some(z) = self.zoned(ns) else {
+        let Some(z) = self.zones(ns) else {
             return Completion::at(now);
         };
         let start = z.zones.zone_start(zone).0 * SLOT_BYTES;
@@ -355,40 +359,40 @@ impl Device {
         }
     }
 
-    /// The shortest host idle time after which a namespace's SLC write-back runs
-    /// (`slc.writeback = idle`); None if none has one.
-    pub fn writeback_idle_ns(&self) -> Option<u64> {
-        self.namespaces
-            .iter()
-            .filter_map(Namespace::writeback_idle_ns)
-            .min()
+    /// When idle work `work` steps on this device: the earliest first step any namespace
+    /// asks for (they share the config, so their timers agree); None if none does such work.
+    pub fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        let asked = self.namespaces.iter().filter_map(|n| n.idle_timer(work));
+        asked
+            .min_by_key(|t| t.after_ns)
+            .or_else(|| self.background_gc_timer(work))
     }
 
-    /// One step of idle SLC write-back on every namespace that has one (the host has been idle
-    /// `slc.writeback_idle_us`, the same for all); whether any wants another step once the
-    /// dies are free.
-    pub fn idle_writeback(&mut self, now: SimTime) -> bool {
-        self.idle_step(now, Namespace::idle_writeback)
+    /// `ftl.gc.background` arms the background-GC timer also on a device none of whose
+    /// namespaces collects superblocks (all zoned): its steps find nothing to do, but they are
+    /// events of the run (`sim.events`) and the run ends at the last one, as it always has.
+    fn background_gc_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        let g = &self.cfg.ftl.gc;
+        (work == IdleWork::Gc && g.background).then(|| {
+            let ns = SimTime::from_us(g.idle_us).ns();
+            IdleTimer {
+                after_ns: ns,
+                again_ns: ns,
+            }
+        })
     }
 
-    /// One background step on any namespace that wants it (the host is idle).
-    pub fn background_gc(&mut self, now: SimTime) -> bool {
-        self.idle_step(now, Namespace::background)
-    }
-
-    /// `step` at `now` on every namespace, the shared resources lent to each in turn; whether
-    /// any wants to be called again.
-    fn idle_step(
-        &mut self,
-        now: SimTime,
-        step: fn(&mut Namespace, &mut Lent, SimTime) -> bool,
-    ) -> bool {
+    /// One step of idle work `work` at `now` on every namespace (the host is idle), the
+    /// shared resources lent to each in turn. If any wants another step, when it is due: its
+    /// timer's `again_ns` after this one, once every die is free.
+    pub fn idle(&mut self, now: SimTime, work: IdleWork) -> Option<SimTime> {
         let (mut lent, namespaces) = self.lend(false);
         let mut more = false;
         for ns in namespaces.iter_mut() {
-            more |= step(ns, &mut lent, now);
+            more |= ns.idle(&mut lent, now, work);
         }
-        more
+        let again = self.idle_timer(work).map_or(0, |t| t.again_ns);
+        more.then(|| (now + again).max(self.nand.all_idle_at()))
     }
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {

@@ -13,7 +13,7 @@
 //!
 //! One namespace may leave its size open (`capacity_bytes = 0` for a conventional one, `zones =
 //! 0` for a zoned one): it gets the regular flash the others leave. Without `[[namespaces]]`
-//! the device has one conventional namespace over all regular flash (the presets of issue 2).
+//! the device has one conventional namespace over all regular flash (the conventional presets).
 
 use crate::config::{stream_count, DeviceConfig, NamespaceConfig, NamespaceKind};
 use crate::error::{Error, Result};
@@ -61,15 +61,6 @@ pub enum NsPlan {
         units_per_zone: u32,
         sub_block: bool,
     },
-}
-
-impl NsPlan {
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            NsPlan::Conventional { .. } => "conventional",
-            NsPlan::Zoned { .. } => "zoned",
-        }
-    }
 }
 
 /// Zone capacity and size in 4 KiB LBAs after defaults, and the slots of one allocation unit.
@@ -213,7 +204,8 @@ fn check_spare_superblocks(cfg: &DeviceConfig, geo: &Geometry) -> Result<()> {
     Ok(())
 }
 
-/// Effective overprovisioning (issue 11, item 8): the spare space GC can actually use once
+/// Effective overprovisioning (docs/config.md warns when it is under half the configured OP):
+/// the spare space GC can actually use once
 /// the superblocks of [`gc_reserve_superblocks`] (bar the one GC copies into)
 /// are held free or open. A warning when it is less than half the configured OP, e.g.
 /// `age_k` with many streams at 3% OP leaves about 0.4% and GC moves almost only valid
@@ -271,6 +263,51 @@ fn check_slc_share(cfg: &DeviceConfig, share: u64) -> Result<u64> {
     Ok(share)
 }
 
+/// What the plan needs to know of a namespace's kind before sizing it.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    zoned: bool,
+    /// It leaves its size open: it gets the regular flash the others leave.
+    open_ended: bool,
+    /// It takes an equal share of the SLC blocks left as its SLC buffer.
+    slc_buffer: bool,
+}
+
+impl Shape {
+    fn of(cfg: &DeviceConfig, n: &NamespaceConfig) -> Shape {
+        match n.kind {
+            NamespaceKind::Conventional => Shape {
+                zoned: false,
+                open_ended: n.capacity_bytes == 0 && !n.slc_only,
+                slc_buffer: cfg.slc.conventional_buffer && !n.slc_only,
+            },
+            NamespaceKind::Zoned => Shape {
+                zoned: true,
+                open_ended: n.zones == 0,
+                slc_buffer: true,
+            },
+        }
+    }
+}
+
+/// The rows (blocks per plane) each namespace takes, before placement.
+struct Sizes {
+    /// Regular rows, SLC rows and zones of each namespace.
+    reg_rows: Vec<u64>,
+    slc_rows: Vec<u64>,
+    zones: Vec<u64>,
+}
+
+/// The device being planned: its array and the zone geometry of its zoned namespaces.
+struct Planner<'a> {
+    cfg: &'a DeviceConfig,
+    geo: Geometry,
+    slc_total: u32,
+    regular_total: u32,
+    /// Zone capacity, size and allocation-unit slots (with any zoned namespace).
+    zgeo: Option<(u64, u64, u64)>,
+}
+
 /// Lay the namespaces out on the array, or say which key makes it impossible.
 pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
     let geo = Geometry::new(&cfg.nand);
@@ -286,41 +323,11 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
     }
     let regular_total = cfg.nand.blocks_per_plane - slc_total;
     if cfg.namespaces.is_empty() {
-        let rows = Rows {
-            first: slc_total,
-            count: regular_total,
-        };
-        let view = geo.region(rows.first, rows.count, geo.cell);
-        let slc_rows = Rows {
-            first: 0,
-            count: if cfg.slc.conventional_buffer {
-                check_slc_share(cfg, slc_total as u64)? as u32
-            } else {
-                0
-            },
-        };
-        let plans = vec![NsPlan::Conventional {
-            rows,
-            slc: false,
-            slc_rows,
-            logical_pages: view.logical_pages(cfg.ftl.overprovisioning),
-            channels: Vec::new(),
-        }];
-        check_spare_superblocks(cfg, &geo)?;
-        return Ok(plans);
+        return one_namespace(cfg, &geo, slc_total, regular_total);
     }
-    let slc_geo = geo.region(0, 1, crate::config::CellType::Slc);
-    let slc_sb_slots = slc_geo.slots_per_superblock() as u64;
-    let sb_slots = geo.slots_per_superblock() as u64;
-    let open_ended: Vec<usize> = cfg
-        .namespaces
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| match n.kind {
-            NamespaceKind::Conventional => n.capacity_bytes == 0 && !n.slc_only,
-            NamespaceKind::Zoned => n.zones == 0,
-        })
-        .map(|(i, _)| i)
+    let shapes: Vec<Shape> = cfg.namespaces.iter().map(|n| Shape::of(cfg, n)).collect();
+    let open_ended: Vec<usize> = (0..shapes.len())
+        .filter(|&i| shapes[i].open_ended)
         .collect();
     if open_ended.len() > 1 {
         return Err(Error::config(
@@ -328,223 +335,295 @@ pub fn plan(cfg: &DeviceConfig) -> Result<Vec<NsPlan>> {
             "only one namespace may leave its size open (capacity_bytes = 0 / zones = 0)",
         ));
     }
-    let zoned_count = cfg
-        .namespaces
-        .iter()
-        .filter(|n| n.kind == NamespaceKind::Zoned)
-        .count() as u32;
-    let zgeo = if zoned_count > 0 {
+    let zgeo = if shapes.iter().any(|s| s.zoned) {
         Some(zone_geometry(cfg, &geo)?)
     } else {
         None
     };
-    // Pass 1: sizes in rows (regular) / SLC rows.
-    let mut reg_rows = vec![0u64; cfg.namespaces.len()];
-    let mut slc_rows = vec![0u64; cfg.namespaces.len()];
-    let mut zones_of = vec![0u64; cfg.namespaces.len()];
-    let rows_per_zone = |zones: u64| -> (u64, u32) {
-        let (cap, _, unit_slots) = zgeo.expect("zoned");
+    let p = Planner {
+        cfg,
+        geo,
+        slc_total,
+        regular_total,
+        zgeo,
+    };
+    let mut sizes = p.size()?;
+    let used_on = p.rows_used_on(&sizes)?;
+    if let Some(&i) = open_ended.first() {
+        p.fill_open(i, &used_on, &mut sizes)?;
+    }
+    p.share_slc(&shapes, &mut sizes)?;
+    p.place(&sizes)
+}
+
+/// Without `[[namespaces]]`: one conventional namespace over all regular flash.
+fn one_namespace(
+    cfg: &DeviceConfig,
+    geo: &Geometry,
+    slc_total: u32,
+    regular_total: u32,
+) -> Result<Vec<NsPlan>> {
+    let rows = Rows {
+        first: slc_total,
+        count: regular_total,
+    };
+    let view = geo.region(rows.first, rows.count, geo.cell);
+    let slc_rows = Rows {
+        first: 0,
+        count: if cfg.slc.conventional_buffer {
+            check_slc_share(cfg, slc_total as u64)? as u32
+        } else {
+            0
+        },
+    };
+    let plans = vec![NsPlan::Conventional {
+        rows,
+        slc: false,
+        slc_rows,
+        logical_pages: view.logical_pages(cfg.ftl.overprovisioning),
+        channels: Vec::new(),
+    }];
+    check_spare_superblocks(cfg, geo)?;
+    Ok(plans)
+}
+
+impl Planner<'_> {
+    /// Regular rows for `zones` zones and the allocation units of one zone.
+    fn rows_per_zone(&self, zones: u64) -> (u64, u32) {
+        let (cap, _, unit_slots) = self.zgeo.expect("zoned");
         let units = cap.div_ceil(unit_slots);
-        if cfg.zone.sub_block {
-            let lanes = (geo.dies * geo.planes) as u64;
+        if self.cfg.zone.sub_block {
+            let lanes = (self.geo.dies * self.geo.planes) as u64;
             ((zones * units).div_ceil(lanes), units as u32)
         } else {
             (zones * units, units as u32)
         }
-    };
-    for (i, n) in cfg.namespaces.iter().enumerate() {
-        check_set(i, n, geo.channels, cfg.slc.conventional_buffer)?;
-        let key = |k: &str| format!("namespaces[{i}].{k}");
-        match n.kind {
-            NamespaceKind::Conventional => {
-                if n.zones != 0 {
-                    return Err(Error::config(key("zones"), "only for zoned namespaces"));
+    }
+
+    /// Pass 1: the rows each namespace of explicit size needs, checking its keys.
+    fn size(&self) -> Result<Sizes> {
+        let (cfg, geo) = (self.cfg, &self.geo);
+        let count = cfg.namespaces.len();
+        let mut s = Sizes {
+            reg_rows: vec![0; count],
+            slc_rows: vec![0; count],
+            zones: vec![0; count],
+        };
+        let slc_sb_slots = geo
+            .region(0, 1, crate::config::CellType::Slc)
+            .slots_per_superblock() as u64;
+        let sb_slots = geo.slots_per_superblock() as u64;
+        for (i, n) in cfg.namespaces.iter().enumerate() {
+            check_set(i, n, geo.channels, cfg.slc.conventional_buffer)?;
+            let key = |k: &str| format!("namespaces[{i}].{k}");
+            match n.kind {
+                NamespaceKind::Conventional => {
+                    if n.zones != 0 {
+                        return Err(Error::config(key("zones"), "only for zoned namespaces"));
+                    }
+                    if !n.capacity_bytes.is_multiple_of(SLOT_BYTES) {
+                        return Err(Error::config(
+                            key("capacity_bytes"),
+                            "must be a multiple of 4096",
+                        ));
+                    }
+                    if n.slc_only && n.capacity_bytes == 0 {
+                        return Err(Error::config(
+                            key("capacity_bytes"),
+                            "an slc_only namespace needs an explicit capacity",
+                        ));
+                    }
+                    if n.capacity_bytes == 0 {
+                        continue;
+                    }
+                    let logical = n.capacity_bytes / SLOT_BYTES;
+                    if n.slc_only {
+                        s.slc_rows[i] = conventional_sbs(cfg, logical, slc_sb_slots);
+                    } else {
+                        let set_slots =
+                            sb_slots * set_width(n, geo.channels) as u64 / geo.channels as u64;
+                        s.reg_rows[i] = conventional_sbs(cfg, logical, set_slots);
+                    }
                 }
-                if !n.capacity_bytes.is_multiple_of(SLOT_BYTES) {
-                    return Err(Error::config(
-                        key("capacity_bytes"),
-                        "must be a multiple of 4096",
-                    ));
-                }
-                if n.slc_only && n.capacity_bytes == 0 {
-                    return Err(Error::config(
-                        key("capacity_bytes"),
-                        "an slc_only namespace needs an explicit capacity",
-                    ));
-                }
-                if n.capacity_bytes == 0 {
-                    continue;
-                }
-                let logical = n.capacity_bytes / SLOT_BYTES;
-                if n.slc_only {
-                    slc_rows[i] = conventional_sbs(cfg, logical, slc_sb_slots);
-                } else {
-                    let set_slots =
-                        sb_slots * set_width(n, geo.channels) as u64 / geo.channels as u64;
-                    reg_rows[i] = conventional_sbs(cfg, logical, set_slots);
-                }
-            }
-            NamespaceKind::Zoned => {
-                if n.slc_only {
-                    return Err(Error::config(
-                        key("slc_only"),
-                        "only for conventional namespaces (zones live in regular flash)",
-                    ));
-                }
-                if n.zones != 0 {
-                    zones_of[i] = n.zones as u64;
-                    reg_rows[i] = rows_per_zone(n.zones as u64).0;
+                NamespaceKind::Zoned => {
+                    if n.slc_only {
+                        return Err(Error::config(
+                            key("slc_only"),
+                            "only for conventional namespaces (zones live in regular flash)",
+                        ));
+                    }
+                    if n.zones != 0 {
+                        s.zones[i] = n.zones as u64;
+                        s.reg_rows[i] = self.rows_per_zone(n.zones as u64).0;
+                    }
                 }
             }
         }
+        Ok(s)
     }
-    // Rows in use on each channel (namespaces on other channels take the same rows there).
-    let mut used_on = vec![0u64; geo.channels as usize];
-    for (i, n) in cfg.namespaces.iter().enumerate() {
-        for c in set_of(n, geo.channels) {
-            used_on[c as usize] += reg_rows[i];
+
+    /// Rows in use on each channel (namespaces on other channels take the same rows there),
+    /// if the regular rows hold them.
+    fn rows_used_on(&self, s: &Sizes) -> Result<Vec<u64>> {
+        let mut used_on = vec![0u64; self.geo.channels as usize];
+        for (i, n) in self.cfg.namespaces.iter().enumerate() {
+            for c in set_of(n, self.geo.channels) {
+                used_on[c as usize] += s.reg_rows[i];
+            }
         }
+        let used = used_on.iter().copied().max().unwrap_or(0);
+        if used > self.regular_total as u64 {
+            return Err(Error::config(
+                "nand.blocks_per_plane",
+                format!(
+                    "{}: the namespaces need {used} regular blocks per plane but only {} are regular (after {} SLC blocks)",
+                    self.cfg.nand.blocks_per_plane, self.regular_total, self.slc_total
+                ),
+            ));
+        }
+        Ok(used_on)
     }
-    let used = used_on.iter().copied().max().unwrap_or(0);
-    if used > regular_total as u64 {
-        return Err(Error::config(
-            "nand.blocks_per_plane",
-            format!(
-                "{}: the namespaces need {used} regular blocks per plane but only {regular_total} are regular (after {slc_total} SLC blocks)",
-                cfg.nand.blocks_per_plane
-            ),
-        ));
-    }
-    if let Some(&i) = open_ended.first() {
-        let n = &cfg.namespaces[i];
-        let used = set_of(n, geo.channels)
+
+    /// The open-ended namespace `i` gets the regular rows the others leave on its channels.
+    fn fill_open(&self, i: usize, used_on: &[u64], s: &mut Sizes) -> Result<()> {
+        let n = &self.cfg.namespaces[i];
+        let used = set_of(n, self.geo.channels)
             .map(|c| used_on[c as usize])
             .max()
             .unwrap_or(0);
-        let left = regular_total as u64 - used;
-        match n.kind {
-            NamespaceKind::Conventional => reg_rows[i] = left,
+        let left = self.regular_total as u64 - used;
+        let zoned = match n.kind {
+            NamespaceKind::Conventional => {
+                s.reg_rows[i] = left;
+                false
+            }
             NamespaceKind::Zoned => {
-                let (cap, _, unit_slots) = zgeo.expect("zoned");
+                let (cap, _, unit_slots) = self.zgeo.expect("zoned");
                 let units = cap.div_ceil(unit_slots);
-                let zones = if cfg.zone.sub_block {
-                    left * (geo.dies * geo.planes) as u64 / units
+                let lanes = (self.geo.dies * self.geo.planes) as u64;
+                s.zones[i] = if self.cfg.zone.sub_block {
+                    left * lanes / units
                 } else {
                     left / units
                 };
-                zones_of[i] = zones;
-                reg_rows[i] = rows_per_zone(zones).0;
+                s.reg_rows[i] = self.rows_per_zone(s.zones[i]).0;
+                true
             }
-        }
-        if reg_rows[i] == 0 || (n.kind == NamespaceKind::Zoned && zones_of[i] == 0) {
+        };
+        if s.reg_rows[i] == 0 || (zoned && s.zones[i] == 0) {
             return Err(Error::config(
                 format!("namespaces[{i}]"),
                 "no regular flash left for this namespace",
             ));
         }
+        Ok(())
     }
-    let slc_used: u64 = slc_rows.iter().sum();
-    if slc_used > slc_total as u64 {
-        return Err(Error::config(
-            "nand.slc_blocks_per_plane",
-            format!(
-                "{slc_total}: slc_only namespaces need {slc_used} SLC blocks per plane (capacity with ftl.overprovisioning and the GC reserve)"
-            ),
-        ));
+
+    /// The SLC blocks left after the slc_only namespaces: an equal share for each namespace
+    /// with an SLC buffer (zoned ones always, conventional ones in regular flash with
+    /// `slc.conventional_buffer`).
+    fn share_slc(&self, shapes: &[Shape], s: &mut Sizes) -> Result<()> {
+        let slc_used: u64 = s.slc_rows.iter().sum();
+        let slc_total = self.slc_total;
+        if slc_used > slc_total as u64 {
+            return Err(Error::config(
+                "nand.slc_blocks_per_plane",
+                format!(
+                    "{slc_total}: slc_only namespaces need {slc_used} SLC blocks per plane (capacity with ftl.overprovisioning and the GC reserve)"
+                ),
+            ));
+        }
+        let buffered = shapes.iter().filter(|x| x.slc_buffer).count() as u64;
+        if let Some(each) = (slc_total as u64 - slc_used).checked_div(buffered) {
+            let share = check_slc_share(self.cfg, each)?;
+            for (i, x) in shapes.iter().enumerate() {
+                if x.slc_buffer {
+                    s.slc_rows[i] = share;
+                }
+            }
+        }
+        Ok(())
     }
-    // The SLC blocks left after the slc_only namespaces: an equal share for each namespace
-    // with an SLC buffer (zoned ones always, conventional ones in regular flash with
-    // `slc.conventional_buffer`).
-    let buffered = |n: &NamespaceConfig| match n.kind {
-        NamespaceKind::Zoned => true,
-        NamespaceKind::Conventional => cfg.slc.conventional_buffer && !n.slc_only,
-    };
-    let buffered_count = cfg.namespaces.iter().filter(|n| buffered(n)).count() as u64;
-    if let Some(each) = (slc_total as u64 - slc_used).checked_div(buffered_count) {
-        let share = check_slc_share(cfg, each)?;
+
+    /// Pass 2: place. A namespace's rows start after every earlier namespace on its channels.
+    /// The layout switch: each kind's plan is built here.
+    fn place(&self, s: &Sizes) -> Result<Vec<NsPlan>> {
+        let (cfg, geo) = (self.cfg, &self.geo);
+        let mut slc_next = 0u32;
+        let mut reg_next_on = vec![self.slc_total; geo.channels as usize];
+        let mut out = Vec::new();
         for (i, n) in cfg.namespaces.iter().enumerate() {
-            if buffered(n) {
-                slc_rows[i] = share;
+            let mut reg_next = set_of(n, geo.channels)
+                .map(|c| reg_next_on[c as usize])
+                .max()
+                .unwrap_or(self.slc_total);
+            let mut take_regular = |count: u64| -> Result<Rows> {
+                let rows = Rows::take(&mut reg_next, count);
+                if reg_next > cfg.nand.blocks_per_plane {
+                    return Err(Error::config(
+                        format!("namespaces[{i}].channels"),
+                        format!(
+                            "the namespace does not fit on its channels: it needs blocks {}..{} of each plane, there are {}",
+                            rows.first, reg_next, cfg.nand.blocks_per_plane
+                        ),
+                    ));
+                }
+                for c in set_of(n, geo.channels) {
+                    reg_next_on[c as usize] = reg_next;
+                }
+                Ok(rows)
+            };
+            match n.kind {
+                NamespaceKind::Conventional => {
+                    let channels = n.channels.clone();
+                    let (rows, cache) = if n.slc_only {
+                        let rows = Rows::take(&mut slc_next, s.slc_rows[i]);
+                        (rows, Rows { first: 0, count: 0 })
+                    } else {
+                        let cache = Rows::take(&mut slc_next, s.slc_rows[i]);
+                        (take_regular(s.reg_rows[i])?, cache)
+                    };
+                    let logical = if n.capacity_bytes == 0 {
+                        let mut view = geo.region(rows.first, rows.count, geo.cell);
+                        if !channels.is_empty() {
+                            view = view.on_channels(&channels);
+                        }
+                        view.logical_pages(cfg.ftl.overprovisioning)
+                    } else {
+                        n.capacity_bytes / SLOT_BYTES
+                    };
+                    out.push(NsPlan::Conventional {
+                        rows,
+                        slc: n.slc_only,
+                        slc_rows: cache,
+                        logical_pages: logical,
+                        channels,
+                    });
+                }
+                NamespaceKind::Zoned => {
+                    let (cap, size, _) = self.zgeo.expect("zoned");
+                    let zone = ZoneConfig {
+                        zone_size: size,
+                        zone_capacity: cap,
+                        zones: s.zones[i] as u32,
+                        max_open: cfg.zone.max_open,
+                        max_active: cfg.zone.max_active,
+                    };
+                    zone.validate()?;
+                    let rows = take_regular(s.reg_rows[i])?;
+                    let slc = Rows::take(&mut slc_next, s.slc_rows[i]);
+                    out.push(NsPlan::Zoned {
+                        zone,
+                        rows,
+                        slc_rows: slc,
+                        units_per_zone: self.rows_per_zone(s.zones[i]).1,
+                        sub_block: cfg.zone.sub_block,
+                    });
+                }
             }
         }
+        Ok(out)
     }
-    // Pass 2: place. A namespace's rows start after every earlier namespace on its channels.
-    let mut slc_next = 0u32;
-    let mut reg_next_on = vec![slc_total; geo.channels as usize];
-    let mut out = Vec::new();
-    for (i, n) in cfg.namespaces.iter().enumerate() {
-        let mut reg_next = set_of(n, geo.channels)
-            .map(|c| reg_next_on[c as usize])
-            .max()
-            .unwrap_or(slc_total);
-        let mut take_regular = |count: u64| -> Result<Rows> {
-            let rows = Rows::take(&mut reg_next, count);
-            if reg_next > cfg.nand.blocks_per_plane {
-                return Err(Error::config(
-                    format!("namespaces[{i}].channels"),
-                    format!(
-                        "the namespace does not fit on its channels: it needs blocks {}..{} of each plane, there are {}",
-                        rows.first, reg_next, cfg.nand.blocks_per_plane
-                    ),
-                ));
-            }
-            for c in set_of(n, geo.channels) {
-                reg_next_on[c as usize] = reg_next;
-            }
-            Ok(rows)
-        };
-        match n.kind {
-            NamespaceKind::Conventional => {
-                let channels = n.channels.clone();
-                let (rows, cache) = if n.slc_only {
-                    (
-                        Rows::take(&mut slc_next, slc_rows[i]),
-                        Rows { first: 0, count: 0 },
-                    )
-                } else {
-                    let cache = Rows::take(&mut slc_next, slc_rows[i]);
-                    (take_regular(reg_rows[i])?, cache)
-                };
-                let logical = if n.capacity_bytes == 0 {
-                    let mut view = geo.region(rows.first, rows.count, geo.cell);
-                    if !channels.is_empty() {
-                        view = view.on_channels(&channels);
-                    }
-                    view.logical_pages(cfg.ftl.overprovisioning)
-                } else {
-                    n.capacity_bytes / SLOT_BYTES
-                };
-                out.push(NsPlan::Conventional {
-                    rows,
-                    slc: n.slc_only,
-                    slc_rows: cache,
-                    logical_pages: logical,
-                    channels,
-                });
-            }
-            NamespaceKind::Zoned => {
-                let (cap, size, _) = zgeo.expect("zoned");
-                let zone = ZoneConfig {
-                    zone_size: size,
-                    zone_capacity: cap,
-                    zones: zones_of[i] as u32,
-                    max_open: cfg.zone.max_open,
-                    max_active: cfg.zone.max_active,
-                };
-                zone.validate()?;
-                let rows = take_regular(reg_rows[i])?;
-                let slc = Rows::take(&mut slc_next, slc_rows[i]);
-                out.push(NsPlan::Zoned {
-                    zone,
-                    rows,
-                    slc_rows: slc,
-                    units_per_zone: rows_per_zone(zones_of[i]).1,
-                    sub_block: cfg.zone.sub_block,
-                });
-            }
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -557,7 +636,7 @@ mod tests {
         DeviceConfig::load("ufs-conventional", &sets)
     }
 
-    /// Audit C.3 (issue item 8): age_k at 3% OP passes the reserve rule but leaves almost no
+    /// age_k at 3% OP passes the reserve rule but leaves almost no
     /// effective spare; the warning names the figure. The presets and healthy devices get none.
     #[test]
     fn low_effective_spare_warns_with_the_figure() {

@@ -1,64 +1,69 @@
 //! The `device` section of the report: [`Device::report`] assembles a typed
-//! [`DeviceReport`] from the NAND, L2P SRAM and FTL counters (schema: docs/report.md,
+//! [`DeviceReport`] from the NAND and L2P SRAM counters and what each namespace reports about
+//! itself through the contract ([`crate::firmware::Ftl::counters`], `report`, `sample`):
+//! one loop adds the namespaces' counters up, whatever their kinds (schema: docs/report.md,
 //! docs/zoned.md, docs/placement.md). Nothing here makes JSON; `stats` serializes.
 
 use super::{Device, Namespace};
-use crate::config::{SlcPolicy, SlcWriteback};
+use crate::config::SlcGranularity;
 use crate::firmware::alloc::placement::Placement;
-use crate::firmware::alloc::SlcCounters;
-use crate::firmware::buffer::BufferCounters;
-use crate::firmware::conventional::{PageFtl, SlcCache};
+use crate::firmware::counters::EntryCounters;
 use crate::firmware::gc::GcStats;
-use crate::firmware::mapping::TwoLevelCounters;
-use crate::firmware::zoned::ZonedFtl;
-use crate::interface::zone::{ZoneErrorLog, ZoneId};
-use crate::nand::{FlashCounters, Geometry, NandArray, SLOT_BYTES};
+use crate::firmware::report::GcDetail;
+use crate::firmware::{NsCounters, NsSample};
+use crate::interface::zone::ZoneErrorLog;
+use crate::nand::{FlashCounters, Geometry, NandArray};
 use crate::stats::device::{
-    BloomReport, BufferReport, ConventionalNsReport, ConventionalSlcReport, DeviceReport,
-    EraseSummary, FlashReport, GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim,
-    NamespaceReport, PlacementReport, PlacementSection, RegionWear, SlcReport, StreamGcReport,
-    WearReport, ZonedL2pReport, ZonedNsReport, ZonesReport,
+    BloomReport, BufferReport, DeviceReport, EraseSummary, FlashReport, GcReport, GcarReport,
+    L2pReport, LinkBytes, MovedPerVictim, PlacementReport, PlacementSection, RegionWear, SlcReport,
+    StreamGcReport, WearReport, ZonedL2pReport, ZonesReport,
 };
 use crate::stats::SeriesSection;
 use std::collections::BTreeMap;
 
+/// The namespaces' counters added up, with what `device.gc` and `device.l2p.zoned` summarise
+/// beyond sums.
+#[derive(Default)]
+struct Totals {
+    c: NsCounters,
+    /// Map reads of the namespaces with zone / chunk / page entries (`device.l2p.zoned`).
+    entry_map_reads: u64,
+    /// Superblock GC: victim statistics merged, the most streams, one placement each.
+    gc_stats: GcStats,
+    streams: usize,
+    placements: Vec<PlacementReport>,
+}
+
+impl Totals {
+    fn add(&mut self, c: &NsCounters, gc: Option<GcDetail>) {
+        if c.entries.is_some() {
+            self.entry_map_reads += c.map_reads;
+        }
+        self.c += c;
+        if let Some(d) = gc {
+            self.gc_stats.merge(d.stats);
+            self.streams = self.streams.max(d.streams);
+            self.placements.push(placement_report(d.placement));
+        }
+    }
+}
+
 impl Device {
-    fn ftls(&self) -> impl Iterator<Item = &PageFtl> {
-        self.namespaces
-            .iter()
-            .filter_map(Namespace::as_conventional)
-    }
-
-    fn zftls(&self) -> impl Iterator<Item = &ZonedFtl> {
-        self.namespaces.iter().filter_map(Namespace::as_zoned)
-    }
-
     /// (4 KiB slots programmed on flash, 4 KiB pages written by the host) so far.
     pub fn write_volume(&self) -> (u64, u64) {
         let host = self
             .namespaces
             .iter()
-            .map(|ns| ns.io_counters().host_write_pages)
+            .map(|ns| ns.counters().host_write_pages)
             .sum::<u64>();
         (self.nand.counters.programmed_slots, host)
-    }
-
-    /// The two-level map counters of the conventional namespaces, merged (None without).
-    fn two_level_counters(&self) -> Option<TwoLevelCounters> {
-        let mut all = self.ftls().filter_map(PageFtl::two_level).peekable();
-        all.peek()?;
-        let mut c = TwoLevelCounters::default();
-        for t in all {
-            c.merge(&t.counters);
-        }
-        Some(c)
     }
 
     /// Zone errors of every zoned namespace, merged.
     pub fn zone_errors(&self) -> ZoneErrorLog {
         let mut log = ZoneErrorLog::new();
-        for z in self.zftls() {
-            log.merge(&z.errors);
+        for z in self.namespaces.iter().filter_map(Namespace::zones) {
+            log.merge(z.errors);
         }
         log
     }
@@ -75,46 +80,23 @@ impl Device {
 
     /// The `device` section of the report.
     pub fn report(&self) -> DeviceReport {
-        let (_, host) = self.write_volume();
-        let waf = self.waf();
-        let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
-        let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
-        // Every SLC buffer's counters: the zoned namespaces' and the conventional SLC caches'.
-        let ssum = |f: fn(&SlcCounters) -> u64| -> u64 {
-            let caches = self.ftls().filter_map(PageFtl::slc_cache);
-            self.zftls().map(|z| f(&z.counters.slc)).sum::<u64>()
-                + caches.map(|c| f(&c.counters)).sum::<u64>()
-        };
-        let buf = |f: fn(&BufferCounters) -> u64| -> u64 {
-            self.ftls().map(|x| f(&x.buffer().counters)).sum()
-        };
+        let mut t = Totals::default();
+        let mut namespaces = Vec::with_capacity(self.namespaces.len());
+        for (i, ns) in self.namespaces.iter().enumerate() {
+            let r = ns.report(i);
+            t.add(&ns.counters(), r.gc);
+            namespaces.push(r.entry);
+        }
+        let c = &t.c;
         let fc = &self.nand.counters;
-        let namespaces = self
-            .namespaces
-            .iter()
-            .enumerate()
-            .map(|(i, ns)| match ns {
-                Namespace::Conventional(f) => NamespaceReport::Conventional(ConventionalNsReport {
-                    id: i,
-                    capacity_bytes: f.logical_pages() * SLOT_BYTES,
-                    slc_only: self.slc_ns[i],
-                    free_superblocks: f.free_superblocks(),
-                    slc: f.slc_cache().map(conventional_slc_report),
-                }),
-                Namespace::Zoned(z) => NamespaceReport::Zoned(zoned_ns_report(i, z)),
-            })
-            .collect();
         let errors = self.zone_errors();
-        let zl2p_hits = zsum(|z| z.counters.map.l2p_hits);
-        let zl2p_misses = zsum(|z| z.counters.map.l2p_misses);
-        let pages = &self.sram.pages.counters;
-        let copy_commands = sum(|f| f.counters.copy_commands) + zsum(|z| z.counters.copy_commands);
+        let zones = c.zones.clone().unwrap_or_default();
         let (host_to_device, device_to_host) = self.link.bytes_moved();
         DeviceReport {
             name: self.cfg.name.clone(),
             capacity_bytes: self.capacity_bytes(0),
-            waf,
-            host_pages_written: host,
+            waf: self.waf(),
+            host_pages_written: c.host_write_pages,
             flash: FlashReport {
                 page_reads: fc.page_reads,
                 page_programs: fc.page_programs,
@@ -123,91 +105,99 @@ impl Device {
                 die_busy_ns: fc.die_busy_ns,
                 suspensions: fc.suspensions,
             },
-            gc: gc_report(&self.ftls().collect::<Vec<_>>(), fc),
-            l2p: L2pReport {
-                hits: pages.hits + zl2p_hits,
-                misses: pages.misses + zl2p_misses,
-                writebacks: pages.writebacks,
-                map_reads: sum(|f| f.counters.map_reads) + zsum(|z| z.counters.map.map_reads),
-                map_programs: sum(|f| f.counters.map_programs)
-                    + zsum(|z| z.counters.map.map_writebacks),
-                sram_bytes: self.sram.capacity_bytes(),
-                sram_used_bytes: self.sram.used_bytes(),
-                two_level: self.two_level_counters(),
-                cached_map_pages: self.sram.pages.len(),
-                zoned: ZonedL2pReport {
-                    hits: zl2p_hits,
-                    misses: zl2p_misses,
-                    miss_rate: if zl2p_hits + zl2p_misses == 0 {
-                        0.0
-                    } else {
-                        zl2p_misses as f64 / (zl2p_hits + zl2p_misses) as f64
-                    },
-                    map_reads: zsum(|z| z.counters.map.map_reads),
-                    entries: self.sram.entries.len(),
-                    pinned: self.sram.entries.pinned(),
-                    evictions: self.sram.entries.counters.evictions,
-                    lookups_zone: zsum(|z| z.counters.map.lookups_zone),
-                    lookups_chunk: zsum(|z| z.counters.map.lookups_chunk),
-                    lookups_page: zsum(|z| z.counters.map.lookups_page),
-                    bitmap_sram_bytes: zsum(|z| z.bitmap_sram_bytes()),
-                },
-            },
-            buffer: BufferReport {
-                full_flushes: buf(|c| c.full_flushes) + zsum(|z| z.counters.full_flushes),
-                premature_flushes: buf(|c| c.premature_flushes)
-                    + zsum(|z| z.counters.premature_flushes),
-                host_flushes: buf(|c| c.host_flushes) + zsum(|z| z.counters.host_flush_commands),
-                host_forced_flushes: zsum(|z| z.counters.host_forced_flushes),
-                flushes_to_slc: ssum(|c| c.flushes_to_slc),
-                slc_buffered_pages: ssum(|c| c.slc_buffered_pages),
-                migrated_pages: zsum(|z| z.counters.combined_pages) + ssum(|c| c.gc_migrated_pages),
-                write_hits: buf(|c| c.write_hits),
-                read_hits: buf(|c| c.read_hits) + zsum(|z| z.counters.buffer_read_hits),
-                stall_ns: buf(|c| c.stall_ns) + zsum(|z| z.counters.stall_ns),
-                padding_slots: sum(|f| f.counters.padding_slots)
-                    + zsum(|z| z.counters.padding_slots),
-            },
-            slc: SlcReport {
-                pages_written: ssum(|c| c.slc_buffered_pages + c.slc_gc_pages_moved),
-                pages_migrated: zsum(|z| z.counters.combined_pages) + ssum(|c| c.gc_migrated_pages),
-                gc_pages_moved: ssum(|c| c.slc_gc_pages_moved),
-                gc_victims: ssum(|c| c.slc_gc_victims),
-                direct_erases: ssum(|c| c.slc_direct_erases),
-                granularity: match self.zftls().next().map(|z| z.slc_granularity()) {
-                    Some(crate::config::SlcGranularity::Zone) => "zone",
-                    _ => "page",
-                },
-            },
+            gc: gc_report(&t, fc),
+            l2p: self.l2p_report(&t),
+            buffer: buffer_report(c),
+            slc: self.slc_report(c),
             zones: ZonesReport {
                 first_errors: errors.first_errors().to_vec(),
                 errors,
-                resets: zsum(|z| z.counters.zone_resets),
-                finishes: zsum(|z| z.counters.zone_finishes),
+                resets: zones.resets,
+                finishes: zones.finishes,
             },
-            unwritten_reads: sum(|f| f.counters.unwritten_reads)
-                + zsum(|z| z.counters.unwritten_reads),
+            unwritten_reads: c.unwritten_reads,
             out_of_range: self.out_of_range,
             wear: self.wear(),
             namespaces,
-            copy_commands,
-            copy_pages: sum(|f| f.counters.copy_pages) + zsum(|z| z.counters.copy_pages),
+            copy_commands: c.copy_commands,
+            copy_pages: c.copy_pages,
             link_bytes: LinkBytes {
                 host_to_device,
                 device_to_host,
-                shown: copy_commands > 0,
+                shown: c.copy_commands > 0,
             },
         }
     }
 
-    /// `device.wear`: erase counts over all blocks, and over each conventional FTL's region.
+    /// `device.l2p`: the shared SRAM's map-page cache and the zone / chunk / page entries.
+    fn l2p_report(&self, t: &Totals) -> L2pReport {
+        let c = &t.c;
+        let e = c.entries.clone().unwrap_or_default();
+        let pages = &self.sram.pages.counters;
+        L2pReport {
+            hits: pages.hits + e.hits,
+            misses: pages.misses + e.misses,
+            writebacks: pages.writebacks,
+            map_reads: c.map_reads,
+            map_programs: c.map_programs,
+            sram_bytes: self.sram.capacity_bytes(),
+            sram_used_bytes: self.sram.used_bytes(),
+            two_level: c.two_level.clone(),
+            cached_map_pages: self.sram.pages.len(),
+            zoned: self.entries_report(&e, t.entry_map_reads),
+        }
+    }
+
+    /// `device.l2p.zoned`: the zone / chunk / page entries.
+    fn entries_report(&self, e: &EntryCounters, map_reads: u64) -> ZonedL2pReport {
+        ZonedL2pReport {
+            hits: e.hits,
+            misses: e.misses,
+            miss_rate: if e.hits + e.misses == 0 {
+                0.0
+            } else {
+                e.misses as f64 / (e.hits + e.misses) as f64
+            },
+            map_reads,
+            entries: self.sram.entries.len(),
+            pinned: self.sram.entries.pinned(),
+            evictions: self.sram.entries.counters.evictions,
+            lookups_zone: e.lookups_zone,
+            lookups_chunk: e.lookups_chunk,
+            lookups_page: e.lookups_page,
+            bitmap_sram_bytes: e.bitmap_sram_bytes,
+        }
+    }
+
+    /// `device.slc`: every SLC buffer (zoned namespaces' and conventional SLC caches').
+    fn slc_report(&self, c: &NsCounters) -> SlcReport {
+        let s = c.slc.clone().unwrap_or_default();
+        // Zone granularity applies to the SLC buffers of zoned namespaces only.
+        let zoned = self.namespaces.iter().any(|n| n.zones().is_some());
+        SlcReport {
+            pages_written: s.slc_buffered_pages + s.slc_gc_pages_moved,
+            pages_migrated: c.slc_pages_migrated(),
+            gc_pages_moved: s.slc_gc_pages_moved,
+            gc_victims: s.slc_gc_victims,
+            direct_erases: s.slc_direct_erases,
+            granularity: match self.cfg.slc.granularity {
+                SlcGranularity::Zone if zoned => "zone",
+                _ => "page",
+            },
+        }
+    }
+
+    /// `device.wear`: erase counts over all blocks, and over each namespace's blocks (`ns{i}`)
+    /// and SLC rows (`ns{i}_slc`).
     fn wear(&self) -> WearReport {
         let all = EraseSummary::of(self.nand.erase_counts().iter().copied());
-        let regions = self
-            .wear_regions
-            .iter()
-            .map(|(name, g)| (name.clone(), region_wear(g, &self.nand)))
-            .collect::<BTreeMap<_, _>>();
+        let mut regions = BTreeMap::new();
+        for (i, r) in self.regions.iter().enumerate() {
+            regions.insert(format!("ns{i}"), region_wear(&r.blocks, &self.nand));
+            if let Some(g) = &r.slc {
+                regions.insert(format!("ns{i}_slc"), region_wear(g, &self.nand));
+            }
+        }
         WearReport {
             erase_min: all.min,
             erase_max: all.max,
@@ -233,18 +223,17 @@ impl SeriesSection for Device {
     }
 
     fn sample_series(&self, out: &mut Vec<f64>) {
-        let sum = |f: fn(&PageFtl) -> u64| -> u64 { self.ftls().map(f).sum() };
-        let zsum = |f: fn(&ZonedFtl) -> u64| -> u64 { self.zftls().map(f).sum() };
+        let mut s = NsSample::default();
+        for ns in &self.namespaces {
+            s += &ns.sample();
+        }
         out.extend([
             self.waf(),
-            sum(|f| f.free_superblocks().into()) as f64,
-            (sum(|f| f.counters.gc_pages_moved) + zsum(|z| z.counters.slc.slc_gc_pages_moved))
-                as f64,
-            (zsum(ZonedFtl::slc_valid_pages) + sum(PageFtl::slc_valid_pages)) as f64,
-            (zsum(|z| z.slc_free_superblocks().into())
-                + sum(|f| f.slc_cache().map_or(0, |c| c.free_superblocks().into())))
-                as f64,
-            (sum(|f| f.buffer().buffered().into()) + zsum(ZonedFtl::buffered_pages)) as f64,
+            s.free_superblocks as f64,
+            s.gc_pages_moved as f64,
+            s.slc_valid_pages as f64,
+            s.slc_free_superblocks as f64,
+            s.buffer_pages as f64,
         ]);
     }
 }
@@ -273,84 +262,44 @@ fn region_wear(g: &Geometry, nand: &NandArray) -> RegionWear {
     }
 }
 
-/// A conventional namespace's SLC write cache (`device.namespaces[i].slc`).
-fn conventional_slc_report(c: &SlcCache) -> ConventionalSlcReport {
-    ConventionalSlcReport {
-        policy: match c.policy() {
-            SlcPolicy::Bypass => "bypass",
-            SlcPolicy::All => "all",
-        },
-        superblocks: c.superblocks(),
-        free_superblocks: c.free_superblocks(),
-        valid_pages: c.valid_pages(),
-        counters: c.counters.clone(),
-        writeback: match c.wb.mode {
-            SlcWriteback::Full => None,
-            SlcWriteback::Idle => Some("idle"),
-            SlcWriteback::Threshold => Some("threshold"),
-        },
-        writeback_counters: (c.wb.mode != SlcWriteback::Full).then(|| c.wb.counters.clone()),
+/// `device.buffer`: the write buffers of every namespace.
+fn buffer_report(c: &NsCounters) -> BufferReport {
+    let b = &c.buffer;
+    let s = c.slc.clone().unwrap_or_default();
+    BufferReport {
+        full_flushes: b.full_flushes,
+        premature_flushes: b.premature_flushes,
+        host_flushes: b.host_flushes,
+        host_forced_flushes: b.host_forced_flushes,
+        flushes_to_slc: s.flushes_to_slc,
+        slc_buffered_pages: s.slc_buffered_pages,
+        migrated_pages: c.slc_pages_migrated(),
+        write_hits: b.write_hits,
+        read_hits: b.read_hits,
+        stall_ns: b.stall_ns,
+        padding_slots: c.padding_slots,
     }
 }
 
-/// One zoned namespace (`device.namespaces[i]`, kind `zoned`).
-fn zoned_ns_report(id: usize, z: &ZonedFtl) -> ZonedNsReport {
-    let zc = z.zone_config();
-    let mut zone_conditions = BTreeMap::new();
-    for zone in 0..zc.zones {
-        *zone_conditions
-            .entry(z.zones.condition(ZoneId(zone)).as_str())
-            .or_insert(0) += 1;
-    }
-    ZonedNsReport {
-        id,
-        capacity_bytes: zc.zones as u64 * zc.zone_capacity * SLOT_BYTES,
-        zone_size_bytes: zc.zone_size * SLOT_BYTES,
-        zone_capacity_bytes: zc.zone_capacity * SLOT_BYTES,
-        zones: zc.zones,
-        max_open: zc.max_open,
-        max_active: zc.max_active,
-        zone_conditions,
-        regular_free_units: z.regular_free_units(),
-        regular_units: z.regular_total_units(),
-        slc_free_superblocks: z.slc_free_superblocks(),
-        counters: z.counters.clone(),
-        zmt_bytes: z.zone_map().map(|m| m.zmt_bytes()),
-        zone_map: z.zone_map().map(|m| m.counters.clone()),
-        zabm: z.buffers().zabm().cloned(),
-        ipu: z.ipu().cloned(),
-    }
-}
-
-/// `device.gc` over the conventional FTLs of a device (schema: docs/placement.md).
-fn gc_report(ftls: &[&PageFtl], flash: &FlashCounters) -> GcReport {
-    let sum = |f: fn(&PageFtl) -> u64| -> u64 { ftls.iter().map(|x| f(x)).sum() };
-    let mut stats = GcStats::default();
-    let mut streams = 0;
-    for f in ftls {
-        stats.merge(&f.gc_stats);
-        streams = streams.max(f.streams());
-    }
+/// `device.gc`: superblock GC of the namespaces that have one (schema: docs/placement.md).
+fn gc_report(t: &Totals, flash: &FlashCounters) -> GcReport {
+    let g = t.c.gc.clone().unwrap_or_default();
     GcReport {
-        pages_moved: sum(|f| f.counters.gc_pages_moved),
-        victims: sum(|f| f.counters.gc_victims),
-        foreground_victims: sum(|f| f.counters.gc_foreground_victims),
-        background_victims: sum(|f| f.counters.gc_background_victims),
+        pages_moved: g.pages_moved,
+        victims: g.victims,
+        foreground_victims: g.foreground_victims,
+        background_victims: g.background_victims,
         time_share: if flash.die_busy_ns == 0 {
             0.0
         } else {
             flash.background_busy_ns as f64 / flash.die_busy_ns as f64
         },
         suspensions: flash.suspensions,
-        pages_moved_per_victim: moved_per_victim(&stats),
-        per_stream: per_stream(&stats, streams),
-        placement: PlacementSection::new(
-            ftls.iter()
-                .map(|f| placement_report(f.placement()))
-                .collect(),
-        ),
-        cpu_busy_ns: sum(|f| f.cpu().busy_ns),
-        cpu_wait_ns: sum(|f| f.cpu().wait_ns),
+        pages_moved_per_victim: moved_per_victim(&t.gc_stats),
+        per_stream: per_stream(&t.gc_stats, t.streams),
+        placement: PlacementSection::new(t.placements.clone()),
+        cpu_busy_ns: g.cpu_busy_ns,
+        cpu_wait_ns: g.cpu_wait_ns,
     }
 }
 

@@ -144,12 +144,12 @@ impl Handle {
 
     /// The zone geometry, if the namespace is zoned.
     pub fn zone_config(&self) -> Option<ZoneConfig> {
-        self.dev.zoned(self.ns).map(|z| *z.zone_config())
+        self.dev.zones(self.ns).map(|z| *z.zone_config())
     }
 
     /// Up to `max` zones from the one holding byte `offset` (report zones).
     pub fn report_zones(&self, offset: u64, max: usize) -> Vec<ZoneInfo> {
-        let Some(z) = self.dev.zoned(self.ns) else {
+        let Some(z) = self.dev.zones(self.ns) else {
             return Vec::new();
         };
         let first = z
@@ -265,7 +265,7 @@ impl Handle {
     }
 
     fn zone_errors(&self) -> u64 {
-        self.dev.zoned(self.ns).map_or(0, |z| z.errors.total())
+        self.dev.zones(self.ns).map_or(0, |z| z.errors.total())
     }
 
     /// Delivers a completion: waits for it in wall time (`realtime`), counts it, and moves the

@@ -1,5 +1,6 @@
 //! Firmware: everything between the host interface and the NAND array, as rooms named after
-//! their mechanism and shared by every kind of namespace (design.md §1; MQSim's FTL units):
+//! their mechanism and shared by every kind of namespace (the data flow of ARCHITECTURE.md;
+//! MQSim's FTL units):
 //!
 //! - [`buffer`]: write buffers — the global buffer of a conventional namespace, the scarce zone
 //!   buffers of a zoned one — over one in-flight space accounting ([`buffer::InflightSpace`]).
@@ -15,9 +16,13 @@
 //! - [`conventional`]: the page-mapped FTL of a conventional namespace.
 //! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone rules, buffer binding, flushing,
 //!   SLC migration.
+//! - [`counters`] and [`report`]: what a namespace of any kind counts and reports, in one
+//!   vocabulary the device adds up without knowing the kinds.
 //!
 //! Both FTLs implement one contract, [`Ftl`]: the device hands them a [`Command`] and the
-//! shared resources ([`Lent`]) and gets a [`Completion`] back. Firmware speaks device commands,
+//! shared resources ([`Lent`]) and gets a [`Completion`] back; it asks them for idle-time
+//! work ([`IdleWork`]), their zones if they have any ([`ZonedView`]), their counters
+//! ([`NsCounters`]), report entry and time-series sample. Firmware speaks device commands,
 //! never host types; it keeps typed counters and builds no JSON. Ordering of flash operations
 //! per die (FIFO, with program/erase suspend for host operations) is the NAND array's
 //! ([`crate::nand`]).
@@ -28,14 +33,19 @@ pub mod cache;
 pub mod conventional;
 pub mod cores;
 pub mod cost;
+pub mod counters;
 pub mod gc;
 pub mod mapping;
+pub mod report;
 pub mod zoned;
 
 use crate::engine::SimTime;
+use crate::interface::zone::{ZoneConfig, ZoneErrorLog, ZoneId, ZoneSet};
 use crate::interface::{Command, Completion, Link};
-use crate::nand::NandArray;
+use crate::nand::{NandArray, SLOT_BYTES};
+pub use counters::{NsCounters, NsSample};
 use mapping::{L2pSram, Lpa};
+pub use report::{NamespaceReport, NsReport};
 
 /// The device resources every namespace shares, lent to one namespace's FTL for one command.
 pub struct Lent<'a> {
@@ -48,18 +58,65 @@ pub struct Lent<'a> {
     pub defer: bool,
 }
 
-/// Host-visible I/O counters every namespace kind keeps (4 KiB pages).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct IoCounters {
-    pub host_read_pages: u64,
-    pub host_write_pages: u64,
-    /// Reads of never-written (or trimmed, or reset) pages, answered without flash access.
-    pub unwritten_reads: u64,
-    /// Reads served from a write buffer.
-    pub buffer_read_hits: u64,
+/// Kinds of work a namespace does while the host is idle. Each kind has its own timer
+/// ([`IdleTimer`]): the run arms it when the host goes idle, and one event runs that kind's
+/// step on every namespace ([`Ftl::idle`]), until none wants another or a request arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleWork {
+    /// Background garbage collection (`ftl.gc.background`).
+    Gc,
+    /// SLC write-back to regular flash (`slc.writeback = idle`; UFS WriteBooster's flush
+    /// during Hibern8).
+    SlcWriteback,
 }
 
-/// The namespace contract: what the device asks of the FTL of any namespace kind.
+impl IdleWork {
+    /// Every kind, in the order the run arms their timers.
+    pub const ALL: [IdleWork; 2] = [IdleWork::Gc, IdleWork::SlcWriteback];
+}
+
+/// When a kind of idle work steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdleTimer {
+    /// Host idle time before the first step, ns.
+    pub after_ns: u64,
+    /// Time from one step to the next, ns (the next also waits until the dies are free).
+    pub again_ns: u64,
+}
+
+/// What the host side may know of a zoned namespace ([`Ftl::zones`]): its zones, the
+/// commands its zone rules rejected, and the alignment and in-place updates it offers.
+#[derive(Clone, Copy)]
+pub struct ZonedView<'a> {
+    /// Zone conditions, write pointers and limits.
+    pub zones: &'a ZoneSet,
+    /// Commands the zone rules rejected.
+    pub errors: &'a ZoneErrorLog,
+    /// Bytes of one superpage of the zones' regular flash (one program on every die).
+    pub superpage_bytes: u64,
+    /// It takes in-place updates (`zone.ipu_budget_bytes > 0`, ZMS).
+    pub in_place_updates: bool,
+}
+
+impl<'a> ZonedView<'a> {
+    pub fn zone_config(&self) -> &'a ZoneConfig {
+        self.zones.config()
+    }
+
+    /// Written bytes of every zone (for workload generators after preconditioning).
+    pub fn write_pointers(&self) -> Vec<u64> {
+        (0..self.zones.zone_count())
+            .map(|z| {
+                let id = ZoneId(z);
+                (self.zones.write_pointer(id).0 - self.zones.zone_start(id).0) * SLOT_BYTES
+            })
+            .collect()
+    }
+}
+
+/// The namespace contract: what the device asks of the FTL of any namespace kind. The command
+/// path (`submit`, `resume`, `prefetch`) is hot and statically dispatched; the rest is asked
+/// when the host idles, at a report or a sample.
 pub trait Ftl {
     /// Execute `cmd` arriving at `now` (already range-checked against
     /// [`Ftl::capacity_bytes`]). State changes at arrival; the completion is computed on the
@@ -76,23 +133,26 @@ pub trait Ftl {
     /// nothing).
     #[inline]
     fn prefetch(&self, _lpa: Lpa) {}
-    /// One step of background work while the host is idle; whether it wants to be called
-    /// again.
-    fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool;
-    /// Host idle time after which [`Ftl::idle_writeback`] wants to run (SLC write-back,
-    /// `slc.writeback = idle`); None: never.
-    fn writeback_idle_ns(&self) -> Option<u64> {
+    /// When it wants idle work `work` to step, if it does such work (the default: none).
+    fn idle_timer(&self, _work: IdleWork) -> Option<IdleTimer> {
         None
     }
-    /// One step of idle SLC write-back (the host has been idle [`Ftl::writeback_idle_ns`] and
-    /// the dies are free); whether it wants to be called again once the dies are free.
-    fn idle_writeback(&mut self, _lent: &mut Lent, _now: SimTime) -> bool {
+    /// One step of idle work `work` at `now` (the host is idle); whether it wants another.
+    fn idle(&mut self, _lent: &mut Lent, _now: SimTime, _work: IdleWork) -> bool {
         false
     }
     /// Bytes the namespace exports.
     fn capacity_bytes(&self) -> u64;
-    /// The host-visible I/O counters.
-    fn io_counters(&self) -> IoCounters;
+    /// Its zones, if it is zoned (the default: it is not).
+    fn zones(&self) -> Option<ZonedView<'_>> {
+        None
+    }
+    /// Its counters since the last reset.
+    fn counters(&self) -> NsCounters;
+    /// Its entry of the report (namespace `id`) and the details the device summarises.
+    fn report(&self, id: usize) -> NsReport<'_>;
+    /// Its state for the time series.
+    fn sample(&self) -> NsSample;
     /// Zero the counters (after preconditioning); state stays.
     fn reset_counters(&mut self);
     /// The namespace's invariants (map vs reverse map, valid counts, pools, zone state).

@@ -34,7 +34,7 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
     // (`DeviceConfig::validate`), before anything simulates.
     let areas = cfg.areas(&dev.cfg.namespace_kinds(), ns)?;
     let (meta_ns, main_ns) = (areas.meta, areas.main);
-    let zone = dev.zoned(main_ns).map(|z| {
+    let zone = dev.zones(main_ns).map(|z| {
         let zc = z.zone_config();
         (
             zc.zone_size * crate::nand::SLOT_BYTES,
@@ -47,7 +47,7 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
         meta_ns_bytes: (meta_ns != main_ns).then(|| dev.capacity_bytes(meta_ns)),
     };
     // ZMS budget-based in-place update on the main area (files marked use it).
-    let device_ipu = dev.zoned(main_ns).is_some_and(|z| z.ipu().is_some());
+    let device_ipu = dev.zones(main_ns).is_some_and(|z| z.in_place_updates);
     let p = params(cfg, zone, device_ipu)?;
     let fs = F2fs::new(p, &fsdev)?;
     Ok(FsHost {

@@ -26,6 +26,7 @@ pub use spec::{
 use crate::device::{Device, Submitted};
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
+use crate::firmware::IdleWork;
 use crate::host::iotailor::{Hold, IoTailor, TailorConfig, TailorCounters};
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::sched::PrioDispatch;
@@ -107,11 +108,9 @@ enum Ev {
     Issue { src: u32 },
     /// Stonewall group `g` starts.
     Group { g: u32 },
-    /// Background GC opportunity, valid if no request was issued since `token`.
-    BgGc { token: u64 },
-    /// Idle SLC write-back step (`slc.writeback = idle`), valid if no request was issued since
-    /// `token`.
-    Writeback { token: u64 },
+    /// A step of idle work `work` (background GC, SLC write-back), valid if no request was
+    /// issued since `token`.
+    Idle { token: u64, work: IdleWork },
     /// The controller fetches the next command from the host queues (sim/queues.rs).
     Fetch,
     /// The flash work of a request is done: the firmware cores complete it (`token`).
@@ -131,9 +130,8 @@ struct Engine<'d> {
     outstanding: u64,
     issued: u64,
     completed: u64,
-    bg_idle_ns: Option<u64>,
-    /// Host idle time before the SLC write-back runs (`slc.writeback = idle`).
-    wb_idle_ns: Option<u64>,
+    /// The idle work the device does and the host idle time before its first step.
+    idle: Vec<(IdleWork, u64)>,
     error: Option<Error>,
     queues: HostQueues,
     /// Time series of the measured phase (`stats.interval_ms`), when on.
@@ -231,16 +229,13 @@ impl<'d> Engine<'d> {
             }
             groups.last_mut().unwrap().push(i as u32);
         }
-        let wb_idle_ns = dev.writeback_idle_ns();
-        let bg_idle_ns = dev
-            .cfg
-            .ftl
-            .gc
-            .background
-            .then(|| SimTime::from_us(dev.cfg.ftl.gc.idle_us).ns());
+        let idle = IdleWork::ALL
+            .into_iter()
+            .filter_map(|w| Some((w, dev.idle_timer(w)?.after_ns)))
+            .collect();
         let order = (0..dev.namespaces.len())
             .map(|ns| {
-                let z = dev.zoned(ns)?;
+                let z = dev.zones(ns)?;
                 let h = &dev.cfg.host;
                 let cfg = OrderConfig {
                     zone_write_lock: h.zone_write_lock,
@@ -267,8 +262,7 @@ impl<'d> Engine<'d> {
             outstanding: 0,
             issued: 0,
             completed: 0,
-            bg_idle_ns,
-            wb_idle_ns,
+            idle,
             error: None,
             queues,
             sampler: None,
@@ -347,8 +341,7 @@ impl<'d> Engine<'d> {
                     self.submit(now, h);
                 }
                 Ev::Group { g } => self.start_group(now, g),
-                Ev::BgGc { token } => self.on_bg_gc(now, token),
-                Ev::Writeback { token } => self.on_writeback(now, token),
+                Ev::Idle { token, work } => self.on_idle(now, token, work),
                 Ev::Fetch => self.on_fetch(now),
                 Ev::Flash { token, r } => {
                     let done = self.dev.complete_queued(now, token);
@@ -373,7 +366,7 @@ impl<'d> Engine<'d> {
             // Zoned jobs of a later group start from the zones' write pointers as they are now.
             if g > 0 {
                 let ns = self.sources[src as usize].ns;
-                if let Some(w) = self.dev.zoned(ns).map(|z| z.write_pointers()) {
+                if let Some(w) = self.dev.zones(ns).map(|z| z.write_pointers()) {
                     self.sources[src as usize].refresh_zone_write_pointers(&w);
                 }
             }
@@ -666,10 +659,10 @@ impl<'d> Engine<'d> {
         let hold_ns = SimTime::from_us(self.dev.cfg.host.iotailor_hold_us).ns();
         self.tailor = (0..self.dev.namespaces.len())
             .map(|ns| {
-                let z = self.dev.zoned(ns)?;
+                let z = self.dev.zones(ns)?;
                 let zc = z.zone_config();
                 let cfg = TailorConfig {
-                    superpage: z.superpage_bytes(),
+                    superpage: z.superpage_bytes,
                     zone_bytes: zc.zone_size * crate::nand::SLOT_BYTES,
                     zone_capacity: zc.zone_capacity * crate::nand::SLOT_BYTES,
                     hold_ns,
@@ -752,7 +745,7 @@ impl<'d> Engine<'d> {
         }
         match self.dev.submit_queued(h.issued, now, ns, q, command(&h.io)) {
             Submitted::Done(c) => self.schedule(c, h),
-            Submitted::Flash { at, token } => {
+            Submitted::Flash { at, token, .. } => {
                 let ev = Ev::Flash {
                     token,
                     r: InFlight::of(&h),
@@ -838,12 +831,10 @@ impl<'d> Engine<'d> {
         self.maybe_tail(now, src);
         self.maybe_finish_group(now, src);
         if self.outstanding == 0 {
-            if let Some(idle) = self.bg_idle_ns {
-                self.q.push(now + idle, Ev::BgGc { token: self.issued });
-            }
-            if let Some(idle) = self.wb_idle_ns {
-                self.q
-                    .push(now + idle, Ev::Writeback { token: self.issued });
+            for i in 0..self.idle.len() {
+                let (work, after) = self.idle[i];
+                let token = self.issued;
+                self.q.push(now + after, Ev::Idle { token, work });
             }
         }
     }
@@ -907,27 +898,15 @@ impl<'d> Engine<'d> {
         true
     }
 
-    /// One idle SLC write-back step; the next once the dies are free (a request arriving in
-    /// between waits only for the operations in flight).
-    fn on_writeback(&mut self, now: SimTime, token: u64) {
-        if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
-            return;
-        }
-        if self.dev.idle_writeback(now) {
-            let next = (now + 1).max(self.dev.nand.all_idle_at());
-            self.q.push(next, Ev::Writeback { token });
-        }
-    }
-
-    fn on_bg_gc(&mut self, now: SimTime, token: u64) {
+    /// One step of idle work; the next when the device says (a request arriving in between
+    /// waits only for the operations in flight).
+    fn on_idle(&mut self, now: SimTime, token: u64, work: IdleWork) {
         if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
             // A request arrived since, or the run is over.
             return;
         }
-        if self.dev.background_gc(now) {
-            let idle = self.bg_idle_ns.unwrap_or(0);
-            let next = (now + idle).max(self.dev.nand.all_idle_at());
-            self.q.push(next, Ev::BgGc { token });
+        if let Some(next) = self.dev.idle(now, work) {
+            self.q.push(next, Ev::Idle { token, work });
         }
     }
 }
@@ -1060,7 +1039,7 @@ pub(crate) fn check_iotailor(dev: &Device, ns: usize) -> Result<()> {
     if !dev.cfg.host.iotailor {
         return Ok(());
     }
-    if dev.zoned(ns).is_none() {
+    if dev.zones(ns).is_none() {
         return Err(Error::config(
             "host.iotailor",
             format!("reshapes writes to zones; namespace {ns} (--namespace) is not zoned"),

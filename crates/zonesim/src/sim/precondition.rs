@@ -90,7 +90,7 @@ pub(super) fn run(
         if zoned {
             rnd.zonemode = ZoneMode::Zbd;
             rnd.max_open_zones = dev
-                .zoned(opts.namespace)
+                .zones(opts.namespace)
                 .map_or(0, |z| z.zone_config().max_open);
         }
         specs.push(rnd);

@@ -416,7 +416,7 @@ pub(super) struct NsTarget {
 
 impl NsTarget {
     pub fn of(dev: &crate::device::Device, ns: usize) -> NsTarget {
-        match dev.zoned(ns) {
+        match dev.zones(ns) {
             Some(z) => {
                 let zc = z.zone_config();
                 NsTarget {

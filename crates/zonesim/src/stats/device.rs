@@ -1,20 +1,20 @@
 //! The `device` section of the report (schema: docs/report.md, docs/zoned.md, docs/placement.md)
 //! as typed structs. `Device::report` (device/report.rs) fills them from the firmware's typed
 //! counters; only serialization turns them into JSON, so readers (CLI, experiments, tests)
-//! read fields and a renamed key is a compile error.
+//! read fields and a renamed key is a compile error. The entries of `device.namespaces` are
+//! built by each namespace kind itself (`crate::firmware::report`) and re-exported here.
 //!
 //! Field names are the JSON keys. The report writes them sorted (see `Report::device`), so
 //! the declaration order here does not show in the output.
 
-use crate::firmware::alloc::SlcCounters;
-use crate::firmware::buffer::ZabmCounters;
-use crate::firmware::conventional::WritebackCounters;
-use crate::firmware::mapping::{TwoLevelCounters, ZoneMapCounters};
-use crate::firmware::zoned::IpuCounters;
-use crate::firmware::zoned::ZonedCounters;
+use crate::firmware::mapping::TwoLevelCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+pub use crate::firmware::conventional::{ConventionalNsReport, ConventionalSlcReport};
+pub use crate::firmware::report::NamespaceReport;
+pub use crate::firmware::zoned::ZonedNsReport;
 
 /// `device`: the whole device after the measured run.
 #[derive(Debug, Clone, Serialize)]
@@ -297,114 +297,4 @@ impl EraseSummary {
             blocks,
         }
     }
-}
-
-/// `device.namespaces[i]`, tagged by `kind`. Built once per report for a few namespaces, so
-/// the zoned variant is not boxed.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum NamespaceReport {
-    Conventional(ConventionalNsReport),
-    Zoned(ZonedNsReport),
-}
-
-impl NamespaceReport {
-    pub fn id(&self) -> usize {
-        match self {
-            NamespaceReport::Conventional(n) => n.id,
-            NamespaceReport::Zoned(n) => n.id,
-        }
-    }
-
-    /// The `kind` key: `conventional` or `zoned`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            NamespaceReport::Conventional(_) => "conventional",
-            NamespaceReport::Zoned(_) => "zoned",
-        }
-    }
-
-    pub fn capacity_bytes(&self) -> u64 {
-        match self {
-            NamespaceReport::Conventional(n) => n.capacity_bytes,
-            NamespaceReport::Zoned(n) => n.capacity_bytes,
-        }
-    }
-
-    pub fn conventional(&self) -> Option<&ConventionalNsReport> {
-        match self {
-            NamespaceReport::Conventional(n) => Some(n),
-            NamespaceReport::Zoned(_) => None,
-        }
-    }
-
-    pub fn zoned(&self) -> Option<&ZonedNsReport> {
-        match self {
-            NamespaceReport::Zoned(n) => Some(n),
-            NamespaceReport::Conventional(_) => None,
-        }
-    }
-}
-
-/// A conventional namespace.
-#[derive(Debug, Clone, Serialize)]
-pub struct ConventionalNsReport {
-    pub id: usize,
-    pub capacity_bytes: u64,
-    pub slc_only: bool,
-    pub free_superblocks: u32,
-    /// Its SLC write cache (`slc.conventional_buffer`; absent without).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub slc: Option<ConventionalSlcReport>,
-}
-
-/// `device.namespaces[i].slc` of a conventional namespace with an SLC write cache: the same
-/// counter names as a zoned namespace's (docs/config.md `[slc]`).
-#[derive(Debug, Clone, Serialize)]
-pub struct ConventionalSlcReport {
-    /// `bypass` or `all` (`slc.policy`).
-    pub policy: &'static str,
-    pub superblocks: u32,
-    pub free_superblocks: u32,
-    /// Pages held in SLC at the end.
-    pub valid_pages: u64,
-    #[serde(flatten)]
-    pub counters: SlcCounters,
-    /// `slc.writeback` when it is not `full`: `idle` or `threshold`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub writeback: Option<&'static str>,
-    /// What the write-back did (`writeback_pages`, `_victims`, `_runs`, `_idle_ns`).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub writeback_counters: Option<WritebackCounters>,
-}
-
-/// A zoned namespace (docs/zoned.md).
-#[derive(Debug, Clone, Serialize)]
-pub struct ZonedNsReport {
-    pub id: usize,
-    pub capacity_bytes: u64,
-    pub zone_size_bytes: u64,
-    pub zone_capacity_bytes: u64,
-    pub zones: u32,
-    pub max_open: u32,
-    pub max_active: u32,
-    /// Zones by condition name; conditions no zone is in are absent.
-    pub zone_conditions: BTreeMap<&'static str, u64>,
-    pub regular_free_units: u32,
-    pub regular_units: u32,
-    pub slc_free_superblocks: u32,
-    pub counters: ZonedCounters,
-    /// SRAM of the zone mapping table (`ftl.mapping = zone`, ZUFS §4.1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub zmt_bytes: Option<u64>,
-    /// The ZMT + ZML counters (`ftl.mapping = zone`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub zone_map: Option<ZoneMapCounters>,
-    /// The ZABM slot buffer (`buffer.kind = zabm`, ZUFS §4.2).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub zabm: Option<ZabmCounters>,
-    /// Budget-based in-place update (`zone.ipu_budget_bytes > 0`, ZMS; docs/zoned.md).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ipu: Option<IpuCounters>,
 }

@@ -1,7 +1,6 @@
 //! Allocation: superblocks, the pool of free (erased) superblocks, and write streams.
 //!
-//! A *stream* is a write frontier: an open superblock and its write pointer (design.md §1
-//! "Allocation"). Host data, GC survivors (and, with placement policies, hot/cold classes) are
+//! A *stream* is a write frontier: an open superblock and its write pointer. Host data, GC survivors (and, with placement policies, hot/cold classes) are
 //! written through streams. Slots are assigned one at a time; whenever a die unit (program
 //! unit x planes of one die) is complete it is programmed as one multi-plane operation, ready
 //! when the last of its data is. A partially filled unit stays *pending* in the stream (its

@@ -88,7 +88,7 @@ pub fn make_room<F: SlcRoom>(f: &mut F, lent: &mut Lent, now: SimTime) -> SimTim
 /// The counters of a namespace's SLC buffer: the zoned FTL's secondary buffer (flattened
 /// into its counters) and a conventional namespace's SLC write cache
 /// (`slc.conventional_buffer`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SlcCounters {
     /// Buffer flushes that wrote data (less than a program unit, or with `slc.policy = all`
     /// any) to SLC (ConZone+ Fig. 4 ②), and the 4 KiB pages they programmed into SLC.
@@ -457,16 +457,6 @@ impl SlcPool {
         self.close_front(nand, f, class);
         self.front_zone[i] = (u32::MAX, 0);
         true
-    }
-
-    /// Per-zone frontiers (0 at page granularity).
-    pub fn zone_front_count(&self) -> u32 {
-        self.front_zone.len() as u32
-    }
-
-    /// Superblocks held open by frontiers (the SLC GC reserve must cover them).
-    pub fn open_fronts(&self) -> u32 {
-        self.fronts.iter().filter(|f| f.sb != NO_SB).count() as u32
     }
 
     /// Victim `sb` is being collected: not a candidate again until it is erased and free.

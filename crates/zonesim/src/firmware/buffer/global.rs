@@ -4,14 +4,19 @@ use crate::firmware::mapping::{Lpa, TAG_MASK};
 use serde::Serialize;
 use std::collections::VecDeque;
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// Counters of a write buffer, the same for every kind (`device.buffer`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct BufferCounters {
     /// Flushes of a whole program unit because enough data accumulated.
     pub full_flushes: u64,
-    /// Flushes of less than a program unit (padded), forced by a host flush or idleness.
+    /// Flushes of less than a program unit (padded), forced by a host flush or idleness (a
+    /// zoned namespace: by another zone needing the buffer).
     pub premature_flushes: u64,
     /// Host flush / FUA commands.
     pub host_flushes: u64,
+    /// Buffer flushes a host flush forced (zone buffers; the global buffer counts them as
+    /// premature).
+    pub host_forced_flushes: u64,
     /// Host writes to a page already in the buffer (absorbed, no extra flash write).
     pub write_hits: u64,
     /// Host reads served from the buffer.

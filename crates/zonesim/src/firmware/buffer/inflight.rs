@@ -1,6 +1,6 @@
 //! In-flight buffer space: slots whose data has left a write buffer for flash but whose
 //! program has not completed yet. Their space is held until then, so a full buffer stalls host
-//! writes until flash catches up (design.md §1 "Write buffer managers"). One accounting for
+//! writes until flash catches up. One accounting for
 //! every buffer kind; the order in which waiting releases space is a parameter
 //! ([`ReleaseOrder`]): the global buffer frees the earliest-completing program first, a zone
 //! buffer frees its flushes in the order it issued them.

@@ -1,4 +1,4 @@
-//! Write buffer managers (design.md §1 "Write buffer managers").
+//! Write buffer managers (ConZone+ (seed 000) §3.2, Zoned UFS (seed 001) §4.2).
 //!
 //! - [`GlobalBuffer`]: the conventional device's one global buffer: host writes land in it,
 //!   full die program units are flushed striped across dies, a host flush (fsync/FUA) drains

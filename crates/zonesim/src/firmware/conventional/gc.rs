@@ -1,4 +1,4 @@
-//! Garbage collection of a conventional namespace (design.md §1 "Garbage collection"):
+//! Garbage collection of a conventional namespace (docs/placement.md):
 //! foreground GC, incremental by default, before a host unit is flushed; background GC when the
 //! host is idle; survivors rewritten through the placement's GC streams; map updates batched
 //! per victim (DFTL's batch update). The victim is chosen by [`select_victim`].

@@ -1,6 +1,6 @@
-//! The page-mapped FTL of a conventional namespace (the CUFS / SSD baseline of issue 2).
+//! The page-mapped FTL of a conventional namespace (the CUFS / SSD baseline; docs/config.md).
 //!
-//! Data path (design.md §1): host writes enter the global write buffer ([`GlobalBuffer`]); each
+//! Data path: host writes enter the global write buffer ([`GlobalBuffer`]); each
 //! full die program unit is flushed through the host write stream to the next die in
 //! write-pointer order; the map entry of a page points at the buffer until the flush assigns
 //! its flash slot. Reads look the page up: never written (no flash access), buffered (served
@@ -15,7 +15,7 @@
 //! there (SLC read); evicting a dirty map page programs one SLC page there. Both count in the
 //! flash counters and in WAF.
 //!
-//! Placement (issue 4, seed 003): the FTL writes through one stream per class of its
+//! Placement (docs/placement.md; SUP-GC, seed 003): the FTL writes through one stream per class of its
 //! [`Placement`] policy (`ftl.gc.placement`): host pages are classified when they enter the
 //! write buffer (their stream rides along with the buffer entry), GC survivors when they are
 //! moved, by the stream of the superblock they leave. Each stream's partial die unit waits in
@@ -30,10 +30,8 @@ use crate::firmware::alloc::{Stream, Superblocks, NO_SB};
 use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
-use crate::firmware::mapping::{
-    program_map_page, Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap,
-};
-use crate::firmware::{Ftl, IoCounters, Lent};
+use crate::firmware::mapping::{Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap};
+use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
@@ -41,10 +39,13 @@ use pending::{PendingReads, Resumed};
 use serde::Serialize;
 
 mod gc;
+mod map;
 mod pending;
+mod report;
 mod slc;
 mod writeback;
 
+pub use report::{ConventionalNsReport, ConventionalSlcReport};
 pub use slc::SlcCache;
 pub use writeback::{Writeback, WritebackCounters};
 
@@ -109,6 +110,10 @@ pub struct PageFtl {
     /// Spread foreground GC over host writes (`ftl.gc.incremental`).
     incremental: bool,
     bg_threshold: u32,
+    /// Host idle time before background GC runs (`ftl.gc.background`, `ftl.gc.idle_us`), ns.
+    bg_idle_ns: Option<u64>,
+    /// It lives in SLC blocks (`namespaces[i].slc_only`).
+    slc_only: bool,
     rng: Rng,
     /// Victim being collected incrementally.
     gc: Option<GcJob>,
@@ -124,28 +129,9 @@ pub struct PageFtl {
 }
 
 impl PageFtl {
-    /// Number of map pages needed for `logical_pages` entries.
-    pub fn map_pages_for(cfg: &DeviceConfig, logical_pages: u64) -> u32 {
-        if cfg.ftl.mapping == MappingKind::TwoLevel {
-            return TwoLevelMap::units_for(cfg, logical_pages);
-        }
-        let epm = (cfg.nand.page_bytes / cfg.ftl.map_entry_bytes) as u64;
-        logical_pages.div_ceil(epm) as u32
-    }
-
-    /// SRAM bytes of one cached map unit: a map page, or with `ftl.mapping = two_level` an
-    /// L2 table / L1 segment.
-    pub fn map_unit_bytes(cfg: &DeviceConfig) -> u64 {
-        if cfg.ftl.mapping == MappingKind::TwoLevel {
-            TwoLevelMap::unit_bytes(cfg)
-        } else {
-            cfg.nand.page_bytes as u64
-        }
-    }
-
     /// An FTL over the superblocks of `geo` (the whole array, or a region view such as the SLC
-    /// blocks) exporting `logical` pages; its map pages are `map_base..` in the shared cache;
-    /// `slc`: the SLC region view of its SLC write cache, if it has one.
+    /// blocks, `slc_only`) exporting `logical` pages; its map pages are `map_base..` in the
+    /// shared cache; `slc`: the SLC region view of its SLC write cache, if it has one.
     pub fn new(
         cfg: &DeviceConfig,
         geo: Geometry,
@@ -153,6 +139,7 @@ impl PageFtl {
         map_base: u32,
         seed: u64,
         slc: Option<Geometry>,
+        slc_only: bool,
     ) -> PageFtl {
         let slots_per_sb = geo.slots_per_superblock();
         let unit = geo.die_unit_slots();
@@ -193,6 +180,12 @@ impl PageFtl {
             } else {
                 0
             },
+            bg_idle_ns: cfg
+                .ftl
+                .gc
+                .background
+                .then(|| SimTime::from_us(cfg.ftl.gc.idle_us).ns()),
+            slc_only,
             rng: rng_for(seed, 0x6763),
             gc: None,
             gc_map_pages: MapPageSet::new(logical.div_ceil(entries_per_map_page as u64) as u32),
@@ -253,93 +246,6 @@ impl PageFtl {
     #[inline]
     fn split(&self, ppa: Ppa) -> (u32, u32) {
         (ppa.0 / self.slots_per_sb, ppa.0 % self.slots_per_sb)
-    }
-
-    #[inline]
-    pub(super) fn map_page_of(&self, lpa: Lpa) -> u32 {
-        self.map_base + lpa.0 / self.entries_per_map_page
-    }
-
-    /// The two-level map, with `ftl.mapping = two_level`.
-    pub fn two_level(&self) -> Option<&TwoLevelMap> {
-        self.two_level.as_ref()
-    }
-
-    /// Find the mapping of `lpa` through the L2P cache (dirtying it if `dirty`): the map page,
-    /// or with the two-level map the L1 segment and then (unless the L1 entry is compressed
-    /// and this is a read) the L2 table. Returns when the entry is in SRAM.
-    #[inline]
-    fn map_access(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, dirty: bool) -> SimTime {
-        let mp = self.map_page_of(lpa);
-        let Some(tl) = &self.two_level else {
-            return self.map_unit(lent, now, mp, dirty, false).0;
-        };
-        let (l1, compressed) = (tl.l1_segment(lpa), !dirty && tl.is_compressed(lpa));
-        let (t, hit) = self.map_unit(lent, now, l1, false, true);
-        let c = &mut self.two_level.as_mut().expect("two-level").counters;
-        if hit {
-            c.l1_hits += 1;
-        } else {
-            c.l1_misses += 1;
-        }
-        if compressed {
-            c.compressed_hits += 1;
-            return t;
-        }
-        let (t, hit) = self.map_unit(lent, t, mp, dirty, false);
-        let c = &mut self.two_level.as_mut().expect("two-level").counters;
-        if hit {
-            c.l2_hits += 1;
-        } else {
-            c.l2_misses += 1;
-        }
-        t
-    }
-
-    /// Touch map unit `mp` in the L2P cache; on a miss read it from flash (returns when it is
-    /// in SRAM, and whether it hit), and write back a dirty unit it evicts. `on_flash`: the
-    /// unit always has a flash copy (an L1 segment).
-    #[inline]
-    fn map_unit(
-        &mut self,
-        lent: &mut Lent,
-        now: SimTime,
-        mp: u32,
-        dirty: bool,
-        on_flash: bool,
-    ) -> (SimTime, bool) {
-        let a = lent.sram.access(mp, dirty);
-        if let Some(ev) = a.evicted_dirty {
-            self.counters.map_programs += 1;
-            program_map_page(lent.nand, ev, now);
-            self.l2_written_back(lent, ev);
-        }
-        if a.hit || !(on_flash || lent.sram.page_on_flash(mp)) {
-            // A hit, or a page never written to flash: all its entries are unmapped and the
-            // controller builds it in SRAM without reading flash.
-            return (now, a.hit);
-        }
-        self.counters.map_reads += 1;
-        let die = self.geo.phys_die(mp % self.geo.dies);
-        let t = lent.nand.read(
-            now,
-            die,
-            self.map_read_bytes,
-            CellType::Slc,
-            OpClass::HostRead,
-        );
-        (t, false)
-    }
-
-    /// Two-level map: L2 table `ev` moved on flash, so its L1 entry changes: the L1 segment
-    /// is dirtied if cached (otherwise the update rides with the write-back, not modelled).
-    #[inline]
-    fn l2_written_back(&mut self, lent: &mut Lent, ev: u32) {
-        if let Some(tl) = &self.two_level {
-            if !tl.is_l1(ev) && ev >= self.map_base {
-                lent.sram.mark_dirty(tl.l1_of_table(ev - self.map_base));
-            }
-        }
     }
 
     #[inline]
@@ -599,7 +505,7 @@ impl PageFtl {
             moved += 1;
             // Incremental GC pays its copies page by page between the host pages, so a stream
             // shared by host and GC data (`single`) mixes them within units and both spread
-            // over every die (whole GC units between host units alternated dies: issue 9).
+            // over every die (whole GC units between host units alternated dies before the timing fixes, docs/validation.md).
             // The buffer space of host pages in a unit that a GC copy completes is held until
             // that program completes too.
             if self.incremental {
@@ -719,29 +625,42 @@ impl Ftl for PageFtl {
         self.map.prefetch(lpa);
     }
 
-    fn background(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        self.background_gc(lent, now)
+    /// Background GC every `ftl.gc.idle_us` of host idle time; SLC write-back after
+    /// `slc.writeback_idle_us`, a step as soon as the dies are free (`writeback.rs`).
+    fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
+        match work {
+            IdleWork::Gc => self.bg_idle_ns.map(|ns| IdleTimer {
+                after_ns: ns,
+                again_ns: ns,
+            }),
+            IdleWork::SlcWriteback => self.writeback_idle_ns().map(|ns| IdleTimer {
+                after_ns: ns,
+                again_ns: 1,
+            }),
+        }
     }
 
-    fn writeback_idle_ns(&self) -> Option<u64> {
-        PageFtl::writeback_idle_ns(self)
-    }
-
-    fn idle_writeback(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        PageFtl::idle_writeback(self, lent, now)
+    fn idle(&mut self, lent: &mut Lent, now: SimTime, work: IdleWork) -> bool {
+        match work {
+            IdleWork::Gc => self.background_gc(lent, now),
+            IdleWork::SlcWriteback => self.idle_writeback(lent, now),
+        }
     }
 
     fn capacity_bytes(&self) -> u64 {
         self.logical_pages() * SLOT_BYTES
     }
 
-    fn io_counters(&self) -> IoCounters {
-        IoCounters {
-            host_read_pages: self.counters.host_read_pages,
-            host_write_pages: self.counters.host_write_pages,
-            unwritten_reads: self.counters.unwritten_reads,
-            buffer_read_hits: self.buffer.counters.read_hits,
-        }
+    fn counters(&self) -> NsCounters {
+        self.ns_counters()
+    }
+
+    fn report(&self, id: usize) -> NsReport<'_> {
+        self.ns_report(id)
+    }
+
+    fn sample(&self) -> NsSample {
+        self.ns_sample()
     }
 
     fn reset_counters(&mut self) {

@@ -4,7 +4,7 @@
 //! knows where to read (DFTL, seed 001 §3.2; MQSim's address mapping unit queues the data read
 //! when the translation read completes). Booking that data read at submission, with a start
 //! after the map read's completion, reserves its die ahead of the work that will arrive there
-//! meanwhile and leaves holes on the die timeline that nothing fits (issue 9: ~4 % of die time
+//! meanwhile and leaves holes on the die timeline that nothing fits (docs/validation.md: ~4 % of die time
 //! with 93 % misses). Instead the read is parked here and booked when its map page is in SRAM
 //! (`Ftl::resume` at the time the completion names), so it queues behind what the die has by
 //! then, as a per-die command queue would.

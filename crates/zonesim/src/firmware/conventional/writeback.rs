@@ -30,7 +30,7 @@ use crate::firmware::Lent;
 use serde::Serialize;
 
 /// What the write-back did (`device.namespaces[i].slc.writeback_*`; absent with `full`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct WritebackCounters {
     /// Pages migrated from SLC to regular flash by the write-back.
     pub writeback_pages: u64,

@@ -1,4 +1,4 @@
-//! Garbage collection: victim selection policies (design.md §1 "Garbage collection").
+//! Garbage collection: victim selection policies (docs/placement.md).
 //!
 //! The collection itself (read valid slots, rewrite them through a stream, erase) lives with
 //! the FTL that owns the map ([`crate::firmware::ftl`]); this module decides *which* superblock.

@@ -1,4 +1,4 @@
-//! GC statistics (issue 4): pages moved per victim (HDR histogram), per-stream victim counts
+//! GC statistics (docs/placement.md "Statistics"): pages moved per victim (HDR histogram), per-stream victim counts
 //! and valid ratio at selection. The report (`device/report.rs`) summarises them.
 
 use crate::firmware::alloc::MAX_STREAMS;

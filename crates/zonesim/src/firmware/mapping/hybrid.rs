@@ -25,8 +25,9 @@ pub const CHUNK_SLOTS: u32 = 1024;
 /// Counters of the map of one zoned namespace (kept by its FTL, passed in to each call).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct HybridCounters {
-    /// Conventional map pages evicted dirty by this namespace's entries and written back.
-    pub map_writebacks: u64,
+    /// Conventional map pages evicted dirty by this namespace's entries and programmed back
+    /// to flash (`device.l2p.map_programs`).
+    pub map_programs: u64,
     pub l2p_hits: u64,
     pub l2p_misses: u64,
     /// Flash reads of map entries (one per level probed).
@@ -140,7 +141,7 @@ impl HybridMap {
         pin: bool,
     ) {
         if let Some(mp) = lent.sram.insert(k, pin) {
-            c.map_writebacks += 1;
+            c.map_programs += 1;
             program_map_page(lent.nand, mp, now);
         }
     }

@@ -1,6 +1,6 @@
 //! Mapping: logical-to-physical (L2P) and physical-to-logical (reverse) maps, and the L2P
 //! SRAM shared by the namespaces ([`L2pSram`]: map pages of conventional namespaces and
-//! zone/chunk/page entries of zoned ones) (design.md §1 "Mapping", DFTL-like:
+//! zone/chunk/page entries of zoned ones) (DFTL-like, docs/config.md:
 //! a miss costs a flash read of the map page before the data read; dirty map pages are
 //! written back on eviction), and the hybrid zone/chunk/page map of zoned namespaces
 //! ([`HybridMap`], ConZone §3.3), the CUFS two-level L1/L2 map of conventional namespaces

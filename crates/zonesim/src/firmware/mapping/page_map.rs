@@ -25,7 +25,7 @@ const BUF_FLAG: u32 = 1 << 31;
 pub const TAG_MASK: u32 = (1 << 30) - 1;
 
 /// Page-level map and reverse map, 4 bytes per logical page and 4 bytes per physical slot
-/// (design.md §4 memory bound: 8 bytes per logical page plus OP).
+/// (the memory target of README "Speed": 8 bytes per logical page plus OP).
 pub struct PageMap {
     l2p: Vec<u32>,
     rmap: Vec<u32>,

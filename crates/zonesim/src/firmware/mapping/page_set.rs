@@ -1,6 +1,6 @@
 //! [`MapPageSet`]: the map pages touched by the GC of one victim, for the batched map update
-//! of demand-based L2P caching (design.md §1 "Mapping"; the demand-based caching of seed 000
-//! §1, DFTL): each survivor adds its map page, and when the victim is done every page is
+//! of demand-based L2P caching (the demand-based caching of ConZone+ (seed 000) §1 and of
+//! DFTL, docs/papers.md): each survivor adds its map page, and when the victim is done every page is
 //! updated once, in ascending order.
 //! A bit per map page of the namespace replaces a list sorted and deduplicated per victim
 //! (thousands of survivors over about a thousand map pages).

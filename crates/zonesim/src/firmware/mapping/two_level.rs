@@ -32,7 +32,7 @@ fn region_pages(cfg: &DeviceConfig) -> u32 {
 }
 
 /// Counters of the two-level map (`device.l2p.two_level`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TwoLevelCounters {
     pub l1_hits: u64,
     pub l1_misses: u64,
@@ -42,17 +42,6 @@ pub struct TwoLevelCounters {
     pub compressed_hits: u64,
     /// Regions whose L1 entry is compressed now.
     pub compressed_regions: u64,
-}
-
-impl TwoLevelCounters {
-    pub fn merge(&mut self, o: &TwoLevelCounters) {
-        self.l1_hits += o.l1_hits;
-        self.l1_misses += o.l1_misses;
-        self.l2_hits += o.l2_hits;
-        self.l2_misses += o.l2_misses;
-        self.compressed_hits += o.compressed_hits;
-        self.compressed_regions += o.compressed_regions;
-    }
 }
 
 pub struct TwoLevelMap {

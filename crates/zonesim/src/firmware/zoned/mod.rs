@@ -31,6 +31,7 @@ mod check;
 mod flush;
 mod ipu;
 mod migrate;
+mod report;
 
 use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
@@ -39,9 +40,9 @@ use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
 use crate::firmware::mapping::{
     HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
 };
-use crate::firmware::{Ftl, IoCounters, Lent};
+use crate::firmware::{Ftl, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::{
-    Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneId, ZoneOp, ZoneSet,
+    Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneOp, ZoneSet,
 };
 use crate::interface::{Command, Completion, Op, ZoneAction};
 use crate::nand::{Geometry, NandArray, OpClass, SLOT_BYTES};
@@ -49,6 +50,7 @@ use flush::Trigger;
 use ipu::Ipu;
 pub use ipu::IpuCounters;
 use migrate::Migrations;
+pub use report::ZonedNsReport;
 use serde::Serialize;
 
 /// Counters of one zoned namespace.
@@ -62,7 +64,8 @@ pub struct ZonedCounters {
     pub full_flushes: u64,
     pub premature_flushes: u64,
     pub host_forced_flushes: u64,
-    pub host_flush_commands: u64,
+    /// Host flush commands (`device.buffer.host_flushes`).
+    pub host_flushes: u64,
     /// The SLC secondary buffer's counters, the same as a conventional SLC cache's (flushes
     /// to SLC, Fig. 4 ②; SLC GC; direct erases, Fig. 12(c)).
     #[serde(flatten)]
@@ -209,29 +212,9 @@ impl ZonedFtl {
         self.zones.config()
     }
 
-    /// Bytes of one superpage of the zones' regular flash (one program on every die).
-    pub fn superpage_bytes(&self) -> u64 {
-        self.superpage as u64 * crate::nand::SLOT_BYTES
-    }
-
     /// Written bytes of every zone (for workload generators after preconditioning).
     pub fn write_pointers(&self) -> Vec<u64> {
-        (0..self.zones.zone_count())
-            .map(|z| {
-                let id = ZoneId(z);
-                (self.zones.write_pointer(id).0 - self.zones.zone_start(id).0) * SLOT_BYTES
-            })
-            .collect()
-    }
-
-    /// SRAM of the granularity bitmap (2 bits per logical page) when `ftl.l2p_search = bitmap`.
-    pub fn bitmap_sram_bytes(&self) -> u64 {
-        self.map.bitmap_sram_bytes(self.zones.namespace_lbas())
-    }
-
-    /// The zone write buffers (static or ZABM).
-    pub fn buffers(&self) -> &ZoneWriteBuffers {
-        &self.bufs
+        self.view().write_pointers()
     }
 
     /// The in-place update counters, with `zone.ipu_budget_bytes > 0`.
@@ -244,11 +227,6 @@ impl ZonedFtl {
         self.ipu
             .as_ref()
             .is_some_and(|i| self.slc.lookup(i.copy_of(Lpa(lba.0 as u32))).is_some())
-    }
-
-    /// The ZMT + ZML, with `ftl.mapping = zone`.
-    pub fn zone_map(&self) -> Option<&ZoneMap> {
-        self.zmap.as_ref()
     }
 
     /// Stage zone `z`'s current start address and write pointer in the ZML (zone mapping).
@@ -266,22 +244,6 @@ impl ZonedFtl {
         }
     }
 
-    pub fn slc_free_superblocks(&self) -> u32 {
-        self.slc.free_superblocks()
-    }
-    pub fn slc_granularity(&self) -> crate::config::SlcGranularity {
-        self.slc.granularity()
-    }
-    /// Valid 4 KiB pages held in the SLC secondary buffer now.
-    pub fn slc_valid_pages(&self) -> u64 {
-        self.slc.valid_total()
-    }
-    /// 4 KiB pages in the zone write buffers now (received, not yet flushed).
-    pub fn buffered_pages(&self) -> u64 {
-        (0..self.bufs.len() as u32)
-            .map(|b| self.bufs.count(b) as u64)
-            .sum()
-    }
     pub fn regular_free_units(&self) -> u32 {
         self.space.free_units()
     }
@@ -546,7 +508,7 @@ impl ZonedFtl {
     /// Host flush: drain every buffer (data below a program unit goes to SLC). Returns when all
     /// data written before it is on flash.
     fn flush(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
-        self.counters.host_flush_commands += 1;
+        self.counters.host_flushes += 1;
         self.finalize(lent, now);
         let mut done = now;
         for b in 0..self.bufs.len() as u32 {
@@ -638,23 +600,27 @@ impl Ftl for ZonedFtl {
         Completion::at(done)
     }
 
-    /// Zoned namespaces do no idle-time work: SLC migration runs when space is needed.
-    fn background(&mut self, _lent: &mut Lent, _now: SimTime) -> bool {
-        false
-    }
+    // No idle-time work (the contract's defaults): SLC migration runs when space is needed.
 
     /// Bytes exported (zones x zone size; only capacity of each zone is writable).
     fn capacity_bytes(&self) -> u64 {
         self.zones.namespace_lbas() * SLOT_BYTES
     }
 
-    fn io_counters(&self) -> IoCounters {
-        IoCounters {
-            host_read_pages: self.counters.host_read_pages,
-            host_write_pages: self.counters.host_write_pages,
-            unwritten_reads: self.counters.unwritten_reads,
-            buffer_read_hits: self.counters.buffer_read_hits,
-        }
+    fn zones(&self) -> Option<ZonedView<'_>> {
+        Some(self.view())
+    }
+
+    fn counters(&self) -> NsCounters {
+        self.ns_counters()
+    }
+
+    fn report(&self, id: usize) -> NsReport<'_> {
+        self.ns_report(id)
+    }
+
+    fn sample(&self) -> NsSample {
+        self.ns_sample()
     }
 
     fn reset_counters(&mut self) {

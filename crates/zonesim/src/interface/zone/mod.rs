@@ -128,11 +128,6 @@ impl ZoneCondition {
             ZoneCondition::ImplicitOpen | ZoneCondition::ExplicitOpen
         )
     }
-
-    /// Open or closed (holds an active resource).
-    pub fn is_active(self) -> bool {
-        self.is_open() || self == ZoneCondition::Closed
-    }
 }
 
 impl std::fmt::Display for ZoneCondition {

@@ -1,5 +1,5 @@
-//! Data placement: which write stream a host page or a GC survivor goes to (design.md §1
-//! "Garbage collection", seed 003).
+//! Data placement: which write stream a host page or a GC survivor goes to (docs/placement.md;
+//! SUP-GC, seed 003).
 //!
 //! Every policy is a small type implementing [`Place`]; the FTL holds one [`Placement`], an
 //! enum chosen once from `ftl.gc.placement`, and calls it through a `match` (no per-page dynamic
