@@ -8,7 +8,7 @@
 //! the next fetch serves; with no fetch cost a command is fetched when submitted and
 //! arbitration never has a choice to make.
 
-use super::Held;
+use super::host_path::Held;
 use crate::config::{Arbitration, DeviceConfig, QueuePriority};
 use crate::host::queues::{Arbiter, QueueClass};
 use crate::stats::IoStats;

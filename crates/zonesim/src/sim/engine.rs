@@ -1,0 +1,476 @@
+//! The event engine of a run: one event queue over one device, the sources that issue host
+//! requests (closed-loop at their queue depth, or open-loop at trace arrival times), stonewall
+//! groups, the host file system's background thread, idle work and the time-series sampler.
+//! One event per request: the device computes a request's completion when it arrives
+//! (`Device::submit*`), and the completion event issues the source's next request. What a
+//! request meets on its way to the device and back is the host path's (`host_path.rs`).
+
+use super::fs::FsHost;
+use super::host_path::{schedule, Held, HostPath, InFlight, Released};
+use super::source::Source;
+use super::Control;
+use crate::device::Device;
+use crate::engine::{EventQueue, SimTime};
+use crate::error::{Error, Result};
+use crate::firmware::IdleWork;
+use crate::host::{HostIo, IoKind};
+use crate::interface::Completion;
+use crate::stats::{Sampler, SeriesSection};
+
+/// The events of a run, in one queue ordered by (time, insertion).
+pub(super) enum Ev {
+    /// A request completes.
+    Done(InFlight),
+    /// A requeued zoned write (slot `slot` of the held requests) reaches the device.
+    Submit { slot: u32 },
+    /// A request parked in the device as `token` (a read waiting for its map page) continues.
+    Resume { token: u32, r: InFlight },
+    /// IOTailor's hold bound for zone `zone` of namespace `ns` (generation `gen`) expires.
+    Hold { ns: u32, zone: u32, gen: u32 },
+    /// Source `src` issues its next request (after think time / at a trace arrival).
+    Issue { src: u32 },
+    /// Stonewall group `g` starts.
+    Group { g: u32 },
+    /// A step of idle work `work` (background GC, SLC write-back), valid if no request was
+    /// issued since `token`.
+    Idle { token: u64, work: IdleWork },
+    /// The controller fetches the next command from the host queues (sim/queues.rs).
+    Fetch,
+    /// The flash work of a request is done: the firmware cores complete it (`token`).
+    Flash { token: u32, r: InFlight },
+    /// The host file system's background GC thread wakes.
+    FsBg,
+}
+
+/// The engine state of one run over one device.
+pub(super) struct Engine<'d> {
+    /// Reported to the progress observer.
+    pub phase: &'static str,
+    pub dev: &'d mut Device,
+    pub q: EventQueue<Ev>,
+    pub sources: Vec<Source>,
+    groups: Vec<Vec<u32>>,
+    outstanding: u64,
+    pub issued: u64,
+    pub completed: u64,
+    /// The idle work the device does and the host idle time before its first step.
+    idle: Vec<(IdleWork, u64)>,
+    error: Option<Error>,
+    /// Queues, IOTailor, zone write ordering and tags between the sources and the device.
+    pub host: HostPath,
+    /// Time series of the measured phase (`stats.interval_ms`), when on.
+    pub sampler: Option<Sampler>,
+    /// The sampler's next interval boundary; `SimTime::MAX` when off (one compare per event).
+    next_sample: SimTime,
+    /// The host file system (`--fs`), if any.
+    pub fs: Option<FsHost>,
+    last_issue: SimTime,
+}
+
+impl<'d> Engine<'d> {
+    pub fn new(dev: &'d mut Device, mut sources: Vec<Source>) -> Engine<'d> {
+        let host = HostPath::new(dev, &mut sources);
+        let mut groups: Vec<Vec<u32>> = vec![Vec::new()];
+        for (i, s) in sources.iter().enumerate() {
+            if s.stonewall && !groups.last().unwrap().is_empty() {
+                groups.push(Vec::new());
+            }
+            groups.last_mut().unwrap().push(i as u32);
+        }
+        let idle = IdleWork::ALL
+            .into_iter()
+            .filter_map(|w| Some((w, dev.idle_timer(w)?.after_ns)))
+            .collect();
+        Engine {
+            host,
+            phase: "running",
+            dev,
+            q: EventQueue::new(),
+            sources,
+            groups,
+            outstanding: 0,
+            issued: 0,
+            completed: 0,
+            idle,
+            error: None,
+            sampler: None,
+            next_sample: SimTime::MAX,
+            fs: None,
+            last_issue: SimTime::ZERO,
+        }
+    }
+
+    /// Sample a time series every `interval_ns` from `start` (the measured phase).
+    pub fn sample_every(&mut self, interval_ns: u64, start: SimTime) {
+        let s = Sampler::new(interval_ns, start, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    /// The components whose state the time series samples, in column order after the host
+    /// columns. Extension point: a model with its own columns (a host file system) implements
+    /// `stats::SeriesSection` and is listed here.
+    pub fn sections(&self) -> Vec<&dyn SeriesSection> {
+        let mut v: Vec<&dyn SeriesSection> = vec![&*self.dev];
+        if let Some(fs) = &self.fs {
+            v.push(fs);
+        }
+        v
+    }
+
+    /// Close the intervals of the time series that end at or before `now`.
+    #[cold]
+    fn sample(&mut self, now: SimTime) {
+        let Some(mut s) = self.sampler.take() else {
+            return;
+        };
+        s.advance(now, &self.sections());
+        self.next_sample = s.next_boundary();
+        self.sampler = Some(s);
+    }
+
+    pub fn run(&mut self, start: SimTime, ctl: &mut Control) -> Result<SimTime> {
+        self.q.push(start, Ev::Group { g: 0 });
+        if let Some(h) = &self.fs {
+            if h.fs.p.background_gc {
+                self.q
+                    .push(start + h.fs.p.gc_min_sleep_time_ms * 1_000_000, Ev::FsBg);
+            }
+        }
+        let mut now = start;
+        while let Some((t, ev)) = self.q.pop() {
+            if let Ev::FsBg = ev {
+                // The file system's GC thread does not extend a finished run.
+                if self.on_fs_bg(t) {
+                    now = t;
+                }
+                continue;
+            }
+            now = t;
+            if t >= self.next_sample {
+                self.sample(t);
+            }
+            match ev {
+                Ev::Done(r) => self.on_done(now, r),
+                Ev::Resume { token, r } => {
+                    self.host.on_resume(self.dev, &mut self.q, now, token, r)
+                }
+                Ev::Hold { ns, zone, gen } => {
+                    let hold = (ns as usize, zone, gen);
+                    self.host.on_hold(self.dev, &mut self.q, now, hold);
+                }
+                Ev::Issue { src } => self.issue(now, src),
+                Ev::Submit { slot } => self.host.on_submit(self.dev, &mut self.q, now, slot),
+                Ev::Group { g } => self.start_group(now, g),
+                Ev::Idle { token, work } => self.on_idle(now, token, work),
+                Ev::Fetch => self.host.on_fetch(self.dev, &mut self.q, now),
+                Ev::Flash { token, r } => HostPath::on_flash(self.dev, &mut self.q, now, token, r),
+                Ev::FsBg => {}
+            }
+            if let Some(e) = self.error.take() {
+                return Err(e);
+            }
+            if self.completed & 0xFFFF == 0 {
+                ctl.tick(self.phase, self.completed)?;
+            }
+        }
+        debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
+        Ok(now)
+    }
+
+    fn start_group(&mut self, now: SimTime, g: u32) {
+        for k in 0..self.groups[g as usize].len() {
+            let src = self.groups[g as usize][k];
+            // Zoned jobs of a later group start from the zones' write pointers as they are now.
+            if g > 0 {
+                let ns = self.sources[src as usize].ns;
+                if let Some(w) = self.dev.zones(ns).map(|z| z.write_pointers()) {
+                    self.sources[src as usize].refresh_zone_write_pointers(&w);
+                }
+            }
+            self.sources[src as usize].start(now);
+            if let (Some(h), Some(fj)) = (&mut self.fs, &mut self.sources[src as usize].files) {
+                h.fs.now = now.ns();
+                fj.setup(h);
+                let ready = h.submit(self.dev, now);
+                if ready > now {
+                    for _ in 0..self.sources[src as usize].depth {
+                        self.q.push(ready, Ev::Issue { src });
+                    }
+                    continue;
+                }
+            }
+            if self.sources[src as usize].open_loop() {
+                self.schedule_arrival(src);
+            } else {
+                for _ in 0..self.sources[src as usize].depth {
+                    if self.error.is_some() {
+                        return;
+                    }
+                    self.issue(now, src);
+                }
+            }
+            self.maybe_finish_group(now, src);
+        }
+    }
+
+    /// Open-loop source: schedule its next arrival.
+    fn schedule_arrival(&mut self, src: u32) {
+        match self.sources[src as usize].next_arrival() {
+            Ok(Some(t)) => self.q.push(t, Ev::Issue { src }),
+            Ok(None) => {}
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Records the first error of the run; nothing is issued after it.
+    #[cold]
+    fn fail(&mut self, e: Error) {
+        self.error.get_or_insert(e);
+    }
+
+    fn issue(&mut self, now: SimTime, src: u32) {
+        if self.error.is_some() {
+            // A source failed (a malformed trace line): the run stops at the first error.
+            return;
+        }
+        let s = &mut self.sources[src as usize];
+        let q = s.queue;
+        if !self.host.queues.has_room(q) {
+            // The source's submission queue is full: it waits for a slot.
+            self.host.queues.blocked[q as usize].push_back(src);
+            return;
+        }
+        let io = match s.next_io(now) {
+            Ok(Some(io)) => io,
+            Ok(None) => {
+                self.maybe_tail(now, src);
+                return;
+            }
+            Err(e) => {
+                self.fail(e);
+                return;
+            }
+        };
+        self.last_issue = now;
+        if s.files.is_none() {
+            // Offsets of a file job are file offsets: nothing to prefetch on the device.
+            let dev = &*self.dev;
+            s.upcoming(|offset| dev.prefetch(s.ns, offset));
+        }
+        if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
+            // A file job: the host file system issues the device's requests (no host queues).
+            h.fs.now = now.ns();
+            let done = match fj.run(h, &io) {
+                Ok(cpu) => {
+                    if io.kind == IoKind::Read {
+                        h.reads_in_flight += 1;
+                    }
+                    h.submit(self.dev, now).max(now + cpu)
+                }
+                Err(_) => {
+                    // ENOSPC: counted by the file system; the job ends like fio's (what
+                    // the failed call queued, e.g. GC and checkpoints, still reaches the
+                    // device).
+                    h.submit(self.dev, now);
+                    s.stop();
+                    self.maybe_tail(now, src);
+                    return;
+                }
+            };
+            self.book(now, src, Completion::at(done), io.kind, io.len);
+        } else {
+            let q = self.count_issued(now, src);
+            let h = Held::issued(src, io, now);
+            self.host.admit(self.dev, &mut self.q, now, q, h);
+        }
+        if self.sources[src as usize].open_loop() {
+            self.schedule_arrival(src);
+        }
+    }
+
+    /// Count a request of `src` issued at `now` (source, queue, totals); its queue.
+    fn count_issued(&mut self, now: SimTime, src: u32) -> u32 {
+        let s = &mut self.sources[src as usize];
+        let q = s.queue;
+        s.outstanding += 1;
+        s.issued += 1;
+        s.stats.issued(now);
+        if let Some(st) = self.host.queues.stats.get_mut(q as usize) {
+            st.issued(now);
+        }
+        self.outstanding += 1;
+        self.issued += 1;
+        self.host.queues.submitted(q);
+        q
+    }
+
+    /// Count a request of `src` issued at `now` and schedule its completion `c` (a request
+    /// that bypasses the zone write ordering: file-system requests and job tails).
+    fn book(&mut self, now: SimTime, src: u32, c: Completion, kind: IoKind, bytes: u64) {
+        self.count_issued(now, src);
+        let h = Held::issued(src, HostIo::new(kind, 0, bytes), now);
+        schedule(&mut self.q, c, &h);
+    }
+
+    /// Request `r` completes now: the host path releases what it held; the host requests it
+    /// carried complete.
+    fn on_done(&mut self, now: SimTime, r: InFlight) {
+        match self.host.release(self.dev, &mut self.q, now, r) {
+            Released::Host(r) => self.host_done(now, r.src, r.kind, r.issued, r.bytes),
+            Released::Tailored { ns, zone } => {
+                // An IOTailor request: the host writes whose last bytes it carried complete.
+                let mut done = self.host.tailored_done(ns);
+                for h in done.drain(..) {
+                    self.host_done(now, h.src, h.io.kind, h.issued, h.io.len);
+                }
+                self.host
+                    .settle(self.dev, &mut self.q, now, (ns, zone), done);
+            }
+        }
+    }
+
+    /// Host request of `src` issued at `issued` completes now: statistics, the source's next.
+    fn host_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
+        self.outstanding -= 1;
+        self.completed += 1;
+        let s = &mut self.sources[src as usize];
+        s.outstanding -= 1;
+        s.completed += 1;
+        s.stats.record(kind, issued, now, bytes);
+        let q = s.queue;
+        if let Some(st) = self.host.queues.stats.get_mut(q as usize) {
+            st.record(kind, issued, now, bytes);
+        }
+        if let Some(ts) = &mut self.sampler {
+            ts.record(kind, issued, now, bytes);
+        }
+        if kind == IoKind::Read && s.files.is_some() {
+            if let Some(h) = &mut self.fs {
+                h.reads_in_flight -= 1;
+            }
+        }
+        if let Some(waiting) = self.host.queues.completed(q) {
+            // A source waited for this slot of the queue.
+            self.issue(now, waiting);
+        }
+        let s = &mut self.sources[src as usize];
+        if !s.open_loop() {
+            if s.thinktime_ns > 0 {
+                let t = now + s.thinktime_ns;
+                self.q.push(t, Ev::Issue { src });
+            } else {
+                self.issue(now, src);
+            }
+        }
+        self.maybe_tail(now, src);
+        self.maybe_finish_group(now, src);
+        if self.outstanding == 0 {
+            for i in 0..self.idle.len() {
+                let (work, after) = self.idle[i];
+                let token = self.issued;
+                self.q.push(now + after, Ev::Idle { token, work });
+            }
+        }
+    }
+
+    /// When every source of `src`'s group is finished, start the next group.
+    fn maybe_finish_group(&mut self, now: SimTime, src: u32) {
+        if !self.sources[src as usize].finished() {
+            return; // its group is not finished either (the common case: one check)
+        }
+        let Some(g) = self.groups.iter().position(|g| g.contains(&src)) else {
+            return;
+        };
+        let all_done = self.groups[g]
+            .iter()
+            .all(|&s| self.sources[s as usize].finished());
+        if all_done && !self.sources[src as usize].group_reported {
+            for &s in &self.groups[g] {
+                self.sources[s as usize].group_reported = true;
+            }
+            if g + 1 < self.groups.len() {
+                self.q.push(now, Ev::Group { g: g as u32 + 1 });
+            }
+        }
+    }
+
+    /// A file job that ran out of requests: its `end_fsync` / `unlink`, as one more request.
+    fn maybe_tail(&mut self, now: SimTime, src: u32) {
+        let s = &mut self.sources[src as usize];
+        if s.outstanding > 0 || !s.finished_issuing() {
+            return;
+        }
+        let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) else {
+            return;
+        };
+        if !fj.has_tail() {
+            return;
+        }
+        h.fs.now = now.ns();
+        fj.tail(h);
+        let done = h.submit(self.dev, now);
+        self.book(now, src, Completion::at(done), IoKind::Flush, 0);
+    }
+
+    /// The file system's background GC thread: gated by idleness (conventional: no request
+    /// for `gc_idle_time`; zoned: no user read in flight), stops when every source is done.
+    fn on_fs_bg(&mut self, now: SimTime) -> bool {
+        if self.sources.iter().all(|s| s.finished()) {
+            return false;
+        }
+        let Some(h) = &mut self.fs else { return false };
+        let idle = if h.fs.geo.zoned {
+            h.reads_in_flight == 0
+        } else {
+            self.outstanding == 0
+                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms * 1_000_000
+        };
+        if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
+            h.submit(self.dev, now);
+            self.q.push(now + sleep.max(1), Ev::FsBg);
+        }
+        true
+    }
+
+    /// One step of idle work; the next when the device says (a request arriving in between
+    /// waits only for the operations in flight).
+    fn on_idle(&mut self, now: SimTime, token: u64, work: IdleWork) {
+        if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
+            // A request arrived since, or the run is over.
+            return;
+        }
+        if let Some(next) = self.dev.idle(now, work) {
+            self.q.push(next, Ev::Idle { token, work });
+        }
+    }
+}
+
+/// Run sources on an existing device from `start` (used by preconditioning); returns the end.
+pub(super) fn run_on(
+    dev: &mut Device,
+    sources: Vec<Source>,
+    start: SimTime,
+    ctl: &mut Control,
+) -> Result<SimTime> {
+    let mut eng = Engine::new(dev, sources);
+    eng.phase = "preconditioning";
+    eng.run(start, ctl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The event queue moves events by value: the in-flight request is carried once, and an
+    /// event stays five words (it was before `InFlight`).
+    #[test]
+    fn event_stays_small() {
+        assert_eq!(std::mem::size_of::<InFlight>(), 32);
+        assert!(
+            std::mem::size_of::<Ev>() <= 40,
+            "{}",
+            std::mem::size_of::<Ev>()
+        );
+    }
+}
