@@ -197,44 +197,17 @@ impl Spec {
     /// The rule as the error messages say it, after "must be": `in 1..=1024`, `at least 1`,
     /// `a multiple of 4 KiB in 0..=1 TiB`, `0 or in [0.001, 1e6]`.
     pub fn phrase(&self) -> String {
-        let (body, zero) = match self.rule {
-            Rule::Free => return String::new(),
-            Rule::Int {
-                min,
-                max,
-                step,
-                zero,
-            } => {
-                let span = match (min, max) {
-                    (0, u64::MAX) => String::new(),
-                    (m, u64::MAX) => format!("at least {}", self.int(m)),
-                    (a, b) => format!("in {}..={}", self.int(a), self.int(b)),
-                };
-                let kind = match step {
-                    Step::Any => String::new(),
-                    Step::Multiple(m) => format!("a multiple of {}", self.int(m)),
-                    Step::PowerOfTwo => "a power of two".to_string(),
-                };
-                let body = match (kind.is_empty(), span.is_empty()) {
-                    (true, true) => "at least 0".to_string(),
-                    (true, false) => span,
-                    (false, true) => kind,
-                    (false, false) => format!("{kind} {span}"),
-                };
-                (body, zero)
-            }
-            Rule::Float { zero, .. } => (format!("in {}", self.compact_float()), zero),
-        };
-        if zero {
-            format!("0 or {body}")
-        } else {
-            body
-        }
+        self.render(&PHRASE)
     }
 
     /// The rule as the key tables show it: `1..=1024`, `≥ 1`, `[0.001, 1e9]`, `(0, 4]`,
     /// `0 or ≥ 4 KiB`, `multiple of 4 KiB, ≤ 1 TiB`.
     pub fn compact(&self) -> String {
+        self.render(&COMPACT)
+    }
+
+    /// The rule in the words of `w`.
+    fn render(&self, w: &Words) -> String {
         let (body, zero) = match self.rule {
             Rule::Free => return String::new(),
             Rule::Int {
@@ -245,24 +218,26 @@ impl Spec {
             } => {
                 let span = match (min, max) {
                     (0, u64::MAX) => String::new(),
-                    (m, u64::MAX) => format!("≥ {}", self.int(m)),
-                    (0, m) if step != Step::Any => format!("≤ {}", self.int(m)),
-                    (a, b) => format!("{}..={}", self.int(a), self.int(b)),
+                    (m, u64::MAX) => format!("{}{}", w.at_least, self.int(m)),
+                    (0, m) if w.at_most.is_some() && step != Step::Any => {
+                        format!("{}{}", w.at_most.unwrap_or_default(), self.int(m))
+                    }
+                    (a, b) => format!("{}{}..={}", w.range, self.int(a), self.int(b)),
                 };
                 let kind = match step {
                     Step::Any => String::new(),
-                    Step::Multiple(m) => format!("multiple of {}", self.int(m)),
-                    Step::PowerOfTwo => "power of two".to_string(),
+                    Step::Multiple(m) => format!("{}{}", w.multiple, self.int(m)),
+                    Step::PowerOfTwo => w.power_of_two.to_string(),
                 };
                 let body = match (kind.is_empty(), span.is_empty()) {
-                    (true, true) => "≥ 0".to_string(),
+                    (true, true) => format!("{}0", w.at_least),
                     (true, false) => span,
                     (false, true) => kind,
-                    (false, false) => format!("{kind}, {span}"),
+                    (false, false) => format!("{kind}{}{span}", w.join),
                 };
                 (body, zero)
             }
-            Rule::Float { zero, .. } => (self.compact_float(), zero),
+            Rule::Float { zero, .. } => (format!("{}{}", w.range, self.compact_float()), zero),
         };
         if zero {
             format!("0 or {body}")
@@ -321,3 +296,34 @@ pub fn fmt_f64(v: f64) -> String {
         format!("{v}")
     }
 }
+
+/// The words a rule is rendered in: an error message's or a key table's.
+struct Words {
+    at_least: &'static str,
+    /// An upper bound alone (a multiple below a maximum), when the style has one.
+    at_most: Option<&'static str>,
+    range: &'static str,
+    multiple: &'static str,
+    power_of_two: &'static str,
+    join: &'static str,
+}
+
+/// After "must be" in an error message.
+const PHRASE: Words = Words {
+    at_least: "at least ",
+    at_most: None,
+    range: "in ",
+    multiple: "a multiple of ",
+    power_of_two: "a power of two",
+    join: " ",
+};
+
+/// A key table's column.
+const COMPACT: Words = Words {
+    at_least: "≥ ",
+    at_most: Some("≤ "),
+    range: "",
+    multiple: "multiple of ",
+    power_of_two: "power of two",
+    join: ", ",
+};
