@@ -19,7 +19,11 @@ fn main() {
     for p in names {
         println!("cargo:rerun-if-changed={}", p.display());
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        let _ = writeln!(out, "    ({stem:?}, include_str!({:?})),", p.display().to_string());
+        let _ = writeln!(
+            out,
+            "    ({stem:?}, include_str!({:?})),",
+            p.display().to_string()
+        );
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("stored.rs");

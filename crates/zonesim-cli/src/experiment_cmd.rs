@@ -47,7 +47,7 @@ pub enum ExperimentCmd {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Fail when a row's verdict differs from its paper-scale record and the row is not
-        /// marked scale-dependent.
+        /// marked scale-dependent, or when rows and the registry of seed results disagree.
         #[arg(long)]
         check_record: bool,
     },
@@ -59,6 +59,9 @@ pub enum ExperimentCmd {
         /// The totals and the per-result table as markdown (docs/experiments.md).
         #[arg(long)]
         markdown: bool,
+        /// Only the totals per paper, as markdown (README.md).
+        #[arg(long, conflicts_with_all = ["json", "markdown"])]
+        totals: bool,
         /// Read the records of DIR instead of those built into the binary.
         #[arg(long)]
         from: Option<PathBuf>,
@@ -103,7 +106,11 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
             out,
             check_record,
         } => {
-            let scale = if quick { Scale::Quick } else { scale.unwrap_or(Scale::Full) };
+            let scale = if quick {
+                Scale::Quick
+            } else {
+                scale.unwrap_or(Scale::Full)
+            };
             let ask = RunAsk {
                 name,
                 opts: ExpOptions { seed, scale },
@@ -114,11 +121,20 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
         ExperimentCmd::Scoreboard {
             json,
             markdown,
+            totals,
             from,
             run,
             jobs,
             seed,
-        } => scoreboard_cmd(json, markdown, from, run, jobs, seed),
+        } => {
+            let form = match (json, markdown, totals) {
+                (true, _, _) => Form::Json,
+                (_, true, _) => Form::Markdown,
+                (_, _, true) => Form::Totals,
+                _ => Form::Text,
+            };
+            scoreboard_cmd(form, from, run, jobs, seed)
+        }
     }
 }
 
@@ -207,12 +223,17 @@ fn write_records(dir: &Path, outs: &[(Outcome, f64)], opts: ExpOptions) -> Resul
     Ok(())
 }
 
-/// Print every row whose verdict differs from the record at the paper's scale without a
-/// scale-dependent mark; whether there was one.
+/// Print every disagreement between the outcomes and the registry (row ids, results no row
+/// checks) and every row whose verdict differs from the record at the paper's scale without
+/// a scale-dependent mark; whether there was one.
 fn check_against_record(outs: &[(Outcome, f64)]) -> Result<bool> {
     let records = scoreboard::embedded()?;
     let mut any = false;
     for (o, _) in outs {
+        for p in experiments::registry::check_outcome(o)? {
+            eprintln!("{p}");
+            any = true;
+        }
         let Some(rec) = records.get(&o.name) else {
             continue;
         };
@@ -233,16 +254,26 @@ fn scoreboard_markdown(sb: &scoreboard::Scoreboard) -> String {
     )
 }
 
+/// How the scoreboard prints.
+#[derive(Clone, Copy)]
+enum Form {
+    Text,
+    Json,
+    Markdown,
+    Totals,
+}
+
 fn scoreboard_cmd(
-    json: bool,
-    markdown: bool,
+    form: Form,
     from: Option<PathBuf>,
     run: bool,
     jobs: Option<u32>,
     seed: u64,
 ) -> Result<()> {
     if run {
-        let dir = from.clone().unwrap_or_else(|| PathBuf::from("results/paper"));
+        let dir = from
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("results/paper"));
         let ask = RunAsk {
             name: "all".into(),
             opts: ExpOptions {
@@ -253,19 +284,18 @@ fn scoreboard_cmd(
         };
         let outs = run_all(&ask)?;
         write_records(&dir, &outs, ask.opts)?;
-        return scoreboard_cmd(json, markdown, Some(dir), false, jobs, seed);
+        return scoreboard_cmd(form, Some(dir), false, jobs, seed);
     }
     let records = match &from {
         Some(d) => scoreboard::from_dir(d)?,
         None => scoreboard::embedded()?,
     };
     let sb = scoreboard::score(&records)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&sb)?);
-    } else if markdown {
-        print!("{}", scoreboard_markdown(&sb));
-    } else {
-        print!("{}", scoreboard::totals_text(&sb));
+    match form {
+        Form::Json => println!("{}", serde_json::to_string_pretty(&sb)?),
+        Form::Markdown => print!("{}", scoreboard_markdown(&sb)),
+        Form::Totals => print!("{}", scoreboard::totals_markdown(&sb)),
+        Form::Text => print!("{}", scoreboard::totals_text(&sb)),
     }
     Ok(())
 }

@@ -321,7 +321,10 @@ mod tests {
         assert_eq!((pass.verdict, pass.kind), ("pass", Kind::Prediction));
         assert_eq!(pass.status, Status::Pass);
         let stale = row_abs("a", "m", 10.0, 10.5, 1.0).gap(Cause::ModelDefect, "why");
-        assert!(stale.fails() && stale.stale_gap(), "a declared gap that passes fails");
+        assert!(
+            stale.fails() && stale.stale_gap(),
+            "a declared gap that passes fails"
+        );
         let declared = row_abs("a", "m", 10.0, 20.0, 1.0).gap(Cause::UnstatedParameter, "why");
         assert_eq!(declared.status, Status::KnownGap);
         assert!(!declared.fails());
@@ -360,6 +363,8 @@ mod tests {
         };
         assert_eq!(o.failures(), 0);
         assert!(!o.verdict_line().contains("FAIL"));
-        assert!(o.verdict_line().contains("1 pass, 0 direction, 1 known gap"));
+        assert!(o
+            .verdict_line()
+            .contains("1 pass, 0 direction, 1 known gap"));
     }
 }

@@ -102,4 +102,3 @@ pub fn render(o: &Outcome) -> String {
     }
     s
 }
-

@@ -144,8 +144,12 @@ impl Totals {
         }
         *self.by_status.entry(s.status.name()).or_default() += 1;
         match (s.status, s.cause) {
-            (Status::KnownGap, Some(c)) => *self.known_gap_by_cause.entry(c.name()).or_default() += 1,
-            (Status::Uncovered, Some(c)) => *self.uncovered_by_cause.entry(c.name()).or_default() += 1,
+            (Status::KnownGap, Some(c)) => {
+                *self.known_gap_by_cause.entry(c.name()).or_default() += 1
+            }
+            (Status::Uncovered, Some(c)) => {
+                *self.uncovered_by_cause.entry(c.name()).or_default() += 1
+            }
             _ => {}
         }
     }
@@ -181,6 +185,7 @@ pub fn score(records: &BTreeMap<String, Record>) -> Result<Scoreboard> {
         results.push(score_one(e, records)?);
     }
     let mut totals: BTreeMap<String, Totals> = BTreeMap::new();
+    totals.insert("all".into(), Totals::zeroed());
     for s in &results {
         totals
             .entry("all".into())
@@ -269,7 +274,8 @@ pub fn totals_markdown(sb: &Scoreboard) -> String {
     }
     let _ = writeln!(s);
     let _ = writeln!(s, "|---|---:|---:|{}", "---:|".repeat(cols.len()));
-    let mut papers: Vec<(&String, &Totals)> = sb.totals.iter().filter(|(k, _)| *k != "all").collect();
+    let mut papers: Vec<(&String, &Totals)> =
+        sb.totals.iter().filter(|(k, _)| *k != "all").collect();
     papers.sort_by(|a, b| a.0.cmp(b.0));
     let name_of = |code: &str| {
         sb.results
@@ -384,8 +390,14 @@ pub fn scale_mismatches(quick: &Outcome, rec: &Record) -> Vec<(String, String, S
         let Some(p) = rec.outcome.rows.iter().find(|p| p.key() == key) else {
             continue;
         };
-        if p.status != r.status.name() && r.scale_dependent.is_none() && p.scale_dependent.is_none() {
-            out.push((quick.name.clone(), key, r.status.name().into(), p.status.clone()));
+        if p.status != r.status.name() && r.scale_dependent.is_none() && p.scale_dependent.is_none()
+        {
+            out.push((
+                quick.name.clone(),
+                key,
+                r.status.name().into(),
+                p.status.clone(),
+            ));
         }
     }
     out

@@ -240,7 +240,11 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             gc_no_gc_sleep_time: Some(60_000 / 8),
             ..FsConfig::default()
         },
-        if o.quick() { ZUFS_QUICK_ITERATIONS } else { 200 },
+        if o.quick() {
+            ZUFS_QUICK_ITERATIONS
+        } else {
+            200
+        },
         o,
     )?;
     let mut rows = Vec::new();

@@ -181,7 +181,10 @@ fn experiment(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<(S
         .allow_threads(|| (e.run)(&ExpOptions { seed, scale }))
         .map_err(to_py)?;
     let wall_s = t.elapsed().as_secs_f64();
-    Ok((serde_json::to_string(&out).expect("outcome serialises"), wall_s))
+    Ok((
+        serde_json::to_string(&out).expect("outcome serialises"),
+        wall_s,
+    ))
 }
 
 /// The points of a sweep grid: every combination of the values of `grid` (key, values as
@@ -225,8 +228,15 @@ fn scoreboard(dir: Option<PathBuf>) -> PyResult<(String, String)> {
     }
     .map_err(to_py)?;
     let board = sb::score(&records).map_err(to_py)?;
-    let md = format!("{}\n{}", sb::totals_markdown(&board), sb::results_markdown(&board));
-    Ok((serde_json::to_string(&board).expect("scoreboard serialises"), md))
+    let md = format!(
+        "{}\n{}",
+        sb::totals_markdown(&board),
+        sb::results_markdown(&board)
+    );
+    Ok((
+        serde_json::to_string(&board).expect("scoreboard serialises"),
+        md,
+    ))
 }
 
 /// One experiment's record as `zonesim experiment run NAME --out DIR` writes it.

@@ -155,7 +155,11 @@ pub(super) fn sensitivity(
         };
         Some(simulate(ccfg, FsConfig::default(), a, o)?)
     };
-    let floors: &[f64] = if o.quick() { &FLOORS_GB[1..] } else { &FLOORS_GB };
+    let floors: &[f64] = if o.quick() {
+        &FLOORS_GB[1..]
+    } else {
+        &FLOORS_GB
+    };
     let mut out = Vec::new();
     for &floor_gb in floors {
         let a = Aging { floor_gb, ..PAPER };
