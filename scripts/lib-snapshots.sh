@@ -19,7 +19,7 @@ run_all() {
     local out=$1 rc=0 c
     for e in $($Z experiment list | awk '{print $1}'); do
         set +e
-        "$Z" experiment run "$e" --quick --markdown >"$out/$e.md"
+        "$Z" experiment run "$e" --quick --markdown --check-record >"$out/$e.md"
         c=$?
         set -e
         [ "$c" = 0 ] || [ "$c" = 1 ] || { echo "experiment $e: exit $c" >&2; return 2; }
@@ -88,6 +88,40 @@ fill_config_blocks() {
             printf 'command: `zonesim config keys --markdown %s`\n\n' "$args"
             # shellcheck disable=SC2086
             "$z" config keys --markdown $args
+            while IFS= read -r line && [ "$line" != '<!-- end generated -->' ]; do :; done
+            printf '%s\n' '<!-- end generated -->'
+            ;;
+        esac
+    done <"$f" >"$tmp"
+    mv "$tmp" "$f"
+}
+
+# Outputs of zonesim commands: blocks
+#     <!-- generated: command ARGS... -->
+#     command: `zonesim ARGS...`
+#     ...its output...
+#     <!-- end generated -->
+# filled by fill_command_blocks (scripts/refresh-snapshots) and compared by
+# scripts/check-experiments (the scoreboard of docs/experiments.md and README.md).
+command_docs() {
+    grep -l '^<!-- generated: command ' README.md docs/*.md 2>/dev/null || true
+}
+
+# fill_command_blocks FILE ZONESIM: replace every command block's body in FILE with the
+# command's output.
+fill_command_blocks() {
+    local f=$1 z=$2 tmp
+    tmp=$(mktemp)
+    while IFS= read -r line; do
+        printf '%s\n' "$line"
+        case $line in
+        '<!-- generated: command '*'-->')
+            args=${line#<!-- generated: command }
+            args=${args%-->}
+            args=$(echo $args)
+            printf 'command: `zonesim %s`\n\n' "$args"
+            # shellcheck disable=SC2086
+            "$z" $args
             while IFS= read -r line && [ "$line" != '<!-- end generated -->' ]; do :; done
             printf '%s\n' '<!-- end generated -->'
             ;;

@@ -289,17 +289,32 @@ def experiments() -> list[str]:
     return [name for name, _ in _zonesim.experiment_list()]
 
 
-def experiment(name: str, quick: bool = False, seed: int = 1):
-    """Run one reproduction: its table (ours beside the paper's numbers) as a DataFrame, with
-    ``title``, ``source`` and ``notes`` in ``df.attrs``."""
+def experiment(name: str, quick: bool = False, seed: int = 1, scale: Optional[str] = None):
+    """Run one reproduction: its table (ours beside the paper's numbers, with each row's
+    registry ``id`` and ``status``) as a DataFrame, with ``title``, ``source``, ``notes`` and
+    ``wall_s`` in ``df.attrs``. ``scale`` is ``"quick"``, ``"full"`` (the default) or
+    ``"paper"`` (the paper's own scale: the form of record); ``quick=True`` is
+    ``scale="quick"``."""
     import pandas as pd
 
-    out = json.loads(_zonesim.experiment(name, quick=quick, seed=seed))
+    if scale is None:
+        scale = "quick" if quick else "full"
+    text, wall_s = _zonesim.experiment(name, scale=scale, seed=seed)
+    out = json.loads(text)
     df = pd.DataFrame(out["rows"])
     for k in ("name", "title", "source", "notes"):
         if k in out:
             df.attrs[k] = out[k]
+    df.attrs["wall_s"] = wall_s
     return df
+
+
+def scoreboard(records: Optional[str] = None) -> dict:
+    """The scoreboard (``zonesim experiment scoreboard --json``): every seed result with its
+    status at the paper's scale, and the totals per paper. ``records`` is a folder of
+    paper-scale records (``python -m zonesim experiments --out DIR``); default: the records
+    built into the package."""
+    return json.loads(_zonesim.scoreboard(None if records is None else os.fspath(records))[0])
 
 
 from .sweep import sweep  # noqa: E402  (uses run and Device above)

@@ -2,6 +2,7 @@
 
     python -m zonesim plot report.json --out DIR [--format png --format svg]
     python -m zonesim sweep SWEEP.toml --out results.csv|.parquet [--workers N] [--backend ray]
+    python -m zonesim experiments --scale paper --out DIR [--backend ray] [--workers N] [NAME ...]
 
 Bad input prints one line and exits 2, as the ``zonesim`` CLI does.
 """
@@ -45,6 +46,28 @@ def _sweep(a) -> int:
     return 1 if failed else 0
 
 
+def _experiments(a) -> int:
+    from . import ConfigError
+    from .suite import run_suite
+
+    try:
+        paths = run_suite(
+            a.out,
+            scale=a.scale,
+            names=a.names or None,
+            backend=a.backend,
+            workers=a.workers,
+            seed=a.seed,
+            progress=sys.stderr.isatty(),
+        )
+    except ConfigError as e:
+        print(f"zonesim: {e}", file=sys.stderr)
+        return 2
+    for p in paths:
+        print(p)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m zonesim")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -57,8 +80,15 @@ def main(argv=None) -> int:
     s.add_argument("--out", required=True, help="results.csv or results.parquet")
     s.add_argument("--workers", type=int, default=None)
     s.add_argument("--backend", choices=["local", "ray"], default="local")
+    e = sub.add_parser("experiments", help="the experiment suite at a scale, as local or Ray tasks")
+    e.add_argument("names", nargs="*", help="experiments (default: all)")
+    e.add_argument("--scale", choices=["quick", "full", "paper"], default="paper")
+    e.add_argument("--out", default="results/paper", help="folder of the records")
+    e.add_argument("--workers", type=int, default=None)
+    e.add_argument("--backend", choices=["local", "ray"], default="local")
+    e.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
-    return _plot(a) if a.cmd == "plot" else _sweep(a)
+    return {"plot": _plot, "sweep": _sweep, "experiments": _experiments}[a.cmd](a)
 
 
 if __name__ == "__main__":

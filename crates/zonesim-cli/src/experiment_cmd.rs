@@ -1,13 +1,17 @@
-//! `zonesim experiment list|run NAME|all`.
+//! `zonesim experiment list | run NAME|all | scoreboard`.
 //!
-//! Exit status: 0 when every checked row passes (or is a marked known gap), 1 when a checked
-//! row is outside its tolerance, 2 on bad input.
+//! Exit status: 0 when every checked row passes or is a declared known gap, 1 when a row
+//! fails (outside its band, or a declared gap whose row now passes) or, with
+//! `--check-record`, when a row's verdict differs from its paper-scale record without being
+//! marked scale-dependent; 2 on bad input.
 
 use anyhow::Result;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 use zonesim::Error;
-use zonesim_experiments::{self as experiments, ExpOptions, Outcome};
+use zonesim_experiments::scoreboard::{self, Recorded};
+use zonesim_experiments::{self as experiments, ExpOptions, Experiment, Outcome, Scale};
 
 #[derive(clap::Subcommand)]
 pub enum ExperimentCmd {
@@ -23,13 +27,64 @@ pub enum ExperimentCmd {
         json: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Smaller, faster runs of the same structure.
-        #[arg(long)]
+        /// quick (a smoke test of the same structure), full (the default) or paper (the
+        /// paper's own device, fill and duration: the form of record).
+        #[arg(long, value_parser = parse_scale)]
+        scale: Option<Scale>,
+        /// Same as `--scale quick`.
+        #[arg(long, conflicts_with = "scale")]
         quick: bool,
         /// Print the table as markdown (docs are pasted from this).
         #[arg(long)]
         markdown: bool,
+        /// Experiments run at once (independent simulations; results as if one by one).
+        /// Default: the machine's cores.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        jobs: Option<u32>,
+        /// Write each outcome, with its scale, seed and wall time, to DIR/NAME.json (the
+        /// records the scoreboard reads), and for `all` the scoreboard of DIR to
+        /// DIR/scoreboard.md.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Fail when a row's verdict differs from its paper-scale record and the row is not
+        /// marked scale-dependent, or when rows and the registry of seed results disagree.
+        #[arg(long)]
+        check_record: bool,
     },
+    /// Every seed result with its status at the paper's scale, per paper and in total.
+    Scoreboard {
+        /// The scoreboard as JSON: {"results": [...], "totals": {...}}.
+        #[arg(long)]
+        json: bool,
+        /// The totals and the per-result table as markdown (docs/experiments.md).
+        #[arg(long)]
+        markdown: bool,
+        /// Only the totals per paper, as markdown (README.md).
+        #[arg(long, conflicts_with_all = ["json", "markdown"])]
+        totals: bool,
+        /// Read the records of DIR instead of those built into the binary.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// Re-run every experiment at the paper's scale first (slow: hours), writing the
+        /// records to `--from` (default results/paper).
+        #[arg(long)]
+        run: bool,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        jobs: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn parse_scale(s: &str) -> std::result::Result<Scale, String> {
+    s.parse()
+}
+
+/// What `run` asks for.
+struct RunAsk {
+    name: String,
+    opts: ExpOptions,
+    jobs: Option<u32>,
 }
 
 pub fn run(cmd: ExperimentCmd) -> Result<()> {
@@ -38,44 +93,209 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
             for e in experiments::all() {
                 println!("{:<26} {}", e.name, e.title);
             }
+            Ok(())
         }
         ExperimentCmd::Run {
             name,
             json,
             seed,
+            scale,
             quick,
             markdown,
+            jobs,
+            out,
+            check_record,
         } => {
-            let list = if name == "all" {
-                experiments::all()
+            let scale = if quick {
+                Scale::Quick
             } else {
-                vec![experiments::find(&name)?]
+                scale.unwrap_or(Scale::Full)
             };
-            let mut outs: Vec<Outcome> = Vec::new();
-            for e in list {
-                let out = (e.run)(&ExpOptions { seed, quick })?;
-                if name == "all" && !markdown {
-                    println!("{}", out.verdict_line());
-                } else if markdown {
-                    println!("{}", experiments::render_markdown(&out));
-                } else {
-                    print!("{}", experiments::render(&out));
-                }
-                outs.push(out);
-            }
-            if let Some(p) = json {
-                let text = if outs.len() == 1 {
-                    serde_json::to_string_pretty(&outs[0])?
-                } else {
-                    serde_json::to_string_pretty(&outs)?
-                };
-                std::fs::write(&p, text + "\n").map_err(|e| Error::io(&p, e))?;
-            }
-            if outs.iter().any(|o| o.failures() > 0) {
-                std::io::stdout().flush().ok();
-                std::process::exit(1);
-            }
+            let ask = RunAsk {
+                name,
+                opts: ExpOptions { seed, scale },
+                jobs,
+            };
+            run_cmd(&ask, json, markdown, out, check_record)
         }
+        ExperimentCmd::Scoreboard {
+            json,
+            markdown,
+            totals,
+            from,
+            run,
+            jobs,
+            seed,
+        } => {
+            let form = match (json, markdown, totals) {
+                (true, _, _) => Form::Json,
+                (_, true, _) => Form::Markdown,
+                (_, _, true) => Form::Totals,
+                _ => Form::Text,
+            };
+            scoreboard_cmd(form, from, run, jobs, seed)
+        }
+    }
+}
+
+/// The experiments `name` names.
+fn chosen(name: &str) -> Result<Vec<Experiment>> {
+    Ok(if name == "all" {
+        experiments::all()
+    } else {
+        vec![experiments::find(name)?]
+    })
+}
+
+/// Run the chosen experiments (in parallel up to `jobs`), each with its wall time, in order.
+fn run_all(ask: &RunAsk) -> Result<Vec<(Outcome, f64)>> {
+    let list = chosen(&ask.name)?;
+    let jobs = ask.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let opts = ask.opts;
+    let results = experiments::par_map_jobs(&list, jobs, |e| {
+        let t = Instant::now();
+        (e.run)(&opts).map(|o| (o, t.elapsed().as_secs_f64()))
+    });
+    results.into_iter().map(|r| r.map_err(Into::into)).collect()
+}
+
+fn run_cmd(
+    ask: &RunAsk,
+    json: Option<PathBuf>,
+    markdown: bool,
+    out: Option<PathBuf>,
+    check_record: bool,
+) -> Result<()> {
+    let outs = run_all(ask)?;
+    for (o, _) in &outs {
+        if ask.name == "all" && !markdown {
+            println!("{}", o.verdict_line());
+        } else if markdown {
+            println!("{}", experiments::render_markdown(o));
+        } else {
+            print!("{}", experiments::render(o));
+        }
+    }
+    if let Some(p) = json {
+        let text = if outs.len() == 1 {
+            serde_json::to_string_pretty(&outs[0].0)?
+        } else {
+            serde_json::to_string_pretty(&outs.iter().map(|o| &o.0).collect::<Vec<_>>())?
+        };
+        std::fs::write(&p, text + "\n").map_err(|e| Error::io(&p, e))?;
+    }
+    if let Some(dir) = &out {
+        write_records(dir, &outs, ask.opts)?;
+        if ask.name == "all" {
+            let sb = scoreboard::score(&scoreboard::from_dir(dir)?)?;
+            let md = scoreboard_markdown(&sb);
+            let p = dir.join("scoreboard.md");
+            std::fs::write(&p, md).map_err(|e| Error::io(&p, e))?;
+        }
+    }
+    let mut failed = outs.iter().any(|(o, _)| o.failures() > 0);
+    if check_record {
+        failed |= check_against_record(&outs)?;
+    }
+    if failed {
+        std::io::stdout().flush().ok();
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn write_records(dir: &Path, outs: &[(Outcome, f64)], opts: ExpOptions) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    for (o, wall_s) in outs {
+        let rec = Recorded {
+            scale: opts.scale,
+            seed: opts.seed,
+            wall_s: (*wall_s * 10.0).round() / 10.0,
+            outcome: o,
+        };
+        let p = dir.join(format!("{}.json", o.name));
+        let text = serde_json::to_string_pretty(&rec)? + "\n";
+        std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
+    }
+    Ok(())
+}
+
+/// Print every disagreement between the outcomes and the registry (row ids, results no row
+/// checks) and every row whose verdict differs from the record at the paper's scale without
+/// a scale-dependent mark; whether there was one.
+fn check_against_record(outs: &[(Outcome, f64)]) -> Result<bool> {
+    let records = scoreboard::embedded()?;
+    let mut any = false;
+    for (o, _) in outs {
+        for p in experiments::registry::check_outcome(o)? {
+            eprintln!("{p}");
+            any = true;
+        }
+        let Some(rec) = records.get(&o.name) else {
+            continue;
+        };
+        for (exp, key, here, paper) in scoreboard::scale_mismatches(o, rec) {
+            eprintln!("{exp}: {key}: {here} here, {paper} at the paper's scale (not marked scale-dependent)");
+            any = true;
+        }
+    }
+    Ok(any)
+}
+
+/// The scoreboard's markdown: the totals, then every result.
+fn scoreboard_markdown(sb: &scoreboard::Scoreboard) -> String {
+    format!(
+        "{}\n{}",
+        scoreboard::totals_markdown(sb),
+        scoreboard::results_markdown(sb)
+    )
+}
+
+/// How the scoreboard prints.
+#[derive(Clone, Copy)]
+enum Form {
+    Text,
+    Json,
+    Markdown,
+    Totals,
+}
+
+fn scoreboard_cmd(
+    form: Form,
+    from: Option<PathBuf>,
+    run: bool,
+    jobs: Option<u32>,
+    seed: u64,
+) -> Result<()> {
+    if run {
+        let dir = from
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("results/paper"));
+        let ask = RunAsk {
+            name: "all".into(),
+            opts: ExpOptions {
+                seed,
+                scale: Scale::Paper,
+            },
+            jobs,
+        };
+        let outs = run_all(&ask)?;
+        write_records(&dir, &outs, ask.opts)?;
+        return scoreboard_cmd(form, Some(dir), false, jobs, seed);
+    }
+    let records = match &from {
+        Some(d) => scoreboard::from_dir(d)?,
+        None => scoreboard::embedded()?,
+    };
+    let sb = scoreboard::score(&records)?;
+    match form {
+        Form::Json => println!("{}", serde_json::to_string_pretty(&sb)?),
+        Form::Markdown => print!("{}", scoreboard_markdown(&sb)),
+        Form::Totals => print!("{}", scoreboard::totals_markdown(&sb)),
+        Form::Text => print!("{}", scoreboard::totals_text(&sb)),
     }
     Ok(())
 }

@@ -16,7 +16,7 @@ use zonesim::sim::Precondition;
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let cfg = device(&["buffer.zone_mapping=modulo".to_string()])?;
-    let limit = if o.quick { "io_size=8m\n" } else { "" };
+    let limit = if o.quick() { "io_size=8m\n" } else { "" };
     let case_qd = |second_zone: u32, qd: u32| -> Result<(f64, f64, f64, f64)> {
         let text = format!(
             "[global]\nrw=write\nbs=48k\nzonemode=zbd\nsize=1z\niodepth={qd}\n{limit}\
@@ -75,7 +75,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows,
         notes: vec![
             "Bandwidth: +-35 points, WAF: +-12 points. Write commands take their data in arrival order (one command queue), so the two QD-1 writers alternate strictly: every 48 KiB write evicts the other zone's 48 KiB to SLC, read back when the zone's next write completes a 96 KiB unit (WAF 1.5 vs 1.0, -33%). The paper's -24% implies about 2/3 of its writes conflicted: its threads do not alternate perfectly (host scheduling, not modelled). Bandwidth gains more than the paper's +65% because in lockstep both zones program the same offsets, which the write pointer maps to the same die, so the conflict case also loses die parallelism; the paper does not give enough of its timing to tell how much of that it saw.".into(),
-            if o.quick { "quick: 8 MiB per writer instead of a whole zone".into() } else { "each writer writes its whole zone (48 MiB)".into() },
+            if o.quick() { "quick: 8 MiB per writer instead of a whole zone".into() } else { "each writer writes its whole zone (48 MiB)".into() },
         ],
     })
 }

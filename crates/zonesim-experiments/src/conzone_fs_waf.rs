@@ -103,7 +103,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn simulate(c: &Case, o: &ExpOptions) -> Result<Run> {
-    let (cfg, data) = fs_device(c.block, o.quick)?;
+    let (cfg, data) = fs_device(c.block, o.quick())?;
     let mut fs = c.fs.clone();
     fs.meta_namespace = Some(0);
     fs.main_namespace = Some(1);
@@ -152,7 +152,7 @@ fn simulate(c: &Case, o: &ExpOptions) -> Result<Run> {
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let zones = 85;
-    let zone_mib = if o.quick { 12 } else { 48 };
+    let zone_mib = if o.quick() { 12 } else { 48 };
     let mut rows: Vec<Row> = Vec::new();
     let mut runs = Vec::new();
     for c in cases() {
@@ -289,7 +289,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "seed 000 (ConZone+) §6.4 and Fig. 11".into(),
         rows,
         notes: vec![
-            format!("data area {zones} zones x {zone_mib} MiB on conzone-paper ({} MiB); file = half of it written with 4 KiB direct writes, then 4 KiB direct random updates of 4x the file; the paper: 4 GiB, 2 GiB, 8 GiB{}", zones * zone_mib, if o.quick { "; --quick: every zone 4x smaller (96-page blocks), the same 85 sections, mkfs reserve (13 sections) and ratios" } else { "" }),
+            format!("data area {zones} zones x {zone_mib} MiB on conzone-paper ({} MiB); file = half of it written with 4 KiB direct writes, then 4 KiB direct random updates of 4x the file; the paper: 4 GiB, 2 GiB, 8 GiB{}", zones * zone_mib, if o.quick() { "; --quick: every zone 4x smaller (96-page blocks), the same 85 sections, mkfs reserve (13 sections) and ratios" } else { "" }),
             "closed loop, queue depth 1, host page copy 1 us per 4 KiB (fs.page_copy_ns); direct I/O is buffered on a zoned main area (as F2FS does) and in place on adaptive".into(),
             "block = namespace 1 turned conventional (page-mapped, 7 % OP) of the same capacity, its buffer the two zone buffers together".into(),
             "FS WAF = everything F2FS wrote (data, node, NAT/SIT/SSA, checkpoints, GC) / user data written in step 2".into(),

@@ -24,7 +24,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let mut kiops = [[0.0; 3]; 2];
     let mut miss = [[0.0; 3]; 2];
     let mut p99 = [[0.0; 3]; 2];
-    let pre = if o.quick {
+    let pre = if o.quick() {
         // Only the zones read are written (same device state for the ranges read).
         Precondition::None
     } else {
@@ -33,7 +33,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     for (m, mapping) in ["page", "hybrid"].iter().enumerate() {
         let cfg = device(&[format!("ftl.mapping={mapping}")])?;
         for (k, (_, region)) in ranges.iter().enumerate() {
-            let write = if o.quick {
+            let write = if o.quick() {
                 "[fill]\nrw=write\nbs=128k\nzonemode=zbd\nsize=22z\niodepth=8\n[read]\nstonewall\n"
             } else {
                 "[read]\n"
@@ -141,7 +141,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             format!("{ios} reads per case at QD 1 (the paper's read volume is not given; ours is chosen, not fitted). KIOPS: 10% band, because host.overhead_us = 15.3 of conzone-paper is calibrated to the 1 MiB baseline, the rest is model."),
             "Miss rates and changes: +-8 points, the page-mapping misses are first touches whose count depends on the unknown read volume; a miss costs one SLC read of a 16 KiB map page (20 us + 4.9 us transfer), which reproduces the paper's slope (-33.5% at 98.1% misses).".into(),
             "1 GiB = 22 zones x 48 MiB (zone capacity is the TLC superblock, not a power of two).".into(),
-            if o.quick { "quick: the 22 zones read are written by a fill job instead of the full seq precondition".into() } else { "full: --precondition seq writes all 85 zones first".into() },
+            if o.quick() { "quick: the 22 zones read are written by a fill job instead of the full seq precondition".into() } else { "full: --precondition seq writes all 85 zones first".into() },
         ],
     })
 }

@@ -17,7 +17,7 @@ use zonesim::device::Device;
 use zonesim::error::Result;
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let zones = if o.quick { 24 } else { 84 };
+    let zones = if o.quick() { 24 } else { 84 };
     let chunks = zones * 11;
     // Distinct chunks touched / reads = 27.4% when reads = 3.57 x chunks (uniform draws).
     let ios = chunks * 357 / 100;

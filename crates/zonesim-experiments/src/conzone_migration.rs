@@ -197,7 +197,7 @@ struct Run {
 }
 
 fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
-    let cfg = device(c, o.quick)?;
+    let cfg = device(c, o.quick())?;
     let fs = FsConfig {
         meta_namespace: Some(0),
         main_namespace: Some(1),
@@ -206,7 +206,7 @@ fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
     let mut rig = FsRig::new(&cfg, &fs, o.seed)?;
     let mut x = Xs::new(o.seed);
     let mut queues = Vec::new();
-    for (k, s) in streams(if o.quick { 4 } else { 1 }).iter().enumerate() {
+    for (k, s) in streams(if o.quick() { 4 } else { 1 }).iter().enumerate() {
         let mut files = Vec::new();
         for i in 0..s.files {
             let f = rig
@@ -350,7 +350,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "seed 000 (ConZone+) §6.5 and Fig. 12".into(),
         rows,
         notes: vec![
-            format!("streams (4 KiB buffered writes, fsync after each): short 16 x 6 MiB files, 8 random updates per file, 160 MiB of updates to one file; medium 16 x 12 MiB, 8 per file, 200 us sleep, 160 MiB to one file; extreme 32 x 4 MiB; interleaved one write each in turn{}", if o.quick { "; --quick: every size / 4, every zone 4x smaller (96-page blocks, the same 85 sections)" } else { "" }),
+            format!("streams (4 KiB buffered writes, fsync after each): short 16 x 6 MiB files, 8 random updates per file, 160 MiB of updates to one file; medium 16 x 12 MiB, 8 per file, 200 us sleep, 160 MiB to one file; extreme 32 x 4 MiB; interleaved one write each in turn{}", if o.quick() { "; --quick: every size / 4, every zone 4x smaller (96-page blocks, the same 85 sections)" } else { "" }),
             "conzone-paper with QLC cells (Table 2: 6400 us program, 85 us read), its SLC region kept in bytes (28 pSLC blocks per plane of 96 pages), slc.policy = all, slc.gc = migrate; F2FS maps hint short -> hot, medium -> warm, extreme -> cold data log".into(),
             "migration volume = device.slc.pages_migrated (SLC pages programmed to QLC); direct SLC erases = device.slc.direct_erases (SLC superblocks erased without copying anything)".into(),
             "closed loop, queue depth 1, host page copy 1 us per 4 KiB; bandwidth = user data / simulated time".into(),

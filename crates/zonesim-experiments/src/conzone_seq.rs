@@ -26,7 +26,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     };
     block.buffer.bytes = 2 * zoned.buffer.bytes_each;
     block.validate()?;
-    let per_thread = if o.quick { 2 } else { 8 };
+    let per_thread = if o.quick() { 2 } else { 8 };
     let mut rows = Vec::new();
     let mut read_bw = [[0.0; 2]; 2];
     for (d, (name, cfg)) in [("zoned", &zoned), ("block", &block)].iter().enumerate() {

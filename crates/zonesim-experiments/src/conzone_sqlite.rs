@@ -81,7 +81,7 @@ struct Run {
 
 /// Mobibench's two operations on one configuration: `n` inserts, then `n` updates.
 fn simulate(s: Setup, n: u64, o: &ExpOptions) -> Result<Run> {
-    let (mut cfg, _) = fs_device(s.block, o.quick)?;
+    let (mut cfg, _) = fs_device(s.block, o.quick())?;
     if s.block && s.slc_cache {
         with_slc_cache(&mut cfg, SlcPolicy::Bypass)?;
         s.wb.apply(&mut cfg)?;
@@ -222,7 +222,7 @@ fn gap(r: Row, why: &str) -> Row {
 }
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let n = if o.quick { 100_000 } else { 2_000_000 };
+    let n = if o.quick() { 100_000 } else { 2_000_000 };
     let setup = |block, slc_cache, wb| Setup {
         block,
         slc_cache,
@@ -377,7 +377,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "seed 000 (ConZone+) §6.3 and Fig. 10".into(),
         rows,
         notes: vec![
-            format!("Mobibench-like: {n} insert transactions (one 128-byte row each, appended), then {n} update transactions (one random existing row each); the paper: 2,000,000 operations on a 4 GiB device{}", if o.quick { "; --quick: 100,000 of each on every zone 4x smaller (96-page blocks, the same 85 sections)" } else { "" }),
+            format!("Mobibench-like: {n} insert transactions (one 128-byte row each, appended), then {n} update transactions (one random existing row each); the paper: 2,000,000 operations on a 4 GiB device{}", if o.quick() { "; --quick: 100,000 of each on every zone 4x smaller (96-page blocks, the same 85 sections)" } else { "" }),
             "SQLite journal_mode=WAL, synchronous=FULL (fdatasync of the WAL at every commit), wal_autocheckpoint 1000 frames, 4 KiB pages; F2FS defaults (LFS on the zoned main area, adaptive on block)".into(),
             "closed loop, queue depth 1; SQLite's CPU time per transaction not modelled (0): TPS is the file system's and the device's I/O time".into(),
             "block = namespace 1 turned conventional (page-mapped, 7 % OP) of the same capacity, its buffer the two zone buffers together, with the SLC write cache the paper's block device has (slc.conventional_buffer: the SLC blocks the zoned namespace's secondary buffer had, slc.policy = bypass: a partial unit at an fdatasync goes to SLC, SLC GC migrates to TLC when SLC fills); premature flushes = device.buffer.premature_flushes + device.buffer.host_forced_flushes (flushes of less than a program unit); TLC GC = the block FTL's GC pages moved on namespace 1 (the zoned namespace has no device GC on TLC)".into(),

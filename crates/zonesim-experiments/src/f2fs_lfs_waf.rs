@@ -25,7 +25,7 @@ struct Case {
 
 /// Measured (utilisation, data-cleaning WAF, total FS WAF).
 fn simulate(c: &Case, o: &ExpOptions) -> Result<(f64, f64, f64)> {
-    let mib: u64 = if o.quick { 512 } else { 4096 };
+    let mib: u64 = if o.quick() { 512 } else { 4096 };
     let dev = FsDevice {
         main_ns_bytes: mib << 20,
         zone: None,
@@ -133,7 +133,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         source: "Desnoyers, Analytic models of SSD write performance (ACM TOS 2014), greedy and FIFO under uniform traffic".into(),
         rows,
         notes: vec![
-            format!("main area {} MiB, LFS mode, ipu_policy 0, background GC off; direct 4 KiB overwrites; warm-up 2x the file, measured over the next 3x", if o.quick { 512 } else { 4096 }),
+            format!("main area {} MiB, LFS mode, ipu_policy 0, background GC off; direct 4 KiB overwrites; warm-up 2x the file, measured over the next 3x", if o.quick() { 512 } else { 4096 }),
             "u = live file blocks / blocks of the non-free data-log segments (averaged over 16 samples): the space data circulates through; free sections kept by the FG GC threshold and node segments are outside it".into(),
             "GC-moved data goes to COLD_DATA, user data to WARM_DATA (two logs); the analytic curves assume one log — under uniform traffic the separation changes little".into(),
         ],
@@ -155,7 +155,7 @@ mod tests {
         };
         let o = ExpOptions {
             seed: 1,
-            quick: true,
+            scale: crate::Scale::Quick,
         };
         let e = simulate(&c, &o)
             .expect_err("the fill cannot fit")

@@ -33,131 +33,21 @@ mod zufs_ordering;
 mod zufs_wide_read;
 mod zufs_zabm;
 
+pub mod registry;
+mod render;
+mod row;
+mod scale;
+pub mod scoreboard;
+
+pub use render::{render, render_markdown};
+pub use row::{
+    pct_change, row_abs, row_dir, row_dir_by, row_info, row_min, row_range, row_rel, row_sign,
+    Cause, Kind, Row, Status,
+};
+pub use scale::{ExpOptions, Scale};
+
 use serde::Serialize;
-use std::fmt::Write;
 use zonesim::error::{Error, Result};
-
-/// What a row is, for the verdict: only predictions (and direction claims) are checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// Simulated and compared with the reference: can fail.
-    Prediction,
-    /// Only the direction (sign) of a change is claimed by the reference: can fail.
-    Direction,
-    /// A parameter was fitted to this reference: printed, cannot fail, not a prediction.
-    Calibration,
-    /// The setup was chosen to hit this reference: printed, not a prediction.
-    SetPoint,
-    /// Context, no reference.
-    Info,
-}
-
-/// One compared quantity.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    /// The case, e.g. "page mapping, 16 MiB range".
-    pub case: String,
-    /// The quantity, e.g. "KIOPS" or "change vs baseline %".
-    pub metric: String,
-    pub ours: f64,
-    /// The published value, if the reference gives a number for this row (never a
-    /// placeholder: a claim without a number is a `direction` row with `reference: null`).
-    pub reference: Option<f64>,
-    /// The acceptance band, in words (e.g. "within 25%", "same direction").
-    pub tolerance: String,
-    /// Whether `ours` is within the tolerance (None when there is no reference).
-    pub within: Option<bool>,
-    /// Where the reference comes from: seed file, section/figure, the sentence quoted, and the
-    /// derivation of a derived value.
-    pub source: String,
-    pub kind: Kind,
-    /// `pass`, `FAIL`, `known gap`, `calibration`, `set point` or `info`.
-    pub verdict: &'static str,
-    /// Why a failing row is a known disagreement (listed in docs/experiments.md).
-    pub known_gap: Option<String>,
-}
-
-impl Row {
-    fn new(
-        case: &str,
-        metric: &str,
-        ours: f64,
-        reference: Option<f64>,
-        tolerance: String,
-        within: Option<bool>,
-        kind: Kind,
-    ) -> Row {
-        let mut r = Row {
-            case: case.into(),
-            metric: metric.into(),
-            ours,
-            reference,
-            tolerance,
-            within,
-            source: String::new(),
-            kind,
-            verdict: "info",
-            known_gap: None,
-        };
-        r.settle();
-        r
-    }
-
-    fn settle(&mut self) {
-        self.verdict = match (self.kind, self.within) {
-            (Kind::Calibration, _) => "calibration",
-            (Kind::SetPoint, _) => "set point",
-            (Kind::Info, _) | (_, None) => "info",
-            (_, Some(true)) => "pass",
-            (_, Some(false)) if self.known_gap.is_some() => "known gap",
-            (_, Some(false)) => "FAIL",
-        };
-    }
-
-    /// The reference's source (seed, section/figure, the quoted sentence, a derivation).
-    pub fn src(mut self, source: &str) -> Row {
-        self.source = source.into();
-        self
-    }
-
-    /// A parameter was fitted to this row's reference.
-    pub fn calibration(mut self, why: &str) -> Row {
-        self.kind = Kind::Calibration;
-        self.tolerance = format!("{} (calibrated: {why})", self.tolerance);
-        self.settle();
-        self
-    }
-
-    /// The setup was chosen to hit this row's reference.
-    pub fn set_point(mut self, why: &str) -> Row {
-        self.kind = Kind::SetPoint;
-        self.tolerance = format!("{} (set point: {why})", self.tolerance);
-        self.settle();
-        self
-    }
-
-    /// A known gap with `why` if the row fails; unchanged if it passes.
-    pub fn gap_if_fails(self, why: &str) -> Row {
-        if self.fails() {
-            self.known_gap(why)
-        } else {
-            self
-        }
-    }
-
-    /// A known disagreement, with its reason: stays visible, does not fail the run.
-    pub fn known_gap(mut self, why: &str) -> Row {
-        self.known_gap = Some(why.into());
-        self.settle();
-        self
-    }
-
-    /// A checked row outside its tolerance that is not a marked known gap.
-    pub fn fails(&self) -> bool {
-        self.verdict == "FAIL"
-    }
-}
 
 /// The result of one experiment run.
 #[derive(Debug, Clone, Serialize)]
@@ -169,14 +59,6 @@ pub struct Outcome {
     pub rows: Vec<Row>,
     /// Why our magnitudes may differ, which parameters the reference hides, etc.
     pub notes: Vec<String>,
-}
-
-/// Options common to all experiments.
-#[derive(Debug, Clone, Copy)]
-pub struct ExpOptions {
-    pub seed: u64,
-    /// Smaller runs (for tests and CI); same structure.
-    pub quick: bool,
 }
 
 /// A runnable reproduction.
@@ -191,10 +73,18 @@ pub struct Experiment {
 /// the results equal a sequential loop's; only the wall time of a long full form drops with the
 /// cores. A panic in a run is re-raised here.
 pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    par_map_jobs(items, cores, f)
+}
+
+/// [`par_map`] on at most `jobs` threads.
+pub fn par_map_jobs<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len());
+    let workers = jobs.max(1).min(items.len());
     let next = AtomicUsize::new(0);
     let mut done: Vec<(usize, R)> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..workers)
@@ -354,207 +244,42 @@ pub fn find(name: &str) -> Result<Experiment> {
     })
 }
 
-/// Relative change of `x` against `base`, in percent.
-pub fn pct_change(x: f64, base: f64) -> f64 {
-    if base == 0.0 {
-        0.0
-    } else {
-        (x / base - 1.0) * 100.0
-    }
-}
-
-/// A row whose tolerance is an absolute band around the reference.
-pub fn row_abs(case: &str, metric: &str, ours: f64, reference: f64, band: f64) -> Row {
-    Row::new(
-        case,
-        metric,
-        ours,
-        Some(reference),
-        format!("within ±{band}"),
-        Some((ours - reference).abs() <= band),
-        Kind::Prediction,
-    )
-}
-
-/// A row that must reach at least `min` (a claim like "no degradation": the reference is
-/// printed, anything at or above `min` passes).
-pub fn row_min(case: &str, metric: &str, ours: f64, reference: f64, min: f64) -> Row {
-    Row::new(
-        case,
-        metric,
-        ours,
-        Some(reference),
-        format!("at least {min}"),
-        Some(ours >= min),
-        Kind::Prediction,
-    )
-}
-
-/// A row whose tolerance is a relative band around the reference.
-pub fn row_rel(case: &str, metric: &str, ours: f64, reference: f64, frac: f64) -> Row {
-    Row::new(
-        case,
-        metric,
-        ours,
-        Some(reference),
-        format!("within {:.0}%", frac * 100.0),
-        Some((ours - reference).abs() <= frac * reference.abs()),
-        Kind::Prediction,
-    )
-}
-
-/// A row that only has to agree in sign with a reference the paper gives as a number.
-pub fn row_sign(case: &str, metric: &str, ours: f64, reference: f64) -> Row {
-    Row::new(
-        case,
-        metric,
-        ours,
-        Some(reference),
-        "same direction".into(),
-        Some(ours.signum() == reference.signum()),
-        Kind::Direction,
-    )
-}
-
-/// A claim with no number ("tail latency is also higher"): only the direction is checked and
-/// no reference number is printed.
-pub fn row_dir(case: &str, metric: &str, ours: f64, higher: bool) -> Row {
-    row_dir_by(case, metric, ours, higher, 0.0)
-}
-
-/// [`row_dir`] that also needs the change to exceed `band` in size: for a measured change
-/// whose noise (another random sequence, another placement) is about that large, so that a
-/// change of a few hundredths does not pass as the claimed direction.
-pub fn row_dir_by(case: &str, metric: &str, ours: f64, higher: bool, band: f64) -> Row {
-    let (word, ok) = if higher {
-        ("higher", ours > band)
-    } else {
-        ("lower", ours < -band)
-    };
-    let by = if band > 0.0 {
-        format!(", by more than {band}")
-    } else {
-        String::new()
-    };
-    Row::new(
-        case,
-        metric,
-        ours,
-        None,
-        format!("direction: {word}{by} (no number given)"),
-        Some(ok),
-        Kind::Direction,
-    )
-}
-
-/// A row with no reference value (context).
-pub fn row_info(case: &str, metric: &str, ours: f64) -> Row {
-    Row::new(case, metric, ours, None, "-".into(), None, Kind::Info)
-}
-
 impl Outcome {
     /// Rows that fail the run (checked, outside tolerance, not a marked known gap).
     pub fn failures(&self) -> usize {
         self.rows.iter().filter(|r| r.fails()).count()
     }
 
-    /// One line: the experiment's verdict and its row counts.
+    /// Rows with status `s`.
+    pub fn count(&self, s: Status) -> usize {
+        self.rows.iter().filter(|r| r.status == s).count()
+    }
+
+    /// One line: the experiment's row counts by status, and FAIL when a row fails the run
+    /// (an experiment of known gaps reads as such, never as a plain pass).
     pub fn verdict_line(&self) -> String {
-        let n = |v: &str| self.rows.iter().filter(|r| r.verdict == v).count();
-        let checked = self
-            .rows
-            .iter()
-            .filter(|r| matches!(r.kind, Kind::Prediction | Kind::Direction) && r.within.is_some())
-            .count();
+        let c = |s| self.count(s);
+        let stale = self.rows.iter().filter(|r| r.stale_gap()).count();
+        let stale = if stale > 0 {
+            format!(", {stale} stale gap")
+        } else {
+            String::new()
+        };
         format!(
-            "{:<26} {}  ({checked} checked: {} pass, {} FAIL, {} known gap; {} calibration, {} set point)",
+            "{:<26} {} pass, {} direction, {} known gap, {} fail{stale}; {} calibration, {} set point, {} structural, {} sensitivity, {} info{}",
             self.name,
-            if self.failures() == 0 { "PASS" } else { "FAIL" },
-            n("pass"), n("FAIL"), n("known gap"), n("calibration"), n("set point"),
+            c(Status::Pass),
+            c(Status::Direction),
+            c(Status::KnownGap),
+            c(Status::Fail),
+            c(Status::Calibration),
+            c(Status::SetPoint),
+            c(Status::Structural),
+            c(Status::Sensitivity),
+            c(Status::Info),
+            if self.failures() > 0 { " -- FAIL" } else { "" },
         )
     }
-}
-
-/// The outcome as a markdown table (docs are pasted from this, with the command and commit).
-pub fn render_markdown(o: &Outcome) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "**{}**: {}  ", o.name, o.title);
-    let _ = writeln!(s, "reference: {}", o.source);
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "| case | metric | zonesim | paper | source | tolerance | verdict |"
-    );
-    let _ = writeln!(s, "|---|---|---:|---:|---|---|---|");
-    for r in &o.rows {
-        let reference = r
-            .reference
-            .map(|v| format!("{v:.2}"))
-            .unwrap_or_else(|| "-".into());
-        let verdict = match &r.known_gap {
-            Some(g) if r.verdict == "known gap" => format!("known gap: {g}"),
-            _ => r.verdict.to_string(),
-        };
-        let cell = |t: &str| t.replace('|', "\\|");
-        let _ = writeln!(
-            s,
-            "| {} | {} | {:.2} | {} | {} | {} | {} |",
-            cell(&r.case),
-            cell(&r.metric),
-            r.ours,
-            reference,
-            cell(&r.source),
-            cell(&r.tolerance),
-            cell(&verdict)
-        );
-    }
-    let _ = writeln!(s);
-    let _ = writeln!(s, "verdict: {}", o.verdict_line());
-    if !o.notes.is_empty() {
-        let _ = writeln!(s);
-        for n in &o.notes {
-            let _ = writeln!(s, "- {n}");
-        }
-    }
-    s
-}
-
-/// The table printed by `zonesim experiment run`.
-pub fn render(o: &Outcome) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "{}: {}", o.name, o.title);
-    let _ = writeln!(s, "reference: {}", o.source);
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "{:<40} {:<26} {:>12} {:>12}  {:<18} verdict",
-        "case", "metric", "zonesim", "reference", "tolerance"
-    );
-    for r in &o.rows {
-        let reference = r
-            .reference
-            .map(|v| format!("{v:.2}"))
-            .unwrap_or_else(|| "-".into());
-        let ok = r.verdict;
-        let _ = writeln!(
-            s,
-            "{:<40} {:<26} {:>12.2} {:>12}  {:<18} {}",
-            r.case, r.metric, r.ours, reference, r.tolerance, ok
-        );
-    }
-    for r in &o.rows {
-        if let Some(g) = &r.known_gap {
-            let _ = writeln!(s, "known gap: {} / {}: {g}", r.case, r.metric);
-        }
-    }
-    let _ = writeln!(s, "verdict: {}", o.verdict_line());
-    if !o.notes.is_empty() {
-        let _ = writeln!(s);
-        for n in &o.notes {
-            let _ = writeln!(s, "note: {n}");
-        }
-    }
-    s
 }
 
 #[cfg(test)]
@@ -579,7 +304,7 @@ mod tests {
         for e in all().into_iter().filter(|e| e.name != "supgc-fio") {
             let o = (e.run)(&ExpOptions {
                 seed: 1,
-                quick: true,
+                scale: Scale::Quick,
             })
             .unwrap_or_else(|err| panic!("{}: {err}", e.name));
             assert!(!o.rows.is_empty(), "{}", e.name);
@@ -594,6 +319,18 @@ mod tests {
     fn verdicts_count_only_predictions() {
         let pass = row_abs("a", "m", 10.0, 10.5, 1.0);
         assert_eq!((pass.verdict, pass.kind), ("pass", Kind::Prediction));
+        assert_eq!(pass.status, Status::Pass);
+        let stale = row_abs("a", "m", 10.0, 10.5, 1.0).gap(Cause::ModelDefect, "why");
+        assert!(
+            stale.fails() && stale.stale_gap(),
+            "a declared gap that passes fails"
+        );
+        let declared = row_abs("a", "m", 10.0, 20.0, 1.0).gap(Cause::UnstatedParameter, "why");
+        assert_eq!(declared.status, Status::KnownGap);
+        assert!(!declared.fails());
+        let range = row_range("a", "ratio", 2.18, 1.0, 0.9, 1.1);
+        assert!(range.fails(), "a two-sided band catches an overshoot");
+        assert!(pct_change(4.0, 0.0).is_nan() && pct_change(0.0, 0.0) == 0.0);
         let fail = row_abs("a", "m", 10.0, 20.0, 1.0);
         assert!(fail.fails());
         let gap = row_abs("a", "m", 10.0, 20.0, 1.0).known_gap("why");
@@ -625,6 +362,9 @@ mod tests {
             notes: vec![],
         };
         assert_eq!(o.failures(), 0);
-        assert!(o.verdict_line().contains("PASS"));
+        assert!(!o.verdict_line().contains("FAIL"));
+        assert!(o
+            .verdict_line()
+            .contains("1 pass, 0 direction, 1 known gap"));
     }
 }

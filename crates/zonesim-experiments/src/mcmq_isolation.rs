@@ -22,7 +22,7 @@ const CACHE_MIB: u64 = 64;
 fn mode(namespaces: &[(u64, Vec<u32>)], o: &ExpOptions) -> Result<(f64, f64, u64)> {
     // Quick runs as many requests: fewer leave the 64 MiB cache unfilled (no write-back
     // reaches the flash and every mode runs at the cores' speed); the run takes under a second.
-    let _ = o.quick;
+    let _ = o.quick();
     let ios = 20000;
     let cfg = m::device(FLOWS, "cores", namespaces, CACHE_MIB)?;
     let count = namespaces.len() as u32;

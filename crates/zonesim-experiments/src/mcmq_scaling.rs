@@ -13,8 +13,8 @@ use zonesim::sim::Precondition;
 const SRC: &str = "seed 004 §IV-C Fig. 5: \"as the number of FTL threads increases, the I/O throughput does not scale linearly. Instead, the I/O throughput of each I/O trace decreases and the end-to-end request latency increases significantly, when more FTL threads are used.\"";
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let ios = if o.quick { 1500 } else { 10000 };
-    let counts: &[u32] = if o.quick {
+    let ios = if o.quick() { 1500 } else { 10000 };
+    let counts: &[u32] = if o.quick() {
         &[1, 2, 4, 8]
     } else {
         &[1, 2, 3, 4, 5, 6, 7, 8]

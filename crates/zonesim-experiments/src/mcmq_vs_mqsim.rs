@@ -13,7 +13,7 @@ const SRC_CORES: &str = "seed 004 §IV-C (MCMQ, Fig. 5): \"the I/O throughput of
 
 /// Per-flow requests per second with `n` flows under `model`.
 fn per_flow(model: &str, n: u32, o: &ExpOptions) -> Result<f64> {
-    let ios = if o.quick { 1500 } else { 10000 };
+    let ios = if o.quick() { 1500 } else { 10000 };
     let cfg = m::device(n, model, &[(512, vec![])], 64)?;
     let w = m::flows("randread", n, ios, |_| 0)?;
     let r = m::run(&cfg, &w, Precondition::Seq, o.seed)?;

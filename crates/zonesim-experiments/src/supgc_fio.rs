@@ -122,7 +122,7 @@ fn point(r: &Report) -> Point {
 }
 
 pub fn run(o: &ExpOptions) -> Result<Outcome> {
-    let ios_per_job = if o.quick { 60_000 } else { 250_000 };
+    let ios_per_job = if o.quick() { 60_000 } else { 250_000 };
     let mut rows: Vec<Row> = Vec::new();
     let dists = [
         ("uniform", Distribution::Uniform),
@@ -132,7 +132,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         for &ratio in &RATIOS {
             let mut pts = Vec::new();
             for (label, placement) in POLICIES {
-                let cfg = device(o.quick, placement)?;
+                let cfg = device(o.quick(), placement)?;
                 let cap = zonesim::device::Device::new(&cfg, o.seed)?.capacity_bytes(0);
                 let opts = RunOptions {
                     seed: o.seed,
@@ -173,7 +173,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         title: "SUP-GC / BF-Optimized / GCaR-Optimized vs single-stream greedy, fio randrw 4 KiB numjobs 10, uniform (the paper's) and zipf 1.2 (assumed)".into(),
         source: "seed 003_2bba45ff35fd98e6 (SUP-GC) §5.3.2, Figs. 14-18 and their text; BF-Optimized and GCaR-Optimized vs Cosmos+ derived from SUP's gains over each".into(),
         rows,
-        notes: notes(o.quick),
+        notes: notes(o.quick()),
     })
 }
 

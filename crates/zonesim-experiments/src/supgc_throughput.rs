@@ -49,14 +49,14 @@ fn throughput(placement: &str, quick: bool, seed: u64) -> Result<f64> {
 }
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let base = throughput("single", o.quick, o.seed)?;
+    let base = throughput("single", o.quick(), o.seed)?;
     let mut rows = vec![row_info("single (Cosmos+)", "KIOPS", base / 1000.0)];
     for (label, placement, reference, band) in [
         ("SUP-GC", "sup", 1.0, 0.02),
         ("BF-Optimized", "bloom", 0.95, 0.05),
         ("GCaR-Optimized", "gcar", 0.65, 0.10),
     ] {
-        let t = throughput(placement, o.quick, o.seed)?;
+        let t = throughput(placement, o.quick(), o.seed)?;
         rows.push(row_info(label, "KIOPS", t / 1000.0));
         let mut r = row_abs(label, "throughput vs single", t / base, reference, band).src(SRC);
         if placement == "gcar" {

@@ -87,7 +87,7 @@ fn case_rows(name: &str, r: &Report) -> Vec<Row> {
 }
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let size = if o.quick { "48m" } else { "138m" };
+    let size = if o.quick() { "48m" } else { "138m" };
     let (bs, qd) = (512, 4);
     let reps = pair(bs, qd, size, o.seed)?;
     let mut rows = Vec::new();
@@ -110,7 +110,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         row_dir("with vs without IOTailor", "throughput change %", pct_change(bw(on), bw(off)), true)
             .src(&format!("{SRC}: \"IOTailor improves multi-zone write performance\" (the talk's chart gives no number we can read)")),
     );
-    if !o.quick {
+    if !o.quick() {
         for (b, q) in [(128, 4), (512, 1), (4, 16)] {
             let [off, on] = pair(b, q, size, o.seed)?;
             let case = format!("{b} KiB writes, QD {q}");

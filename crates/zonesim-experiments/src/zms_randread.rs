@@ -83,8 +83,8 @@ fn miss_pct(r: &Report) -> f64 {
 }
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let ios = if o.quick { 20_000 } else { 100_000 };
-    let depths: &[u32] = if o.quick { &[1, 32] } else { &[1, 4, 8, 32] };
+    let ios = if o.quick() { 20_000 } else { 100_000 };
+    let depths: &[u32] = if o.quick() { &[1, 32] } else { &[1, 4, 8, 32] };
     let points = depths
         .iter()
         .map(|&qd| point(qd, ios, o.seed))

@@ -273,7 +273,7 @@ fn pairs(setups: &[Setup], o: &ExpOptions) -> Result<Vec<Pair>> {
     let run = |block: bool, s: Setup| Run {
         block,
         setup: if block { s } else { Setup { op: 0.0, ..s } },
-        div: div(o.quick),
+        div: div(o.quick()),
         stop: Stop::Steady,
     };
     let mut runs: Vec<Run> = Vec::new();
@@ -368,7 +368,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         fill: 0.8,
         op: 0.07,
     };
-    let sens = sweep(main, o.quick);
+    let sens = sweep(main, o.quick());
     let setups: Vec<Setup> = std::iter::once(main)
         .chain(sens.iter().map(|&(_, s)| s))
         .collect();
@@ -434,14 +434,14 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         ))
         .gap_if_fails(&why),
     );
-    let (zones, zone_mib) = (64, if o.quick { 34.5 } else { 138.0 });
+    let (zones, zone_mib) = (64, if o.quick() { 34.5 } else { 138.0 });
     Ok(Outcome {
         name: "zms-randwrite".into(),
         title: "ZMS: 4 KiB buffered random writes over a 1 GiB file on F2FS, block baseline vs ZMS: end-to-end WAF and throughput".into(),
         source: "seed 002 (ZMS, ATC'24 talk): Random Write Performance & Write Amplification; Evaluation Setup".into(),
         rows,
         notes: vec![
-            format!("zms-2024: data LU {zones} zones x {zone_mib} MiB (the talk: 128 GiB, 138 MiB zones){}; metadata on the conventional LU (namespace 0)", if o.quick { "; --quick: every zone 4x smaller (276-page blocks), the same 64 sections, a 256 MiB test file" } else { "" }),
+            format!("zms-2024: data LU {zones} zones x {zone_mib} MiB (the talk: 128 GiB, 138 MiB zones){}; metadata on the conventional LU (namespace 0)", if o.quick() { "; --quick: every zone 4x smaller (276-page blocks), the same 64 sections, a 256 MiB test file" } else { "" }),
             format!("fill level {:.0} % of the file system's user blocks (cold filler file + test file, written sequentially, then sync); then 4 KiB buffered random overwrites of the test file; the talk states neither the fill level (sensitivity rows) nor the run length", main.fill * 100.0),
             format!("steady-state stop (experiments/steady.rs): the random phase runs in windows of one test-file overwrite; windows before the F2FS background GC thread's first wake are warm-up (on zoned it sleeps 60 s in the no-GC phase after mount, and its wake changes the GC regime); then it stops when the means of FS WAF, device WAF and throughput over the last {} windows are within {:.0} % of the {} before, after at least {} and at most {} counted windows; every figure is the sum over the last {} windows. Before: a fixed 64x the file and a final fsync, which mixed the two GC regimes (docs/experiments.md)", RULE.span, RULE.tol * 100.0, RULE.span, RULE.min, RULE.max, RULE.span),
             "baseline = namespace 1 conventional (page-mapped FTL, 7 % OP, greedy device GC), F2FS adaptive with discard; ZMS = namespace 1 zoned, F2FS LFS, zone reset".into(),

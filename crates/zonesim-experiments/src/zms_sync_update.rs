@@ -111,7 +111,7 @@ fn rig(cfg: Cfg, s: Setup, o: &ExpOptions) -> Result<FsRig> {
         main_namespace: Some(DATA_NS),
         ..FsConfig::default()
     };
-    FsRig::new(&device(cfg, s, o.quick)?, &fs, o.seed)
+    FsRig::new(&device(cfg, s, o.quick())?, &fs, o.seed)
 }
 
 fn err(what: &str) -> Error {
@@ -313,10 +313,10 @@ fn sweep(main: Setup) -> Vec<(String, Setup)> {
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let main = Setup {
-        file_mib: if o.quick { 16 } else { 64 },
-        budget_mib: if o.quick { 16 } else { 64 },
+        file_mib: if o.quick() { 16 } else { 64 },
+        budget_mib: if o.quick() { 16 } else { 64 },
         host_us: 50,
-        ops: if o.quick { 2000 } else { 20_000 },
+        ops: if o.quick() { 2000 } else { 20_000 },
         base_cache: true,
         base_wb: WRITEBACK_CHECKED,
     };
@@ -419,7 +419,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .src(&format!("{SRC}: \"60~100% performance gain in write-ahead log (WAL) mode (append logging)\" (the range: 1.8 ± 0.2)"))
         .gap_if_fails(&why),
     );
-    let q = if o.quick {
+    let q = if o.quick() {
         "; --quick: every zone 4x smaller (276-page blocks), the same 64 sections"
     } else {
         ""

@@ -15,15 +15,15 @@ const SRC: &str = "seed 001 §5.3 Fig. 7c";
 const KIB: u64 = 1024;
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let range = if o.quick { 8 * GIB } else { 12 * GIB };
-    let sizes: Vec<u64> = if o.quick {
+    let range = if o.quick() { 8 * GIB } else { 12 * GIB };
+    let sizes: Vec<u64> = if o.quick() {
         vec![4, 64, 512]
     } else {
         vec![4, 16, 64, 128, 256, 512]
     };
     // The same bytes per size would make 4 KiB runs tiny; the same requests make 512 KiB runs
     // long: requests per thread fall with the block size, down to a floor.
-    let base = if o.quick { 4000 } else { 20_000 };
+    let base = if o.quick() { 4000 } else { 20_000 };
     let mut rows = Vec::new();
     let mut points = Vec::new();
     for &kib in &sizes {

@@ -240,7 +240,11 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             gc_no_gc_sleep_time: Some(60_000 / 8),
             ..FsConfig::default()
         },
-        if o.quick { ZUFS_QUICK_ITERATIONS } else { 200 },
+        if o.quick() {
+            ZUFS_QUICK_ITERATIONS
+        } else {
+            200
+        },
         o,
     )?;
     let mut rows = Vec::new();
@@ -324,7 +328,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .src(&format!("{SRC}: \"ZUFS ... maintains a higher lower bound on write throughput compared to CUFS\"")),
     );
     let mut notes = vec![
-        format!("aging loop per iteration: create 4096 x 128 KiB files (128 KiB writes), delete every 2nd, write a 256 MiB test file (512 KiB writes, fsync), read it back (512 KiB), unlink it; until free space < 1 GiB{}; the paper: 32,768 files, 1 GiB test file, 256 GB-class phones (scaled to the ~12 GiB presets)", if o.quick { "; --quick stops ZUFS after 26 iterations (CUFS runs to the end)" } else { "" }),
+        format!("aging loop per iteration: create 4096 x 128 KiB files (128 KiB writes), delete every 2nd, write a 256 MiB test file (512 KiB writes, fsync), read it back (512 KiB), unlink it; until free space < 1 GiB{}; the paper: 32,768 files, 1 GiB test file, 256 GB-class phones (scaled to the ~12 GiB presets)", if o.quick() { "; --quick stops ZUFS after 26 iterations (CUFS runs to the end)" } else { "" }),
         "cufs-2026: F2FS adaptive on the conventional LU (mkfs reserve); zufs-2026 rescaled for the file system: 96 zones of 132 MiB (pages_per_block / 8, the same 12.4 GiB and SLC pool) instead of 12 of 1,056 MiB, since F2FS's six open logs and its GC thresholds count sections (on 12 sections foreground GC starts by iteration 4); LFS on the zoned LU, metadata on the conventional LU, fs.reserved_segments = 12 sections as the paper (6,336 segments of 1,056 MiB sections); No-GC wake 7.5 s instead of 60 s (an iteration writes 8x less than the paper's, so takes 8x less time)".into(),
         "throughput per iteration = bytes / summed request latency of that iteration's writes (create + test file) and reads (test file), one request at a time".into(),
     ];

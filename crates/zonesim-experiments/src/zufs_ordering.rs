@@ -107,7 +107,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         mode_rows(m, r, &mut rows);
     }
     rows.extend(claims(&reps));
-    if !o.quick {
+    if !o.quick() {
         for p in [0.001, 0.01, 0.2] {
             for m in &MODES {
                 let r = run_mode(m, p, zones, o.seed)?;

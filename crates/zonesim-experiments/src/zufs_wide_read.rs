@@ -16,12 +16,12 @@ use zonesim::error::Result;
 const SRC: &str = "seed 001 §5.3 Fig. 7b";
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let ranges: Vec<u64> = if o.quick {
+    let ranges: Vec<u64> = if o.quick() {
         vec![GIB / 4, 2 * GIB, 8 * GIB]
     } else {
         vec![GIB / 4, GIB, 2 * GIB, 4 * GIB, 8 * GIB, 12 * GIB]
     };
-    let ios = if o.quick { 4000 } else { 40_000 };
+    let ios = if o.quick() { 4000 } else { 40_000 };
     let mut points = Vec::new();
     let mut rows = Vec::new();
     for &range in &ranges {

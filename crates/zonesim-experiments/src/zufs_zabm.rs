@@ -79,7 +79,7 @@ fn zabm_flushes(r: &Report) -> (u64, u64) {
 }
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let size = if o.quick { "256m" } else { "1056m" };
+    let size = if o.quick() { "256m" } else { "1056m" };
     let qd = 4;
     let reps = run_schemes(size, qd, o.seed)?;
     let mut rows = Vec::new();
@@ -95,7 +95,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         ));
     }
     rows.extend(claims(&reps));
-    if !o.quick {
+    if !o.quick() {
         for other in [1, 32] {
             let r = run_schemes(size, other, o.seed)?;
             rows.push(row_info(

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
 use zonesim::{Control, RunSpec, WorkloadSpec};
-use zonesim_experiments::{self as experiments, ExpOptions};
+use zonesim_experiments::{self as experiments, ExpOptions, Scale};
 
 create_exception!(
     _zonesim,
@@ -167,15 +167,24 @@ fn experiment_list() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// Run one reproduction; its outcome (rows with source, kind, verdict) as JSON.
+/// Run one reproduction at `scale` (quick, full or paper); its outcome (rows with id,
+/// source, kind, status) as JSON, and the run's wall time in seconds.
 #[pyfunction]
-#[pyo3(signature = (name, quick=false, seed=1))]
-fn experiment(py: Python<'_>, name: &str, quick: bool, seed: u64) -> PyResult<String> {
+#[pyo3(signature = (name, scale="full", seed=1))]
+fn experiment(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<(String, f64)> {
     let e = experiments::find(name).map_err(to_py)?;
+    let scale: Scale = scale
+        .parse()
+        .map_err(|m: String| ConfigError::new_err(format!("scale {m}")))?;
+    let t = std::time::Instant::now();
     let out = py
-        .allow_threads(|| (e.run)(&ExpOptions { seed, quick }))
+        .allow_threads(|| (e.run)(&ExpOptions { seed, scale }))
         .map_err(to_py)?;
-    Ok(serde_json::to_string(&out).expect("outcome serialises"))
+    let wall_s = t.elapsed().as_secs_f64();
+    Ok((
+        serde_json::to_string(&out).expect("outcome serialises"),
+        wall_s,
+    ))
 }
 
 /// The points of a sweep grid: every combination of the values of `grid` (key, values as
@@ -208,6 +217,43 @@ fn sweep_file(path: PathBuf) -> PyResult<String> {
     .to_string())
 }
 
+/// The scoreboard of the records in `dir` (default: those built in): (JSON, markdown).
+#[pyfunction]
+#[pyo3(signature = (dir=None))]
+fn scoreboard(dir: Option<PathBuf>) -> PyResult<(String, String)> {
+    use zonesim_experiments::scoreboard as sb;
+    let records = match &dir {
+        Some(d) => sb::from_dir(d),
+        None => sb::embedded(),
+    }
+    .map_err(to_py)?;
+    let board = sb::score(&records).map_err(to_py)?;
+    let md = format!(
+        "{}\n{}",
+        sb::totals_markdown(&board),
+        sb::results_markdown(&board)
+    );
+    Ok((
+        serde_json::to_string(&board).expect("scoreboard serialises"),
+        md,
+    ))
+}
+
+/// One experiment's record as `zonesim experiment run NAME --out DIR` writes it.
+#[pyfunction]
+#[pyo3(signature = (name, scale, seed=1))]
+fn experiment_record(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<String> {
+    let (text, wall_s) = experiment(py, name, scale, seed)?;
+    let outcome: serde_json::Value = serde_json::from_str(&text).expect("outcome is JSON");
+    let rec = serde_json::json!({
+        "scale": scale,
+        "seed": seed,
+        "wall_s": (wall_s * 10.0).round() / 10.0,
+        "outcome": outcome,
+    });
+    Ok(serde_json::to_string_pretty(&rec).expect("record serialises") + "\n")
+}
+
 #[pymodule]
 fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", m.py().get_type_bound::<ConfigError>())?;
@@ -217,6 +263,8 @@ fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(device_config, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(experiment_list, m)?)?;
+    m.add_function(wrap_pyfunction!(scoreboard, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment_record, m)?)?;
     m.add_function(wrap_pyfunction!(experiment, m)?)?;
     m.add_function(wrap_pyfunction!(grid_points, m)?)?;
     m.add_function(wrap_pyfunction!(headline_names, m)?)?;

@@ -90,7 +90,7 @@ pub(super) fn sensitivity(
         ..PAPER
     };
     let sync_updates = simulate(ccfg, FsConfig::default(), sync, o)?;
-    let full = !o.quick;
+    let full = !o.quick();
     let sync_reserve = full.then(|| simulate(ccfg, res_fs, sync, o)).transpose()?;
     let mut shares = Vec::new();
     let all = [(0.9, true), (0.9, false), (0.97, true)];
@@ -146,7 +146,7 @@ pub(super) fn sensitivity(
         };
         photo_floors.push((floor_x, photos(ccfg, FsConfig::default(), a, o)?));
     }
-    let idle = if o.quick {
+    let idle = if o.quick() {
         None
     } else {
         let a = Aging {
@@ -155,7 +155,11 @@ pub(super) fn sensitivity(
         };
         Some(simulate(ccfg, FsConfig::default(), a, o)?)
     };
-    let floors: &[f64] = if o.quick { &FLOORS_GB[1..] } else { &FLOORS_GB };
+    let floors: &[f64] = if o.quick() {
+        &FLOORS_GB[1..]
+    } else {
+        &FLOORS_GB
+    };
     let mut out = Vec::new();
     for &floor_gb in floors {
         let a = Aging { floor_gb, ..PAPER };

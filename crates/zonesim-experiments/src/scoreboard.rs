@@ -1,0 +1,404 @@
+//! The scoreboard: every registry result with its status at the paper's scale, per paper and
+//! in total (`zonesim experiment scoreboard`). The verdicts of record are the paper-scale
+//! outcomes stored in the repository (`results/paper/NAME.json`, written by `zonesim
+//! experiment run all --scale paper --out results/paper` or `scoreboard --run`); the
+//! registry says which row checks which result.
+
+use crate::registry::{registry, Entry};
+use crate::row::{Cause, Status};
+use crate::{Outcome, Scale};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+use zonesim::error::{Error, Result};
+
+/// The paper-scale outcomes embedded at build time (`build.rs`: `results/paper/*.json`).
+mod stored {
+    include!(concat!(env!("OUT_DIR"), "/stored.rs"));
+}
+
+/// An outcome as stored: the outcome and how it was run.
+#[derive(Serialize)]
+pub struct Recorded<'a> {
+    pub scale: Scale,
+    pub seed: u64,
+    /// Wall time of the run, seconds (the docs state each experiment's paper-scale time).
+    pub wall_s: f64,
+    pub outcome: &'a Outcome,
+}
+
+/// A stored outcome read back: what the scoreboard needs of it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Record {
+    pub scale: String,
+    pub seed: u64,
+    pub wall_s: f64,
+    pub outcome: RecordOutcome,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RecordOutcome {
+    pub name: String,
+    pub rows: Vec<RecordRow>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RecordRow {
+    pub id: Option<String>,
+    pub case: String,
+    pub metric: String,
+    pub ours: Option<f64>,
+    pub status: String,
+    pub cause: Option<String>,
+    pub known_gap: Option<String>,
+    pub scale_dependent: Option<String>,
+}
+
+impl RecordRow {
+    /// The row's key within its experiment (as [`crate::Row::key`]).
+    pub fn key(&self) -> String {
+        match &self.id {
+            Some(id) => id.clone(),
+            None => format!("{} / {}", self.case, self.metric),
+        }
+    }
+}
+
+/// The records embedded in the binary, by experiment name.
+pub fn embedded() -> Result<BTreeMap<String, Record>> {
+    let mut out = BTreeMap::new();
+    for (name, text) in stored::STORED {
+        out.insert(name.to_string(), parse(name, text)?);
+    }
+    Ok(out)
+}
+
+/// The records of a directory (`NAME.json` each).
+pub fn from_dir(dir: &Path) -> Result<BTreeMap<String, Record>> {
+    let mut out = BTreeMap::new();
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    for f in rd {
+        let p = f.map_err(|e| Error::io(dir, e))?.path();
+        if p.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let text = zonesim::error::read_text_file(&p)?;
+        let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        out.insert(name.to_string(), parse(&p.display().to_string(), &text)?);
+    }
+    Ok(out)
+}
+
+fn parse(name: &str, text: &str) -> Result<Record> {
+    serde_json::from_str(text).map_err(|e| Error::parse(name, e.line() as u64, e.to_string()))
+}
+
+/// One registry result with its status.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scored {
+    pub id: String,
+    /// The paper's code (`000`...`004`).
+    pub paper: String,
+    pub paper_name: String,
+    pub source: String,
+    pub quote: String,
+    pub reference: Option<f64>,
+    pub unit: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub derivation: String,
+    pub status: Status,
+    /// For `known_gap` and `uncovered`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experiment: Option<String>,
+    /// Our value at the paper's scale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ours: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale_dependent: Option<String>,
+}
+
+/// Counts of one paper or of all.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Totals {
+    pub results: usize,
+    /// Results some row checks.
+    pub covered: usize,
+    /// Results by status (`pass`, `direction`, `known_gap`, ..., `uncovered`).
+    #[serde(flatten)]
+    pub by_status: BTreeMap<&'static str, usize>,
+    /// Known gaps and uncovered results by cause.
+    pub known_gap_by_cause: BTreeMap<&'static str, usize>,
+    pub uncovered_by_cause: BTreeMap<&'static str, usize>,
+}
+
+impl Totals {
+    fn add(&mut self, s: &Scored) {
+        self.results += 1;
+        if s.status != Status::Uncovered {
+            self.covered += 1;
+        }
+        *self.by_status.entry(s.status.name()).or_default() += 1;
+        match (s.status, s.cause) {
+            (Status::KnownGap, Some(c)) => {
+                *self.known_gap_by_cause.entry(c.name()).or_default() += 1
+            }
+            (Status::Uncovered, Some(c)) => {
+                *self.uncovered_by_cause.entry(c.name()).or_default() += 1
+            }
+            _ => {}
+        }
+    }
+
+    fn zeroed() -> Totals {
+        let mut t = Totals::default();
+        for s in Status::ALL {
+            t.by_status.insert(s.name(), 0);
+        }
+        for c in Cause::ALL {
+            t.known_gap_by_cause.insert(c.name(), 0);
+            t.uncovered_by_cause.insert(c.name(), 0);
+        }
+        t
+    }
+}
+
+/// The whole scoreboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scoreboard {
+    pub results: Vec<Scored>,
+    /// `all` and each paper code.
+    pub totals: BTreeMap<String, Totals>,
+}
+
+/// Join the registry with the records: every result's status at the paper's scale. A result
+/// whose experiment has no record, or whose record has no row with its id, is an error (the
+/// record is stale).
+pub fn score(records: &BTreeMap<String, Record>) -> Result<Scoreboard> {
+    let reg = registry()?;
+    let mut results = Vec::new();
+    for e in reg {
+        results.push(score_one(e, records)?);
+    }
+    let mut totals: BTreeMap<String, Totals> = BTreeMap::new();
+    totals.insert("all".into(), Totals::zeroed());
+    for s in &results {
+        totals
+            .entry("all".into())
+            .or_insert_with(Totals::zeroed)
+            .add(s);
+        totals
+            .entry(s.paper.clone())
+            .or_insert_with(Totals::zeroed)
+            .add(s);
+    }
+    Ok(Scoreboard { results, totals })
+}
+
+fn score_one(e: &Entry, records: &BTreeMap<String, Record>) -> Result<Scored> {
+    let mut s = Scored {
+        id: e.id.clone(),
+        paper: e.paper.clone(),
+        paper_name: e.paper_name.clone(),
+        source: e.source.clone(),
+        quote: e.quote.clone(),
+        reference: e.reference,
+        unit: e.unit.clone(),
+        derivation: e.derivation.clone(),
+        status: Status::Uncovered,
+        cause: None,
+        why: None,
+        experiment: e.experiment.clone(),
+        ours: None,
+        scale_dependent: None,
+    };
+    if let Some((cause, why)) = &e.uncovered {
+        s.cause = Some(*cause);
+        s.why = Some(why.clone());
+        return Ok(s);
+    }
+    let name = e.experiment.as_deref().unwrap_or_default();
+    let rec = records.get(name).ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: experiment {name} has no paper-scale record (run `zonesim experiment scoreboard --run`)",
+            e.id
+        ))
+    })?;
+    let row = rec
+        .outcome
+        .rows
+        .iter()
+        .find(|r| r.id.as_deref() == Some(e.id.as_str()))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: the record of {name} has no row with this id (stale record: re-run it)",
+                e.id
+            ))
+        })?;
+    s.status = Status::ALL
+        .into_iter()
+        .find(|x| x.name() == row.status)
+        .ok_or_else(|| Error::Usage(format!("{}: unknown status '{}'", e.id, row.status)))?;
+    s.cause = row.cause.as_deref().and_then(Cause::parse);
+    s.why = row.known_gap.clone();
+    s.ours = row.ours;
+    s.scale_dependent = row.scale_dependent.clone();
+    Ok(s)
+}
+
+/// The columns of the totals table, in order.
+const COLUMNS: [(&str, &str); 10] = [
+    ("pass", "pass (prediction)"),
+    ("direction", "direction only"),
+    ("known_gap", "known gap"),
+    ("fail", "fail"),
+    ("calibration", "calibration"),
+    ("set_point", "set point"),
+    ("structural", "structural"),
+    ("sensitivity", "sensitivity"),
+    ("info", "info"),
+    ("uncovered", "uncovered"),
+];
+
+/// The totals per paper and in all, and the known gaps by cause, as markdown.
+pub fn totals_markdown(sb: &Scoreboard) -> String {
+    let mut s = String::new();
+    let cols = &COLUMNS;
+    let _ = write!(s, "| paper | results | covered |");
+    for (_, h) in cols {
+        let _ = write!(s, " {h} |");
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "|---|---:|---:|{}", "---:|".repeat(cols.len()));
+    let mut papers: Vec<(&String, &Totals)> =
+        sb.totals.iter().filter(|(k, _)| *k != "all").collect();
+    papers.sort_by(|a, b| a.0.cmp(b.0));
+    let name_of = |code: &str| {
+        sb.results
+            .iter()
+            .find(|r| r.paper == code)
+            .map(|r| format!("{} ({code})", r.paper_name))
+            .unwrap_or_else(|| code.to_string())
+    };
+    let all = sb.totals.get("all").cloned().unwrap_or_else(Totals::zeroed);
+    for (label, t) in papers
+        .into_iter()
+        .map(|(k, t)| (name_of(k), t))
+        .chain(std::iter::once(("**total**".to_string(), &all)))
+    {
+        let _ = write!(s, "| {label} | {} | {} |", t.results, t.covered);
+        for (k, _) in cols {
+            let _ = write!(s, " {} |", t.by_status.get(k).copied().unwrap_or(0));
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s);
+    let causes: Vec<String> = Cause::ALL
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} / {}",
+                c.name().replace('_', " "),
+                all.known_gap_by_cause.get(c.name()).copied().unwrap_or(0),
+                all.uncovered_by_cause.get(c.name()).copied().unwrap_or(0)
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "Known gaps / uncovered results by cause: {}.",
+        causes.join("; ")
+    );
+    s
+}
+
+/// The totals per paper and in all, as the terminal shows them.
+pub fn totals_text(sb: &Scoreboard) -> String {
+    let mut s = String::new();
+    let cols = &COLUMNS;
+    let _ = write!(s, "{:<16} {:>7} {:>7}", "paper", "results", "covered");
+    for (k, _) in cols {
+        let _ = write!(s, " {:>11}", k);
+    }
+    let _ = writeln!(s);
+    let mut keys: Vec<String> = sb.totals.keys().filter(|k| *k != "all").cloned().collect();
+    keys.sort();
+    keys.push("all".into());
+    let zero = Totals::zeroed();
+    for k in keys {
+        let t = sb.totals.get(&k).unwrap_or(&zero);
+        let label = sb
+            .results
+            .iter()
+            .find(|r| r.paper == k)
+            .map_or_else(|| "total".to_string(), |r| r.paper_name.clone());
+        let _ = write!(s, "{label:<16} {:>7} {:>7}", t.results, t.covered);
+        for (c, _) in cols {
+            let _ = write!(s, " {:>11}", t.by_status.get(c).copied().unwrap_or(0));
+        }
+        let _ = writeln!(s);
+    }
+    s
+}
+
+/// Every result, one row each, as markdown.
+pub fn results_markdown(sb: &Scoreboard) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| id | source | paper | zonesim | status | experiment / why |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---:|---|---|");
+    for r in &sb.results {
+        let num = |v: Option<f64>| v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into());
+        let status = match r.cause {
+            Some(c) => format!("{} ({})", r.status.name(), c.name()),
+            None => r.status.name().to_string(),
+        };
+        let what = match (&r.experiment, &r.why) {
+            (_, Some(w)) if r.status == Status::Uncovered => w.clone(),
+            (Some(e), _) => e.clone(),
+            (None, _) => String::new(),
+        };
+        let cell = |t: &str| t.replace('|', "\\|");
+        let _ = writeln!(
+            s,
+            "| `{}` | {} {} | {} {} | {} | {} | {} |",
+            r.id,
+            cell(&r.paper_name),
+            cell(&r.source),
+            num(r.reference),
+            cell(&r.unit),
+            num(r.ours),
+            status,
+            cell(&what)
+        );
+    }
+    s
+}
+
+/// Rows of `quick` whose status differs from the record's at the paper's scale and that are
+/// not marked scale-dependent: `(experiment, row key, quick status, paper status)`.
+pub fn scale_mismatches(quick: &Outcome, rec: &Record) -> Vec<(String, String, String, String)> {
+    let mut out = Vec::new();
+    for r in &quick.rows {
+        let key = r.key();
+        let Some(p) = rec.outcome.rows.iter().find(|p| p.key() == key) else {
+            continue;
+        };
+        if p.status != r.status.name() && r.scale_dependent.is_none() && p.scale_dependent.is_none()
+        {
+            out.push((
+                quick.name.clone(),
+                key,
+                r.status.name().into(),
+                p.status.clone(),
+            ));
+        }
+    }
+    out
+}
