@@ -173,7 +173,11 @@ fn info_rows(rows: &mut Vec<Row>, name: &str, r: &Run) {
     }
     rows.push(row_info(name, "ENOSPC answered", r.enospc as f64));
     rows.push(row_info(name, "BG GC wakes", r.bg_wakes as f64));
-    rows.push(row_info(name, "simulated s (steps 1 + 2)", r.step1_s + r.step2_s));
+    rows.push(row_info(
+        name,
+        "simulated s (steps 1 + 2)",
+        r.step1_s + r.step2_s,
+    ));
 }
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
@@ -238,7 +242,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     rows.push(
         band("zoned", "step 1 write MiB/s", z.step1_mib_s, 86.0, 0.0)
             .id("conzone.sec6-4.step1-zoned")
-            .src(&format!("{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s)\""))
+            .src(&format!(
+                "{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s)\""
+            ))
             .gap(Cause::MissingMechanism, &step1_why),
     );
     rows.push(
@@ -255,13 +261,27 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     );
     let r = band("zoned", "step 2 write MiB/s", z.step2_mib_s, 35.6, 0.0)
         .id("conzone.sec6-4.step2-zoned")
-        .src(&format!("{SRC}: \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS)\""))
+        .src(&format!(
+            "{SRC}: \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS)\""
+        ))
         .scale_dependent(STEP2_SCALE);
-    rows.push(if o.quick() { r } else { r.gap(Cause::UnstatedParameter, &host_why) });
+    rows.push(if o.quick() {
+        r
+    } else {
+        r.gap(Cause::UnstatedParameter, &host_why)
+    });
     rows.push(
-        band("block-adaptive", "step 2 write MiB/s", ba.step2_mib_s, 84.9, 0.0)
-            .id("conzone.sec6-4.step2-block-adaptive")
-            .src(&format!("{SRC}: \"whereas block-adaptive achieved 84.9 MiB/s (21.7 K IOPS)\"")),
+        band(
+            "block-adaptive",
+            "step 2 write MiB/s",
+            ba.step2_mib_s,
+            84.9,
+            0.0,
+        )
+        .id("conzone.sec6-4.step2-block-adaptive")
+        .src(&format!(
+            "{SRC}: \"whereas block-adaptive achieved 84.9 MiB/s (21.7 K IOPS)\""
+        )),
     );
     rows.push(
         band("zoned-config", "step 2 write MiB/s", zc.step2_mib_s, 38.1, 0.0)
@@ -270,16 +290,22 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             .gap(Cause::ModelDefect, &zc_why),
     );
     let r = band(
-            "block-adaptive / zoned",
-            "step 2 bandwidth ratio",
-            ba.step2_mib_s / z.step2_mib_s,
-            84.9 / 35.6,
-            1.0,
-        )
-        .id("conzone.sec6-4.step2-ratio")
-        .src(&format!("{SRC}: 84.9 vs 35.6 MiB/s; ratio 84.9 / 35.6 = 2.38"))
-        .scale_dependent(STEP2_SCALE);
-    rows.push(if o.quick() { r } else { r.gap(Cause::UnstatedParameter, &host_why) });
+        "block-adaptive / zoned",
+        "step 2 bandwidth ratio",
+        ba.step2_mib_s / z.step2_mib_s,
+        84.9 / 35.6,
+        1.0,
+    )
+    .id("conzone.sec6-4.step2-ratio")
+    .src(&format!(
+        "{SRC}: 84.9 vs 35.6 MiB/s; ratio 84.9 / 35.6 = 2.38"
+    ))
+    .scale_dependent(STEP2_SCALE);
+    rows.push(if o.quick() {
+        r
+    } else {
+        r.gap(Cause::UnstatedParameter, &host_why)
+    });
     rows.push(
         band(
             "zoned-config / zoned",
@@ -289,7 +315,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             1.0,
         )
         .id("conzone.sec6-4.zoned-config-ratio")
-        .src(&format!("{SRC}: 38.1 vs 35.6 MiB/s; ratio 38.1 / 35.6 = 1.07"))
+        .src(&format!(
+            "{SRC}: 38.1 vs 35.6 MiB/s; ratio 38.1 / 35.6 = 1.07"
+        ))
         .gap(Cause::ModelDefect, &zc_why),
     );
     rows.push(
@@ -301,7 +329,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     rows.push(
         band("zoned-config", "FS WAF", zc.fs_waf, 3.54, 1.0)
             .id("conzone.fig11a.zoned-config-fs-waf")
-            .src(&format!("{SRC} Fig. 11(a): \"the file system write amplification decreased to 3.54\""))
+            .src(&format!(
+                "{SRC} Fig. 11(a): \"the file system write amplification decreased to 3.54\""
+            ))
             .gap(Cause::ModelDefect, &zc_why),
     );
     let mut close = row_range("block-adaptive", "FS WAF", ba.fs_waf, 1.0, 1.0, 1.1);
@@ -309,7 +339,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     rows.push(
         close
             .id("conzone.fig11a.block-adaptive-fs-waf")
-            .src(&format!("{SRC} Fig. 11(a): \"while block-adaptive was very close to 1\"")),
+            .src(&format!(
+                "{SRC} Fig. 11(a): \"while block-adaptive was very close to 1\""
+            )),
     );
     rows.push(
         band(
@@ -320,7 +352,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             0.0,
         )
         .id("conzone.fig11a.zoned-config-lower")
-        .src(&format!("{SRC} Fig. 11(a): zoned-config 3.54 vs zoned 3.81: 3.54 / 3.81 - 1 = -7.1 %"))
+        .src(&format!(
+            "{SRC} Fig. 11(a): zoned-config 3.54 vs zoned 3.81: 3.54 / 3.81 - 1 = -7.1 %"
+        ))
         .gap(Cause::ModelDefect, &zc_why),
     );
     rows.push(
@@ -354,7 +388,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             false,
         )
         .id("conzone.sec6-4.dev-waf")
-        .src(&format!("{SRC}: \"Despite the lower device write amplification (Dev WAF) of zoned storage\"")),
+        .src(&format!(
+            "{SRC}: \"Despite the lower device write amplification (Dev WAF) of zoned storage\""
+        )),
     );
     rows.push(
         row_dir(
@@ -369,7 +405,11 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     for (c, r) in cs.iter().zip(&runs) {
         info_rows(&mut rows, c.name, r);
     }
-    rows.push(row_info("all cases", "host time per 4 KiB write us (fitted)", host_us));
+    rows.push(row_info(
+        "all cases",
+        "host time per 4 KiB write us (fitted)",
+        host_us,
+    ));
     for (k, label) in [(4, "host time 0"), (6, "host time x2")] {
         let (sz, sb) = (&runs[k], &runs[k + 1]);
         let case = format!("{label} (sensitivity)");
@@ -377,17 +417,23 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows.push(row_info(&case, "zoned step 2 MiB/s", sz.step2_mib_s).sensitivity());
         rows.push(row_info(&case, "block-adaptive step 2 MiB/s", sb.step2_mib_s).sensitivity());
         rows.push(
-            row_info(&case, "block-adaptive / zoned step 2 ratio", sb.step2_mib_s / sz.step2_mib_s)
-                .sensitivity(),
+            row_info(
+                &case,
+                "block-adaptive / zoned step 2 ratio",
+                sb.step2_mib_s / sz.step2_mib_s,
+            )
+            .sensitivity(),
         );
         rows.push(
-            row_info(&case, "zoned vs block-adaptive end-to-end WAF change %", pct_change(sz.e2e, sb.e2e))
-                .sensitivity(),
+            row_info(
+                &case,
+                "zoned vs block-adaptive end-to-end WAF change %",
+                pct_change(sz.e2e, sb.e2e),
+            )
+            .sensitivity(),
         );
         rows.push(row_info(&case, "zoned BG GC wakes", sz.bg_wakes as f64).sensitivity());
-        rows.push(
-            row_info(&case, "zoned simulated s", sz.step1_s + sz.step2_s).sensitivity(),
-        );
+        rows.push(row_info(&case, "zoned simulated s", sz.step1_s + sz.step2_s).sensitivity());
     }
     let zones = 85;
     let zone_mib = if o.quick() { 12 } else { 48 };

@@ -139,9 +139,15 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             )),
     );
     rows.push(
-        band("page mapping, 1 GiB", "L2P miss rate %", miss[0][2], 98.1, 100.0)
-            .id("conzone.sec6-3.page-1gib-miss")
-            .src(SMISS),
+        band(
+            "page mapping, 1 GiB",
+            "L2P miss rate %",
+            miss[0][2],
+            98.1,
+            100.0,
+        )
+        .id("conzone.sec6-3.page-1gib-miss")
+        .src(SMISS),
     );
     for (k, id) in [
         (1, "conzone.fig9a.hybrid-16mib-kiops"),
@@ -158,10 +164,16 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows.push(r.id(id).src(SHYB));
     }
     rows.push(
-        band("hybrid mapping, 1 MiB", "p99 latency us", p99[1][0], 50.0, 0.0)
-            .id("conzone.fig9b.hybrid-tail-1mib")
-            .src(STAIL)
-            .calibration("QD-1 latency = 1 / 20.2 KIOPS via host.overhead_us"),
+        band(
+            "hybrid mapping, 1 MiB",
+            "p99 latency us",
+            p99[1][0],
+            50.0,
+            0.0,
+        )
+        .id("conzone.fig9b.hybrid-tail-1mib")
+        .src(STAIL)
+        .calibration("QD-1 latency = 1 / 20.2 KIOPS via host.overhead_us"),
     );
     for (k, id) in [
         (1, "conzone.fig9b.hybrid-tail-16mib"),
@@ -202,11 +214,21 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         }
         rows.push(row_info(&c, "16 MiB L2P miss rate %", m3[1]).sensitivity());
         rows.push(
-            row_info(&c, "16 MiB KIOPS change vs 1 MiB %", pct_change(k3[1], k3[0])).sensitivity(),
+            row_info(
+                &c,
+                "16 MiB KIOPS change vs 1 MiB %",
+                pct_change(k3[1], k3[0]),
+            )
+            .sensitivity(),
         );
         rows.push(row_info(&c, "1 GiB L2P miss rate %", m3[2]).sensitivity());
         rows.push(
-            row_info(&c, "1 GiB KIOPS change vs 1 MiB %", pct_change(k3[2], k3[0])).sensitivity(),
+            row_info(
+                &c,
+                "1 GiB KIOPS change vs 1 MiB %",
+                pct_change(k3[2], k3[0]),
+            )
+            .sensitivity(),
         );
     }
     Ok(Outcome {

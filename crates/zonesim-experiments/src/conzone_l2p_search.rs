@@ -95,9 +95,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     // §6.6's pinned zone entries: every zone written whole, one pinned entry each.
     let all = cfg.namespaces[ZONED_NS].zones;
     let p = measure(o, "multiple", Fill::Full, all, true)?;
-    let pin_kib_per_tib =
-        p.pinned * cfg.ftl.map_entry_bytes as f64 / all as f64 * (TIB / (16u64 << 20) as f64)
-            / 1024.0;
+    let pin_kib_per_tib = p.pinned * cfg.ftl.map_entry_bytes as f64 / all as f64
+        * (TIB / (16u64 << 20) as f64)
+        / 1024.0;
     let mp = measure(o, "multiple", Fill::Chunks, zones, true)?;
     let level = "the paper does not say at which level its misses were; the zones are written to 44.4 MiB, so they are chunk-level (one extra map read for MULTIPLE): the sensitivity rows give zone-level and page-level misses";
     let mut rows = vec![
@@ -158,15 +158,27 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         ),
     ];
     for (name, fill, n) in [
-        ("zones full: zone-level misses (sensitivity)", Fill::Full, all),
-        ("zones at 2 MiB: page-level misses (sensitivity)", Fill::Pages, zones),
+        (
+            "zones full: zone-level misses (sensitivity)",
+            Fill::Full,
+            all,
+        ),
+        (
+            "zones at 2 MiB: page-level misses (sensitivity)",
+            Fill::Pages,
+            zones,
+        ),
     ] {
         let sm = measure(o, "multiple", fill, n, false)?;
         let sb = measure(o, "bitmap", fill, n, false)?;
         rows.push(row_info(name, "L2P miss rate %", sm.miss).sensitivity());
         rows.push(
-            row_info(name, "MULTIPLE vs BITMAP KIOPS change %", pct_change(sm.kiops, sb.kiops))
-                .sensitivity(),
+            row_info(
+                name,
+                "MULTIPLE vs BITMAP KIOPS change %",
+                pct_change(sm.kiops, sb.kiops),
+            )
+            .sensitivity(),
         );
     }
     Ok(Outcome {

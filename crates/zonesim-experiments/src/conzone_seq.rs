@@ -91,7 +91,10 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         1.75,
         2.0,
     );
-    zr.tolerance = format!("{} (\"nearly twice\": under 2, within 25 % of the doubling)", zr.tolerance);
+    zr.tolerance = format!(
+        "{} (\"nearly twice\": under 2, within 25 % of the doubling)",
+        zr.tolerance
+    );
     rows.push(zr.id("conzone.fig8.zoned-mt-read").src("seed 000 §6.2 Fig. 8: \"in ConZone - Zoned Device, the read bandwidth in the MT case is nearly twice that of the ST case\" (the paper's cause is host CPU, ours die parallelism)"));
     let mut br = row_range(
         "block MT / ST",
@@ -101,7 +104,10 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         1.75,
         2.25,
     );
-    br.tolerance = format!("{} (\"roughly doubling\": +-25 % of the doubling)", br.tolerance);
+    br.tolerance = format!(
+        "{} (\"roughly doubling\": +-25 % of the doubling)",
+        br.tolerance
+    );
     rows.push(br.id("conzone.fig8.block-mt-read").src("seed 000 §6.2 Fig. 8: the Pixel 6 \"mirrors that of both ConZone - Zoned Device and ConZone - Block Device, with the bandwidth roughly doubling as the thread count increases\""));
     Ok(Outcome {
         name: "conzone-seq".into(),

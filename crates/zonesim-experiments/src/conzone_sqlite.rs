@@ -19,11 +19,11 @@
 //! on the device with every zone four times smaller (`fs_device`, the same 85 sections).
 //! F2FS as the paper's kernel 6.12 (§6.1).
 
+use super::conzone_common::band;
 use super::conzone_common::{fs_device, with_slc_cache, ZONED_NS};
 use super::fs_common::{
     writeback_pages, FsRig, Writeback, Xs, WRITEBACK_CHECKED, WRITEBACK_RULE, WRITEBACK_SWEEP,
 };
-use super::conzone_common::band;
 use super::{par_map, pct_change, row_dir, row_info, Cause, ExpOptions, Outcome, Row};
 use zonesim::config::fs::{FsConfig, FsKernel};
 use zonesim::config::SlcPolicy;
@@ -212,8 +212,14 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .collect();
     jobs.extend(sweep_wb.iter().map(|&wb| setup(true, true, wb, 0)));
     for h in HOST_SWEEP {
-        jobs.push(Setup { host_ns: h, ..zoned_s });
-        jobs.push(Setup { host_ns: h, ..block_s });
+        jobs.push(Setup {
+            host_ns: h,
+            ..zoned_s
+        });
+        jobs.push(Setup {
+            host_ns: h,
+            ..block_s
+        });
     }
     let runs: Vec<Run> = par_map(&jobs, |&s| simulate(s, n, o))
         .into_iter()
@@ -231,20 +237,46 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows.push(row_info(&case, metric, v).sensitivity());
     };
     let mut sweep_txt = Vec::new();
-    for (op, b, z) in [("insert", &nc.insert, &zoned.insert), ("update", &nc.update, &zoned.update)] {
-        sens(format!("{NO_CACHE} vs zoned, {op}"), "TPS change %", pct_change(b.tps, z.tps));
+    for (op, b, z) in [
+        ("insert", &nc.insert, &zoned.insert),
+        ("update", &nc.update, &zoned.update),
+    ] {
+        sens(
+            format!("{NO_CACHE} vs zoned, {op}"),
+            "TPS change %",
+            pct_change(b.tps, z.tps),
+        );
         sens(format!("{NO_CACHE}, {op}"), "device WAF", b.dev_waf);
-        sens(format!("{NO_CACHE}, {op}"), "TLC GC pages moved", b.tlc_gc_pages as f64);
+        sens(
+            format!("{NO_CACHE}, {op}"),
+            "TLC GC pages moved",
+            b.tlc_gc_pages as f64,
+        );
     }
     for (wb, r) in sweep_wb.iter().zip(wb_runs) {
         let case = format!("block, {} (sensitivity)", wb.label());
         let mut summary = Vec::new();
-        for (op, b, z) in [("insert", &r.insert, &zoned.insert), ("update", &r.update, &zoned.update)] {
+        for (op, b, z) in [
+            ("insert", &r.insert, &zoned.insert),
+            ("update", &r.update, &zoned.update),
+        ] {
             let tps = pct_change(b.tps, z.tps);
             sens(format!("{case} vs zoned, {op}"), "TPS change %", tps);
-            sens(format!("zoned vs {case}, {op}"), "device WAF change %", pct_change(z.dev_waf, b.dev_waf));
-            sens(format!("{case}, {op}"), "TLC GC pages moved", b.tlc_gc_pages as f64);
-            sens(format!("{case}, {op}"), "pages written back SLC -> TLC", b.wb_pages as f64);
+            sens(
+                format!("zoned vs {case}, {op}"),
+                "device WAF change %",
+                pct_change(z.dev_waf, b.dev_waf),
+            );
+            sens(
+                format!("{case}, {op}"),
+                "TLC GC pages moved",
+                b.tlc_gc_pages as f64,
+            );
+            sens(
+                format!("{case}, {op}"),
+                "pages written back SLC -> TLC",
+                b.wb_pages as f64,
+            );
             summary.push(format!("{op} {tps:+.1} % (WAF {:.2})", b.dev_waf));
         }
         sweep_txt.push(format!("{}: {}", wb.label(), summary.join(", ")));
@@ -261,13 +293,36 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     for (h, pair) in HOST_SWEEP.iter().zip(host_runs.chunks(2)) {
         let (hz, hb) = (&pair[0], &pair[1]);
         let case = format!("host time {} us per transaction (sensitivity)", h / 1000);
-        for (op, z, b) in [("insert", &hz.insert, &hb.insert), ("update", &hz.update, &hb.update)] {
-            sens(format!("{case}: block vs zoned, {op}"), "TPS change %", pct_change(b.tps, z.tps));
-            sens(format!("{case}: zoned vs block, {op}"), "device WAF change %", pct_change(z.dev_waf, b.dev_waf));
-            sens(format!("{case}: block, {op}"), "pages written back SLC -> TLC", b.wb_pages as f64);
-            sens(format!("{case}: block - zoned, {op}"), "TLC GC pages moved", b.tlc_gc_pages as f64 - z.tlc_gc_pages as f64);
+        for (op, z, b) in [
+            ("insert", &hz.insert, &hb.insert),
+            ("update", &hz.update, &hb.update),
+        ] {
+            sens(
+                format!("{case}: block vs zoned, {op}"),
+                "TPS change %",
+                pct_change(b.tps, z.tps),
+            );
+            sens(
+                format!("{case}: zoned vs block, {op}"),
+                "device WAF change %",
+                pct_change(z.dev_waf, b.dev_waf),
+            );
+            sens(
+                format!("{case}: block, {op}"),
+                "pages written back SLC -> TLC",
+                b.wb_pages as f64,
+            );
+            sens(
+                format!("{case}: block - zoned, {op}"),
+                "TLC GC pages moved",
+                b.tlc_gc_pages as f64 - z.tlc_gc_pages as f64,
+            );
         }
-        sens(format!("{case}: zoned - block"), "FS GC victims", both(hz, |p| p.fs_gc_victims as f64) - both(hb, |p| p.fs_gc_victims as f64));
+        sens(
+            format!("{case}: zoned - block"),
+            "FS GC victims",
+            both(hz, |p| p.fs_gc_victims as f64) - both(hb, |p| p.fs_gc_victims as f64),
+        );
         host_txt.push(format!(
             "{} us: {:+.1} % / {:+.1} %, WAF {:+.1} % / {:+.1} %, block TLC GC {} / {} pages",
             h / 1000,
@@ -282,7 +337,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let host_txt = host_txt.join("; ");
     let sweep_txt = sweep_txt.join("; ");
     let tps_why = format!(
-        "measured: SQLite's CPU time per transaction is not modelled (0), so the closed loop never leaves the device idle and block's SLC cache is never written back: block leads by far. Host time per transaction (block vs zoned TPS insert / update, zoned vs block device WAF, block TLC GC): {host_txt}. The paper's lead lies between 0 and 50 us of host time; zoned still pays {:.2} premature flushes per transaction (block {:.2}). Block without its SLC cache: {:+.1} % / {:+.1} %; the write-back policies at 0 us: {sweep_txt}",
+        "measured: SQLite's CPU time per transaction is not modelled (0), so the closed loop never leaves the device idle and block's SLC cache is never written back: block leads by far. Host time per transaction (block vs zoned TPS insert / update, zoned vs block device WAF, block TLC GC): {host_txt}. The paper's lead lies between 0 and the first host time swept; zoned still pays {:.2} premature flushes per transaction (block {:.2}). Block without its SLC cache: {:+.1} % / {:+.1} %; the write-back policies at 0 us: {sweep_txt}",
         zoned.insert.premature as f64 / n as f64,
         block.insert.premature as f64 / n as f64,
         pct_change(nc.insert.tps, zoned.insert.tps),
@@ -341,10 +396,17 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
                 .src(&format!("{SRC}(c): \"Fig. 10(c) reveals more frequent premature write buffer flushes in zoned storage\"")),
         );
         rows.push(
-            row_dir(&format!("block - zoned, {op}"), "TLC GC pages moved", b.tlc_gc_pages as f64 - z.tlc_gc_pages as f64, true)
-                .id(id_gc)
-                .src(&format!("{SRC}(d): \"block storage necessitates garbage collection on TLC flash blocks\""))
-                .gap(Cause::MissingMechanism, &gc_why),
+            row_dir(
+                &format!("block - zoned, {op}"),
+                "TLC GC pages moved",
+                b.tlc_gc_pages as f64 - z.tlc_gc_pages as f64,
+                true,
+            )
+            .id(id_gc)
+            .src(&format!(
+                "{SRC}(d): \"block storage necessitates garbage collection on TLC flash blocks\""
+            ))
+            .gap(Cause::MissingMechanism, &gc_why),
         );
     }
     let node = |r: &Run| both(r, |p| p.node_blocks as f64) / (2 * n) as f64;
@@ -357,7 +419,14 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let host_victims: Vec<String> = HOST_SWEEP
         .iter()
         .zip(host_runs.chunks(2))
-        .map(|(h, pair)| format!("{} / {} at {} us", victims(&pair[0]), victims(&pair[1]), h / 1000))
+        .map(|(h, pair)| {
+            format!(
+                "{} / {} at {} us",
+                victims(&pair[0]),
+                victims(&pair[1]),
+                h / 1000
+            )
+        })
         .collect();
     let fs_gc_why = format!(
         "scale artifact, measured: in the quick form F2FS's GC cleaned {} sections on zoned and {} on block (at 0 us of host time; {}): 100,000 transactions of each kind leave free sections above every GC threshold. At the paper's 2,000,000 the zoned file system cleans and the block one does not (the row passes there)",
