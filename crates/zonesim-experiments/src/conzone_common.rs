@@ -1,8 +1,9 @@
 //! Helpers shared by the ConZone reproductions: the `conzone-paper` device (and its zoned /
-//! block forms for the file-system reproductions), fio job text, and reading numbers out of a
-//! report.
+//! block forms for the file-system reproductions), fio job text, reading numbers out of a
+//! report, and the paper's tolerance rule ([`band`]).
 
 use super::fs_common::as_block;
+use super::{row_range, Row};
 use zonesim::config::{DeviceConfig, SlcGc, SlcPolicy};
 use zonesim::device::Device;
 use zonesim::error::Result;
@@ -122,4 +123,24 @@ pub fn run_on(dev: &mut Device, text: &str, ns: usize, seed: u64) -> Result<Repo
 /// Miss rate of the zoned namespaces' L2P lookups, percent.
 pub fn zoned_miss_pct(r: &Report) -> f64 {
     r.device.l2p.zoned.miss_rate * 100.0
+}
+
+/// The tolerance rule for a number of ConZone+ (registry/conzone.toml): the paper gives single
+/// numbers from one emulator run, without spread, so a number is checked in a two-sided band
+/// of +-25 % of the paper's effect, the distance of `reference` from `none` (0 for a change in
+/// % or an absolute level, 1 for a ratio or a WAF, 100 for a miss rate near 100 %: its hit
+/// rate). One rule for every number of the paper, not chosen per row.
+pub fn band(case: &str, metric: &str, ours: f64, reference: f64, none: f64) -> Row {
+    let half = 0.25 * (reference - none).abs();
+    let r2 = |x: f64| (x * 1000.0).round() / 1000.0;
+    let mut r = row_range(
+        case,
+        metric,
+        ours,
+        reference,
+        r2(reference - half),
+        r2(reference + half),
+    );
+    r.tolerance = format!("{} (+-25 % of the paper's effect)", r.tolerance);
+    r
 }

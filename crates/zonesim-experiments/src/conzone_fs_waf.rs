@@ -1,37 +1,43 @@
-//! `conzone-fs-waf` (ConZone+, seed 000 §6.4, Fig. 11): F2FS on zoned vs block storage. A data area
-//! of 85 zones (85 × 48 MiB zone capacity ≈ 4 GiB) on `conzone-paper`; step 1 writes a file of half
-//! the data area sequentially with 4 KiB direct writes; step 2 updates it with 4 KiB direct random
-//! writes, four times the file (the paper: 2 GiB, then 8 GiB). Four configurations:
+//! `conzone-fs-waf` (ConZone+, seed 000 §6.4, Fig. 11; §4.1): F2FS on zoned vs block storage.
+//! A data area of 85 zones (85 × 48 MiB zone capacity ≈ 4 GiB) on `conzone-paper`; step 1
+//! writes a file of half the data area sequentially with 4 KiB direct writes; step 2 updates it
+//! with 4 KiB direct random writes, four times the file (the paper: 2 GiB, then 8 GiB). Four
+//! configurations, F2FS as the paper's kernel 6.12 (§6.1):
 //! - `zoned`: zoned namespace, F2FS defaults for a zoned main area (LFS, zoned BG GC 60 / 25 %);
 //! - `zoned-config`: the same with the BG GC sleep times of a block device (30 / 60 / 300 s) and
 //!   `gc_no_zoned_gc_percent = gc_boost_zoned_gc_percent = 0`, as the paper configured it;
 //! - `block-adaptive`: the namespace conventional (page-mapped), `mode=adaptive` (default);
 //! - `block-lfs`: conventional, `mode=lfs`.
 //!
-//! Everything is simulated: the F2FS model on the device model, closed loop at queue depth 1
-//! (`fs_common`). `--quick` scales the data area to 22 zones (1 GiB) with the same ratios
-//! (file = half the data area, updates = 4× the file).
+//! Host time. Every device command pays `host.overhead_us` (15.3 µs, fitted to §6.3's reads);
+//! the paper's fio, kernel and NVMeVirt also spend time per 4 KiB system call, which decides
+//! how long its run lasted and so whether F2FS's background GC thread woke (it sleeps 60 s
+//! after its first look on a zoned main area). We fit one host time per 4 KiB write
+//! (`HOST_TARGET`) so that block-adaptive's step 1 — the simplest path, in-place direct
+//! writes — runs at the paper's 106 MiB/s (a calibration, that row says so), and apply it to
+//! every case; sensitivity rows run without it and with twice it.
+//!
+//! Everything else is simulated: the F2FS model on the device model, closed loop at queue
+//! depth 1 (`fs_common`). Scale: `paper` / `full` are the paper's sizes (§6.4); `quick`
+//! shrinks every zone 4x (the same 85 sections, 1 GiB) with the same ratios, and scales the
+//! BG GC thread's no-GC sleep by the same 1/4, so that its first wake keeps its place in the
+//! (4x shorter) run.
 
-use super::conzone_common::fs_device;
+use super::conzone_common::{band, fs_device};
 use super::fs_common::{FsRig, Xs};
-use super::{row_abs, row_dir, row_info, row_rel, ExpOptions, Outcome, Row};
-use zonesim::config::fs::{FsConfig, FsModeCfg};
+use super::{
+    par_map, pct_change, row_abs, row_dir, row_info, row_range, Cause, ExpOptions, Outcome, Row,
+};
+use zonesim::config::fs::{FsConfig, FsKernel, FsModeCfg};
 use zonesim::error::Result;
 use zonesim::host::fs::ROOT;
 
 const SRC: &str = "seed 000 §6.4";
-/// The sensitivity case: zoned with the BG GC thread's no-GC sleep shortened.
-const SENS: &str = "zoned, no-GC sleep 1 s (sensitivity)";
+/// Block-adaptive's step-1 bandwidth in the paper, MiB/s: the host time is fitted to it.
+const HOST_TARGET: f64 = 106.0;
 
-/// Mark `r` a known gap with `why` when it fails.
-fn gap(r: Row, why: &str) -> Row {
-    if r.fails() {
-        r.known_gap(why)
-    } else {
-        r
-    }
-}
-
+/// One configuration.
+#[derive(Clone)]
 struct Case {
     name: &'static str,
     block: bool,
@@ -53,6 +59,8 @@ struct Run {
     bg_wakes: u64,
     step1_s: f64,
     step2_s: f64,
+    /// Zones the metadata namespace needs: the reserved first zone + CP/SIT/NAT/SSA (§4.1).
+    meta_zones: f64,
 }
 
 fn cases() -> Vec<Case> {
@@ -76,14 +84,6 @@ fn cases() -> Vec<Case> {
             fs: zcfg,
         },
         Case {
-            name: SENS,
-            block: false,
-            fs: FsConfig {
-                gc_no_gc_sleep_time: Some(1_000),
-                ..FsConfig::default()
-            },
-        },
-        Case {
             name: "block-adaptive",
             block: true,
             fs: FsConfig {
@@ -102,31 +102,39 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn simulate(c: &Case, o: &ExpOptions) -> Result<Run> {
+/// Run case `c` with `host_ns` of host time per 4 KiB write; `step1_only` stops after step 1.
+fn simulate(c: &Case, o: &ExpOptions, host_ns: u64, step1_only: bool) -> Result<Run> {
     let (cfg, data) = fs_device(c.block, o.quick())?;
     let mut fs = c.fs.clone();
+    fs.kernel = FsKernel::V6_12;
     fs.meta_namespace = Some(0);
     fs.main_namespace = Some(1);
+    if o.quick() {
+        // A quarter of the volume runs a quarter of the time: the first BG GC wake with it.
+        let kernel_default = if c.block { 300_000 } else { 60_000 };
+        fs.gc_no_gc_sleep_time = Some(fs.gc_no_gc_sleep_time.unwrap_or(kernel_default) / 4);
+    }
     let mut rig = FsRig::new(&cfg, &fs, o.seed)?;
+    let geo = &rig.host.fs.geo;
+    let meta_zones = 1.0 + (geo.meta.blocks * 4096).div_ceil(cfg.zone.size_bytes) as f64;
     let blocks = data / 2 / 4096;
-    let f = rig.op(0, |fs| fs.create(ROOT, "file", 0));
-    let Ok(f) = f else {
+    let Ok(f) = rig.op(0, |fs| fs.create(ROOT, "file", 0)) else {
         return Err(zonesim::error::Error::Usage(
             "conzone-fs-waf: no space for the file".into(),
         ));
     };
-    let copy = rig.host.fs.p.page_copy_ns;
+    let per_op = rig.host.fs.p.page_copy_ns + host_ns;
     for b in 0..blocks {
-        rig.op(copy, |fs| fs.write(f, b * 4096, 4096, true)).ok();
+        rig.op(per_op, |fs| fs.write(f, b * 4096, 4096, true)).ok();
     }
     let step1 = rig.elapsed_s();
     let step1_mib_s = (blocks * 4096) as f64 / (1 << 20) as f64 / step1;
     rig.mark();
     let mut x = Xs::new(o.seed);
-    for _ in 0..4 * blocks {
+    for _ in 0..if step1_only { 0 } else { 4 * blocks } {
         let b = x.below(blocks);
         if rig
-            .op(copy, |fs| fs.write(f, b * 4096, 4096, true))
+            .op(per_op, |fs| fs.write(f, b * 4096, 4096, true))
             .is_err()
         {
             break;
@@ -147,152 +155,299 @@ fn simulate(c: &Case, o: &ExpOptions) -> Result<Run> {
         bg_wakes: c1.bg_wakes,
         step1_s: step1,
         step2_s: rig.elapsed_s(),
+        meta_zones,
     })
 }
 
-pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let zones = 85;
-    let zone_mib = if o.quick() { 12 } else { 48 };
-    let mut rows: Vec<Row> = Vec::new();
-    let mut runs = Vec::new();
-    for c in cases() {
-        let r = simulate(&c, o)?;
-        rows.push(row_info(c.name, "step 1 write MiB/s", r.step1_mib_s));
-        rows.push(row_info(c.name, "step 2 write MiB/s", r.step2_mib_s));
-        rows.push(row_info(c.name, "user data written GiB", r.user_gib));
-        rows.push(row_info(c.name, "FS GC written GiB", r.gc_gib));
-        for (k, n) in ["FG", "BG normal", "BG boosted"].iter().zip(r.moved) {
-            rows.push(row_info(c.name, &format!("{k} GC blocks moved"), n as f64));
-        }
-        rows.push(row_info(c.name, "ENOSPC answered", r.enospc as f64));
-        rows.push(row_info(c.name, "BG GC wakes", r.bg_wakes as f64));
-        rows.push(row_info(c.name, "device WAF", r.dev_waf));
-        rows.push(row_info(c.name, "end-to-end WAF", r.e2e));
-        runs.push((c.name, r));
+/// Context rows of one run.
+fn info_rows(rows: &mut Vec<Row>, name: &str, r: &Run) {
+    rows.push(row_info(name, "step 1 write MiB/s", r.step1_mib_s));
+    rows.push(row_info(name, "step 2 write MiB/s", r.step2_mib_s));
+    rows.push(row_info(name, "FS WAF", r.fs_waf));
+    rows.push(row_info(name, "device WAF", r.dev_waf));
+    rows.push(row_info(name, "end-to-end WAF", r.e2e));
+    rows.push(row_info(name, "user data written GiB", r.user_gib));
+    rows.push(row_info(name, "FS GC written GiB", r.gc_gib));
+    for (k, n) in ["FG", "BG normal", "BG boosted"].iter().zip(r.moved) {
+        rows.push(row_info(name, &format!("{k} GC blocks moved"), n as f64));
     }
-    let get = |n: &str| &runs.iter().find(|(k, _)| *k == n).expect("case").1;
-    let (z, zc, zs, ba, bl) = (
-        get("zoned"),
-        get("zoned-config"),
-        get(SENS),
-        get("block-adaptive"),
-        get("block-lfs"),
-    );
-    rows.push(row_info(SENS, "FS WAF", zs.fs_waf));
+    rows.push(row_info(name, "ENOSPC answered", r.enospc as f64));
+    rows.push(row_info(name, "BG GC wakes", r.bg_wakes as f64));
     rows.push(row_info(
-        &format!("block-adaptive / {SENS}"),
-        "step 2 bandwidth ratio",
-        ba.step2_mib_s / zs.step2_mib_s,
+        name,
+        "simulated s (steps 1 + 2)",
+        r.step1_s + r.step2_s,
     ));
-    let bg = format!(
-        "measured: our zoned run lasts {:.0} s of simulated time, under the BG GC thread's first no-GC sleep (gc_no_gc_sleep_time = 60 s on a zoned main area), so only FG GC cleans ({:.0} BG wakes); the paper's took about 4 minutes (2 GiB at 86 MiB/s, 8 GiB at 35.6 MiB/s). With the thread awake (sensitivity row, gc_no_gc_sleep_time = 1 s) ours gives FS WAF {:.2}, step 2 {:.1} MiB/s, block-adaptive / zoned bandwidth {:.2}, end-to-end WAF {:.2} vs block {:.2}: the paper's GC-driven FS WAF is the zoned BG GC (10-20 ms sleeps, cost-benefit victims moved 3 segments a round)",
-        z.step1_s + z.step2_s,
-        z.bg_wakes,
-        zs.fs_waf,
-        zs.step2_mib_s,
-        ba.step2_mib_s / zs.step2_mib_s,
-        zs.e2e,
-        ba.e2e
-    );
-    rows.push(gap(
-        row_rel("zoned", "FS WAF", z.fs_waf, 3.81, 0.25).src(&format!("{SRC}: \"the file system write amplification factor (FS WAF) for zoned storage was 3.81\"")),
-        &bg,
-    ));
-    rows.push(gap(
-        row_rel("zoned-config", "FS WAF", zc.fs_waf, 3.54, 0.25).src(&format!(
-            "{SRC}: \"the file system write amplification decreased to 3.54\""
-        )),
-        &format!("with gc_no_zoned_gc_percent = 0 our zoned BG GC never runs (free sections > 0 % of the main area, as has_enough_free_blocks reads it), so zoned-config is FG GC only, FS WAF {:.2} = greedy cleaning at the mkfs reserve; the paper's 3.54 means its BG GC still ran (the block sleep times, 30-60 s), which our compressed run ({:.0} s) cannot reach; see zoned / FS WAF for the BG GC sensitivity", zc.fs_waf, zc.step1_s + zc.step2_s),
-    ));
-    rows.push(
-        row_abs("block-adaptive", "FS WAF", ba.fs_waf, 1.0, 0.15).src(&format!(
-            "{SRC}: \"while block-adaptive was very close to 1\""
-        )),
-    );
-    rows.push(gap(
-        row_dir(
-            "zoned-config vs zoned",
-            "FS WAF change %",
-            super::pct_change(zc.fs_waf, z.fs_waf),
-            false,
-        )
-        .src(&format!(
-            "{SRC}: zoned-config 3.54 vs zoned 3.81 (GC thresholds adjusted, \"did not significantly improve\")"
-        )),
-        &format!("neither of our two zoned runs wakes its BG GC thread, so they are identical; with the zoned thread awake (sensitivity) zoned is {:.2} and zoned-config stays {:.2}: lower, as the paper's (see zoned / FS WAF)", zs.fs_waf, zc.fs_waf),
-    ));
-    let mut lfs = row_dir(
-        "block-lfs",
-        "ENOSPC (1 = ran out of space)",
-        if bl.enospc > 0 { 1.0 } else { -1.0 },
-        true,
-    )
-    .src(&format!(
-        "{SRC}: \"block-lfs could not complete the experiment smoothly due to insufficient file system space\""
-    ));
-    if bl.enospc == 0 {
-        lfs = lfs.known_gap(&format!("our LFS mode on a block main area keeps the mkfs reserve for FG GC and never answers ENOSPC with a file at half the data area: it completes at FS WAF {:.2}, {:.1} MiB/s; the paper does not state what exhausted its space (checkpoint=disable or a different reserve is unstated)", bl.fs_waf, bl.step2_mib_s));
+}
+
+pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
+    let cs = cases();
+    let (zoned, block) = (&cs[0], &cs[2]);
+    // The host time per 4 KiB write: what block-adaptive's step 1 lacks of the paper's pace.
+    let bare = simulate(block, o, 0, true)?;
+    let per_write_s = 4096.0 / (bare.step1_mib_s * (1 << 20) as f64);
+    let target_s = 4096.0 / (HOST_TARGET * (1 << 20) as f64);
+    let host_ns = ((target_s - per_write_s).max(0.0) * 1e9).round() as u64;
+    // The four configurations with it, and zoned / block-adaptive without it and with twice it.
+    let mut jobs: Vec<(Case, u64)> = cs.iter().map(|c| (c.clone(), host_ns)).collect();
+    for h in [0, 2 * host_ns] {
+        jobs.push((zoned.clone(), h));
+        jobs.push((block.clone(), h));
     }
-    rows.push(lfs);
-    rows.push(gap(
-        row_rel(
-            "block-adaptive / zoned",
-            "step 2 bandwidth ratio",
-            ba.step2_mib_s / z.step2_mib_s,
-            84.9 / 35.6,
-            0.5,
-        )
-        .src(&format!(
-            "{SRC}: \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS), whereas block-adaptive achieved 84.9 MiB/s\"; ratio 84.9 / 35.6 = 2.38"
-        )),
-        &bg,
-    ));
+    let runs: Vec<Run> = par_map(&jobs, |(c, h)| simulate(c, o, *h, false))
+        .into_iter()
+        .collect::<Result<_>>()?;
+    let (z, zc, ba, bl) = (&runs[0], &runs[1], &runs[2], &runs[3]);
+    let mut rows: Vec<Row> = Vec::new();
+    let host_us = host_ns as f64 / 1000.0;
+    let (z0, b0, z2, b2) = (&runs[4], &runs[5], &runs[6], &runs[7]);
+    // The host time per 4 KiB write decides how long the run lasts, and so how much F2FS's
+    // background GC cleans on the zoned main area (it wakes and cleans while free sections are
+    // under gc_no_zoned_gc_percent): without it, fitted, twice it.
+    let host_why = format!(
+        "measured: the paper's fio / kernel / emulator time per 4 KiB write is not stated; it sets how long step 2 lasts and so how much F2FS's zoned background GC cleans. Host time 0 / {host_us:.1} (fitted to block-adaptive's step 1) / {:.1} us per write: zoned FS WAF {:.2} / {:.2} / {:.2}, zoned step 2 {:.1} / {:.1} / {:.1} MiB/s, block-adaptive / zoned step 2 {:.2} / {:.2} / {:.2}, zoned BG GC wakes {} / {} / {} over {:.0} / {:.0} / {:.0} simulated s. The paper's values lie between no host time and the fitted one; once awake our BG GC keeps cleaning (free sections stay under its 60 % target at this fill), so FS WAF grows with the run's length",
+        2.0 * host_us,
+        z0.fs_waf, z.fs_waf, z2.fs_waf,
+        z0.step2_mib_s, z.step2_mib_s, z2.step2_mib_s,
+        b0.step2_mib_s / z0.step2_mib_s, ba.step2_mib_s / z.step2_mib_s, b2.step2_mib_s / z2.step2_mib_s,
+        z0.bg_wakes, z.bg_wakes, z2.bg_wakes,
+        z0.step1_s + z0.step2_s, z.step1_s + z.step2_s, z2.step1_s + z2.step2_s,
+    );
+    let zc_why = format!(
+        "measured: with the block device's GC sleep times and the zoned GC percentages at 0, our F2FS's background GC only cleans when the device is idle, which a closed loop never is: {} wakes, {} blocks moved by BG GC; foreground GC alone cleans at FS WAF {:.2} and step 2 runs at {:.1} MiB/s. The paper's zoned-config still cleaned at FS WAF 3.54: what made its GC run is not in the text, and our model does not reproduce it",
+        zc.bg_wakes, zc.moved[1] + zc.moved[2], zc.fs_waf, zc.step2_mib_s,
+    );
+    let step1_why = format!(
+        "measured: zoned step 1 {:.1} MiB/s against block-adaptive's {:.1}: our F2FS buffers zoned direct writes in the page cache as the paper says (1 us page copy per 4 KiB), but its writeback then sends large sequential requests, so zoned is faster; the paper's zoned path was slower (its per-page cache cost on the emulator's host is not modelled)",
+        z.step1_mib_s, ba.step1_mib_s,
+    );
+    let lfs_why = format!(
+        "measured: block-lfs completed every update ({:.2} GiB of user data, {} ENOSPC, FS GC wrote {:.2} GiB): foreground GC keeps up on our block device. The configuration that made the paper's block-lfs run out of space (its reserve and over-provisioning settings) is not stated, and its smaller user-data volume follows from stopping early",
+        bl.user_gib, bl.enospc, bl.gc_gib,
+    );
+    // Measured at both scales (seed 1): quick (every zone 4x smaller, the no-GC sleep / 4) and
+    // paper.
+    const STEP2_SCALE: &str = "measured: quick zoned step 2 42.0 MiB/s, ratio 2.52 (inside the bands); paper 15.4 MiB/s, ratio 6.90 (outside): the paper-scale run lasts 542 simulated s against 50 in quick (whose no-GC sleep is a quarter too), and once awake our zoned BG GC cleans for all of it (24,112 wakes against 1,745)";
     rows.push(
-        row_rel(
+        row_abs("zoned", "metadata namespace zones", z.meta_zones, 2.0, 0.0)
+            .id("conzone.sec4-1.metadata-zones")
+            .src("seed 000 §4.1: \"one zone is sufficient to store metadata for small-capacity devices (e.g., 4 GiB). F2FS reserves the first zone and starts placing metadata from the second zone ... we recommend starting with a reservation of two zones\""),
+    );
+    rows.push(
+        band("block-adaptive", "step 1 write MiB/s", ba.step1_mib_s, 106.0, 0.0)
+            .id("conzone.sec6-4.step1-block")
+            .src(&format!("{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s) is lower than that of block storage (average 106 MiB/s)\""))
+            .calibration(&format!("host time per 4 KiB write {host_us:.1} us fitted to it (block-adaptive step 1 without it: {:.1} MiB/s)", bare.step1_mib_s)),
+    );
+    rows.push(
+        band("zoned", "step 1 write MiB/s", z.step1_mib_s, 86.0, 0.0)
+            .id("conzone.sec6-4.step1-zoned")
+            .src(&format!(
+                "{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s)\""
+            ))
+            .gap(Cause::MissingMechanism, &step1_why),
+    );
+    rows.push(
+        band(
+            "block-adaptive / zoned",
+            "step 1 bandwidth ratio",
+            ba.step1_mib_s / z.step1_mib_s,
+            106.0 / 86.0,
+            1.0,
+        )
+        .id("conzone.sec6-4.step1-ratio")
+        .src(&format!("{SRC}: 106 vs 86 MiB/s; ratio 106 / 86 = 1.23"))
+        .gap(Cause::MissingMechanism, &step1_why),
+    );
+    let r = band("zoned", "step 2 write MiB/s", z.step2_mib_s, 35.6, 0.0)
+        .id("conzone.sec6-4.step2-zoned")
+        .src(&format!(
+            "{SRC}: \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS)\""
+        ))
+        .scale_dependent(STEP2_SCALE);
+    rows.push(if o.quick() {
+        r
+    } else {
+        r.gap(Cause::UnstatedParameter, &host_why)
+    });
+    rows.push(
+        band(
+            "block-adaptive",
+            "step 2 write MiB/s",
+            ba.step2_mib_s,
+            84.9,
+            0.0,
+        )
+        .id("conzone.sec6-4.step2-block-adaptive")
+        .src(&format!(
+            "{SRC}: \"whereas block-adaptive achieved 84.9 MiB/s (21.7 K IOPS)\""
+        )),
+    );
+    rows.push(
+        band("zoned-config", "step 2 write MiB/s", zc.step2_mib_s, 38.1, 0.0)
+            .id("conzone.sec6-4.step2-zoned-config")
+            .src(&format!("{SRC}: \"The write bandwidth of zoned-config only increased to 38.1 MiB/s (9.766 K IOPS)\""))
+            .gap(Cause::ModelDefect, &zc_why),
+    );
+    let r = band(
+        "block-adaptive / zoned",
+        "step 2 bandwidth ratio",
+        ba.step2_mib_s / z.step2_mib_s,
+        84.9 / 35.6,
+        1.0,
+    )
+    .id("conzone.sec6-4.step2-ratio")
+    .src(&format!(
+        "{SRC}: 84.9 vs 35.6 MiB/s; ratio 84.9 / 35.6 = 2.38"
+    ))
+    .scale_dependent(STEP2_SCALE);
+    rows.push(if o.quick() {
+        r
+    } else {
+        r.gap(Cause::UnstatedParameter, &host_why)
+    });
+    rows.push(
+        band(
             "zoned-config / zoned",
             "step 2 bandwidth ratio",
             zc.step2_mib_s / z.step2_mib_s,
             38.1 / 35.6,
-            0.15,
+            1.0,
         )
+        .id("conzone.sec6-4.zoned-config-ratio")
         .src(&format!(
-            "{SRC}: \"The write bandwidth of zoned-config only increased to 38.1 MiB/s\"; ratio 38.1 / 35.6 = 1.07"
-        )),
+            "{SRC}: 38.1 vs 35.6 MiB/s; ratio 38.1 / 35.6 = 1.07"
+        ))
+        .gap(Cause::ModelDefect, &zc_why),
     );
-    rows.push(gap(
+    rows.push(
+        band("zoned", "FS WAF", z.fs_waf, 3.81, 1.0)
+            .id("conzone.fig11a.zoned-fs-waf")
+            .src(&format!("{SRC} Fig. 11(a): \"the file system write amplification factor (FS WAF) for zoned storage was 3.81\""))
+            .gap(Cause::UnstatedParameter, &host_why),
+    );
+    rows.push(
+        band("zoned-config", "FS WAF", zc.fs_waf, 3.54, 1.0)
+            .id("conzone.fig11a.zoned-config-fs-waf")
+            .src(&format!(
+                "{SRC} Fig. 11(a): \"the file system write amplification decreased to 3.54\""
+            ))
+            .gap(Cause::ModelDefect, &zc_why),
+    );
+    let mut close = row_range("block-adaptive", "FS WAF", ba.fs_waf, 1.0, 1.0, 1.1);
+    close.tolerance = format!("{} (\"very close to 1\")", close.tolerance);
+    rows.push(
+        close
+            .id("conzone.fig11a.block-adaptive-fs-waf")
+            .src(&format!(
+                "{SRC} Fig. 11(a): \"while block-adaptive was very close to 1\""
+            )),
+    );
+    rows.push(
+        band(
+            "zoned-config vs zoned",
+            "FS WAF change %",
+            pct_change(zc.fs_waf, z.fs_waf),
+            (3.54 / 3.81 - 1.0) * 100.0,
+            0.0,
+        )
+        .id("conzone.fig11a.zoned-config-lower")
+        .src(&format!(
+            "{SRC} Fig. 11(a): zoned-config 3.54 vs zoned 3.81: 3.54 / 3.81 - 1 = -7.1 %"
+        ))
+        .gap(Cause::ModelDefect, &zc_why),
+    );
+    rows.push(
         row_dir(
-            "block-adaptive vs zoned",
-            "step 1 bandwidth change %",
-            super::pct_change(ba.step1_mib_s, z.step1_mib_s),
+            "block-lfs",
+            "ENOSPC (1 = ran out of space)",
+            if bl.enospc > 0 { 1.0 } else { -1.0 },
             true,
         )
+        .id("conzone.sec6-4.block-lfs-enospc")
+        .src(&format!("{SRC}: \"block-lfs could not complete the experiment smoothly due to insufficient file system space\""))
+        .gap(Cause::UnstatedParameter, &lfs_why),
+    );
+    let least = z.user_gib.min(zc.user_gib).min(ba.user_gib);
+    rows.push(
+        row_dir(
+            "block-lfs vs the least of the other three",
+            "user data written change %",
+            pct_change(bl.user_gib, least),
+            false,
+        )
+        .id("conzone.fig11b.block-lfs-user-data")
+        .src(&format!("{SRC} Fig. 11(b): \"the user data written by block-lfs was less than that of the other three comparison objects\""))
+        .gap(Cause::UnstatedParameter, &lfs_why),
+    );
+    rows.push(
+        row_dir(
+            "zoned vs block-adaptive",
+            "device WAF change %",
+            pct_change(z.dev_waf, ba.dev_waf),
+            false,
+        )
+        .id("conzone.sec6-4.dev-waf")
         .src(&format!(
-            "{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s) is lower than that of block storage (average 106 MiB/s)\""
+            "{SRC}: \"Despite the lower device write amplification (Dev WAF) of zoned storage\""
         )),
-        "on a zoned main area F2FS turns direct writes into buffered ones (LFS), so our zoned step 1 leaves as 512 KiB writeback bios while block-adaptive issues every 4 KiB write at queue depth 1; the paper's zoned path was slower, a per-4 KiB host cost (page cache, F2FS locking) we do not model (host CPU time is outside zonesim; ConZone+ §6.2 also credits the host CPU for part of its Fig. 8 results)",
-    ));
-    rows.push(gap(
+    );
+    rows.push(
         row_dir(
             "zoned vs block-adaptive",
             "end-to-end WAF change %",
-            super::pct_change(z.e2e, ba.e2e),
+            pct_change(z.e2e, ba.e2e),
             true,
         )
-        .src(&format!(
-            "{SRC}: \"its end-to-end write amplification (E2E WAF) remained higher than that of block storage\""
-        )),
-        &bg,
+        .id("conzone.sec6-4.e2e-waf")
+        .src(&format!("{SRC}: \"its end-to-end write amplification (E2E WAF) remained higher than that of block storage\"")),
+    );
+    for (c, r) in cs.iter().zip(&runs) {
+        info_rows(&mut rows, c.name, r);
+    }
+    rows.push(row_info(
+        "all cases",
+        "host time per 4 KiB write us (fitted)",
+        host_us,
     ));
+    for (k, label) in [(4, "host time 0"), (6, "host time x2")] {
+        let (sz, sb) = (&runs[k], &runs[k + 1]);
+        let case = format!("{label} (sensitivity)");
+        rows.push(row_info(&case, "zoned FS WAF", sz.fs_waf).sensitivity());
+        rows.push(row_info(&case, "zoned step 2 MiB/s", sz.step2_mib_s).sensitivity());
+        rows.push(row_info(&case, "block-adaptive step 2 MiB/s", sb.step2_mib_s).sensitivity());
+        rows.push(
+            row_info(
+                &case,
+                "block-adaptive / zoned step 2 ratio",
+                sb.step2_mib_s / sz.step2_mib_s,
+            )
+            .sensitivity(),
+        );
+        rows.push(
+            row_info(
+                &case,
+                "zoned vs block-adaptive end-to-end WAF change %",
+                pct_change(sz.e2e, sb.e2e),
+            )
+            .sensitivity(),
+        );
+        rows.push(row_info(&case, "zoned BG GC wakes", sz.bg_wakes as f64).sensitivity());
+        rows.push(row_info(&case, "zoned simulated s", sz.step1_s + sz.step2_s).sensitivity());
+    }
+    let zones = 85;
+    let zone_mib = if o.quick() { 12 } else { 48 };
     Ok(Outcome {
         name: "conzone-fs-waf".into(),
         title: "F2FS on zoned vs block storage: FS WAF, bandwidth, block-lfs space (ConZone+ §6.4, Fig. 11)".into(),
-        source: "seed 000 (ConZone+) §6.4 and Fig. 11".into(),
+        source: "seed 000 (ConZone+) §6.4 and Fig. 11; §4.1".into(),
         rows,
         notes: vec![
-            format!("data area {zones} zones x {zone_mib} MiB on conzone-paper ({} MiB); file = half of it written with 4 KiB direct writes, then 4 KiB direct random updates of 4x the file; the paper: 4 GiB, 2 GiB, 8 GiB{}", zones * zone_mib, if o.quick() { "; --quick: every zone 4x smaller (96-page blocks), the same 85 sections, mkfs reserve (13 sections) and ratios" } else { "" }),
-            "closed loop, queue depth 1, host page copy 1 us per 4 KiB (fs.page_copy_ns); direct I/O is buffered on a zoned main area (as F2FS does) and in place on adaptive".into(),
+            format!("data area {zones} zones x {zone_mib} MiB on conzone-paper ({} MiB); file = half of it written with 4 KiB direct writes, then 4 KiB direct random updates of 4x the file; the paper: 4 GiB, 2 GiB, 8 GiB{}", zones * zone_mib, if o.quick() { "; --quick: every zone 4x smaller (96-page blocks), the same 85 sections, mkfs reserve (13 sections) and ratios, F2FS's no-GC sleep / 4" } else { "" }),
+            format!("closed loop, queue depth 1; per 4 KiB write the host page copy (fs.page_copy_ns, 1 us) and {host_us:.1} us of host time fitted so that block-adaptive's step 1 runs at the paper's 106 MiB/s; every device command also pays host.overhead_us (15.3 us). F2FS as kernel 6.12 (the paper's 6.12.16); direct I/O is buffered on a zoned main area (as F2FS does) and in place on adaptive"),
             "block = namespace 1 turned conventional (page-mapped, 7 % OP) of the same capacity, its buffer the two zone buffers together".into(),
-            "FS WAF = everything F2FS wrote (data, node, NAT/SIT/SSA, checkpoints, GC) / user data written in step 2".into(),
+            "FS WAF = everything F2FS wrote (data, node, NAT/SIT/SSA, checkpoints, GC) / user data written in step 2; end-to-end WAF = flash programs / user data".into(),
+            "Bands: +-25 % of the paper's effect (a bandwidth, a ratio minus 1, a WAF minus 1); 'very close to 1' as [1.0, 1.1].".into(),
         ],
     })
 }

@@ -3,12 +3,17 @@
 //! block device of the same hardware (namespace 1 conventional, page mapped, with the 768 KiB of
 //! zone-buffer SRAM as its global write buffer).
 //!
-//! The paper prints no numbers in the text; it states that (a) zoned and block write bandwidth
-//! match ZMS and a Pixel 6, and (b) zoned MT reads reach nearly twice ST, which it attributes to
-//! host CPU effects. We report our bandwidths and check (b) only for direction.
+//! The paper prints no bandwidths in the text; it states that (a) zoned and block write
+//! bandwidth match ZMS and a Pixel 6 (printed, not compared: no number), and (b) MT reads reach
+//! "nearly twice" ST on the zoned device and "roughly" double on the block device (checked as
+//! ratios). The paper attributes (b) on its emulator to host CPU effects; ours comes from die
+//! parallelism (one thread at QD 1 keeps one die busy at a time).
+//!
+//! Scale: the paper gives no size per thread; `paper` / `full` write and read 8 zones' worth
+//! (384 MiB) per thread on the 4 GiB device, `quick` 2.
 
 use super::conzone_common::{device, run, ZONED_NS};
-use super::{row_dir, row_info, ExpOptions, Outcome};
+use super::{row_info, row_range, ExpOptions, Outcome};
 use zonesim::config::{NamespaceConfig, NamespaceKind};
 use zonesim::error::Result;
 use zonesim::sim::Precondition;
@@ -69,27 +74,49 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
                 .sum();
             read_bw[d][t] = rd;
             let th = if *threads == 1 { "ST" } else { "MT" };
-            rows.push(row_info(&format!("{name} {th}"), "write MiB/s", w));
+            let wrow = row_info(&format!("{name} {th}"), "write MiB/s", w);
+            rows.push(match (d, t) {
+                (0, 0) => wrow.id("conzone.fig8.zoned-write").src("seed 000 §6.2 Fig. 8: zoned writes \"closely aligned\" with ZMS, ST and MT (no number in the text)"),
+                (1, 0) => wrow.id("conzone.fig8.block-write").src("seed 000 §6.2 Fig. 8: block writes \"closely aligned\" with the Pixel 6, ST and MT (no number in the text)"),
+                _ => wrow,
+            });
             rows.push(row_info(&format!("{name} {th}"), "read MiB/s", rd));
         }
     }
-    rows.push(
-        row_dir(
-            "zoned MT vs ST",
-            "read bandwidth change %",
-            super::pct_change(read_bw[0][1], read_bw[0][0]),
-            true,
-        )
-        .src("seed 000 §6.2 Fig. 8: zoned multi-thread reads reach \"nearly twice\" single-thread (paraphrase, no number; the paper's cause is host CPU, ours die parallelism)"),
+    let mut zr = row_range(
+        "zoned MT / ST",
+        "read bandwidth ratio",
+        read_bw[0][1] / read_bw[0][0],
+        2.0,
+        1.75,
+        2.0,
     );
+    zr.tolerance = format!(
+        "{} (\"nearly twice\": under 2, within 25 % of the doubling)",
+        zr.tolerance
+    );
+    rows.push(zr.id("conzone.fig8.zoned-mt-read").src("seed 000 §6.2 Fig. 8: \"in ConZone - Zoned Device, the read bandwidth in the MT case is nearly twice that of the ST case\" (the paper's cause is host CPU, ours die parallelism)"));
+    let mut br = row_range(
+        "block MT / ST",
+        "read bandwidth ratio",
+        read_bw[1][1] / read_bw[1][0],
+        2.0,
+        1.75,
+        2.25,
+    );
+    br.tolerance = format!(
+        "{} (\"roughly doubling\": +-25 % of the doubling)",
+        br.tolerance
+    );
+    rows.push(br.id("conzone.fig8.block-mt-read").src("seed 000 §6.2 Fig. 8: the Pixel 6 \"mirrors that of both ConZone - Zoned Device and ConZone - Block Device, with the bandwidth roughly doubling as the thread count increases\""));
     Ok(Outcome {
         name: "conzone-seq".into(),
         title: "512 KiB sequential write and read, 1 and 4 threads, zoned vs block device".into(),
-        source: "seed 000 (ConZone+) §6.2 Fig. 8 (no numbers in the text; MT zoned reads nearly 2x ST)".into(),
+        source: "seed 000 (ConZone+) §6.2 Fig. 8 (no bandwidths in the text; MT reads nearly 2x ST on the zoned device, roughly 2x on the block device)".into(),
         rows,
         notes: vec![
             format!("each thread writes then reads {per_thread} x 48 MiB at QD 1; per-thread bandwidths summed"),
-            "Only the direction of the MT/ST read gain is checked: the paper attributes its 2x to host CPU single- vs multi-core speed, which we model only as the fixed host.overhead_us per request.".into(),
+            "MT / ST read ratios: 'nearly twice' read as [1.75, 2.0], 'roughly doubling' as [1.75, 2.25] (+-25 % of the doubling). The paper attributes its zoned 2x to host CPU single- vs multi-core speed, which we model only as the fixed host.overhead_us per request; ours is die parallelism (4 threads keep 4 dies busy).".into(),
             "Zoned writes: each 512 KiB request overflows the 384 KiB buffer; with 4 threads, 4 zones share 2 buffers and conflict (premature flushes to SLC).".into(),
         ],
     })

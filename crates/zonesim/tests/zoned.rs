@@ -249,6 +249,22 @@ fn hybrid_mapping_misses_less_than_page_mapping() {
     assert!(hi > pi * 1.2, "hybrid faster: {hi} vs {pi}");
 }
 
+/// A FULL zone is one zone entry, also when its last unit left the buffer before the write
+/// that filled it (ConZone §3.3): with `ftl.l2p_pin_aggregated` one pinned entry per zone.
+#[test]
+fn a_full_zone_becomes_one_pinned_zone_entry() {
+    let cfg = small(&["ftl.mapping=hybrid", "ftl.l2p_pin_aggregated=true"]);
+    let text = "[fill]\nrw=write\nbs=128k\nzonemode=zbd\nsize=2z\niodepth=8\n";
+    let r = zonesim::RunSpec::new(cfg.clone(), jobs(text))
+        .options(opts())
+        .run()
+        .unwrap();
+    let zoned = r.device.namespaces[1].zoned().unwrap();
+    assert_eq!(zoned.zone_conditions["FULL"], 2);
+    assert_eq!(r.device.l2p.zoned.pinned, 2, "{:?}", r.device.l2p.zoned);
+    assert_eq!(r.device.l2p.zoned.entries, 2, "{:?}", r.device.l2p.zoned);
+}
+
 #[test]
 fn seq_precondition_fills_every_zone_in_order() {
     let cfg = small(&[]);

@@ -79,7 +79,11 @@ impl ZonedFtl {
                 to_slc = rest;
                 from_buf += rest;
             }
-            if off > old_wp {
+            // A zone whose last unit left the buffer before the write that filled it (a full
+            // buffer flushed it) is merged into its zone entry when it turns FULL.
+            let merged =
+                trigger == Trigger::ZoneFull && off > 0 && off >= self.zst[z as usize].written;
+            if off > old_wp || merged {
                 let ext = self.zst[z as usize].extent(z);
                 let c = &mut self.counters.map;
                 self.map.on_mapped(lent, t, ext, old_wp, off, c);
