@@ -363,10 +363,7 @@ fn sweep(main: Setup) -> Vec<(String, Setup)> {
             },
         ),
         (
-            format!(
-                "IPU budget {} MiB (1/4 of the test file)",
-                main.file_mib / 4
-            ),
+            "IPU budget 1/4 of the test file".to_string(),
             Setup {
                 budget_mib: main.file_mib / 4,
                 ..main
