@@ -178,24 +178,6 @@ impl FsRig {
     }
 }
 
-/// The `zms-2024` preset; `--quick` shrinks every zone fourfold (276-page blocks, the same
-/// 64 zones) and the metadata LU with them.
-pub fn zms_2024(quick: bool) -> Result<DeviceConfig> {
-    zms_2024_scaled(if quick { 4 } else { 1 })
-}
-
-/// The `zms-2024` preset with every zone (blocks, zone capacity, the metadata LU) `div`-fold
-/// smaller: the same 64 zones.
-pub fn zms_2024_scaled(div: u64) -> Result<DeviceConfig> {
-    let mut cfg = zonesim::load_device("zms-2024", &[])?;
-    if div > 1 {
-        cfg.nand.pages_per_block /= div as u32;
-        cfg.zone.capacity_bytes /= div;
-        cfg.namespaces[0].capacity_bytes /= div;
-    }
-    Ok(cfg)
-}
-
 /// `cfg` with namespace `ns` turned into a conventional (page-mapped) namespace of the same
 /// flash: the "block" configuration of ConZone+ / the baseline of ZMS, its write buffer the
 /// zoned namespace's buffers put together.

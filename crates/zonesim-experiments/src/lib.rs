@@ -21,6 +21,7 @@ mod mcmq_vs_mqsim;
 mod steady;
 mod supgc_fio;
 mod supgc_throughput;
+mod zms_common;
 mod zms_multizone;
 mod zms_randread;
 mod zms_randwrite;

@@ -1,7 +1,21 @@
 //! Shared setup of the `mcmq-*` reproductions (seed 004 §IV, MCMQ DATE'22): the `mcmq-2022` preset
-//! (MLC, 8 channels, Table I latencies, 1/32 scale) with the multi-core firmware model, fio flows
-//! (one job, one host queue and one FTL worker per flow), and the statistics the figures need.
+//! (MLC, 8 channels, Table I latencies) with the multi-core firmware model, fio flows (one job,
+//! one host queue and one FTL worker per flow), and the statistics the figures need.
+//!
+//! Scales ([`Dims`]): at paper scale the device is the paper's ("we simulate an MLC SSD with a
+//! capacity of 512GB and 8 flash channels", §IV-A: 8,192 blocks per plane of the preset's
+//! geometry), its data cache the 512 MiB of MCMQ's sample configuration (the preset), and each
+//! namespace 1/32 of the flash it spans, as MCMQ's host sizes them (docs/firmware.md "What
+//! MCMQ's code does"; the paper gives no namespace size): 16 GiB over all channels. The paper
+//! gives no run length: each flow issues as many requests as the cache has pages (twice that
+//! for the write-only flows of Fig. 7), so that the cache fills and turns over. Full and quick
+//! are the same device with fewer blocks per plane (1/8, and 1/16 to 1/128), the namespaces,
+//! the cache and the run length scaled with it: the same dies and channels, the same shares of
+//! cache to namespace and of run to cache, so the same regime at a fraction of the cost. As in
+//! MCMQ's code, every namespace's whole map is cached (its mapping cache is sized per namespace
+//! and holds all of a 1/32-size namespace): the L2P SRAM is grown to the namespaces' maps.
 
+use super::Scale;
 use zonesim::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use zonesim::error::Result;
 use zonesim::host::fio::parse_job_file;
@@ -12,29 +26,78 @@ use zonesim::stats::Report;
 pub const SRC_WORKLOAD: &str = "seed 004 §IV-C: \"The I/O threads generate requests to each logical page in the LPA space with equal probability. The size of each I/O request is set to 8KB.\"";
 
 /// Core clock of the firmware cores: MCMQ's harts are QEMU-TCG RISC-V cores, which do about
-/// 200-400 MHz of useful work; 250 MHz is the calibration point (docs/firmware.md, "Core clock
-/// and lock hand-off").
+/// 200-400 MHz of useful work; 250 MHz is a calibration without a paper number (the paper
+/// gives neither a clock nor a figure value to fit it to; docs/firmware.md, "Core clock and
+/// lock hand-off"). It decides which resource saturates, so the experiments print sensitivity
+/// rows at [`CORE_MHZ_SWEEP`].
 pub const CORE_MHZ: f64 = 250.0;
+pub const CORE_MHZ_SWEEP: [f64; 2] = [500.0, 1000.0];
+/// The wording of the calibration, for the rows that depend on it.
+pub const CORE_MHZ_WHY: &str = "firmware.core_mhz = 250 is a calibration without a paper number (QEMU-TCG harts do about 200-400 MHz of work; the paper states no clock)";
+
+/// The sizes of a run at one scale.
+#[derive(Debug, Clone, Copy)]
+pub struct Dims {
+    /// The paper's device divided by this (1, 8, 128).
+    pub div: u64,
+    /// Blocks per plane of the device (8 ch x 2 dies x 2 planes, 256 pages of 8 KiB).
+    pub blocks_per_plane: u32,
+    /// The shared namespace (one over all channels, 1/32 of the device), MiB.
+    pub ns_mib: u64,
+    /// The data cache, MiB.
+    pub cache_mib: u64,
+}
+
+impl Dims {
+    /// The sizes at `scale`; the quick form divides the paper's device by `quick_div`.
+    pub fn of(scale: Scale, quick_div: u64) -> Dims {
+        let div = match scale {
+            Scale::Paper => 1,
+            Scale::Full => 8,
+            Scale::Quick => quick_div,
+        };
+        Dims {
+            div,
+            blocks_per_plane: (8192 / div) as u32,
+            ns_mib: (16 << 10) / div,
+            cache_mib: 512 / div,
+        }
+    }
+
+    /// Device capacity, GiB (fractions rounded down).
+    pub fn device_gib(&self) -> u64 {
+        // 8 channels x 2 dies x 2 planes x 256 pages x 8 KiB.
+        (self.blocks_per_plane as u64 * 32 * 256 * 8192) >> 30
+    }
+
+    /// Requests per flow: the cache's pages (8 KiB) times `turns`.
+    pub fn ios(&self, turns: u64) -> u64 {
+        turns * (self.cache_mib << 20) / 8192
+    }
+}
 
 /// The mcmq-2022 device with the cores model on, `flows` host queues and FTL workers,
 /// namespaces of `ns_mib` MiB (on the channel lists given; an empty list: one namespace),
-/// a data cache of `cache_mib` MiB, and `sets` overrides.
+/// the scale's device size and data cache, and the cores' clock `mhz`.
 pub fn device(
     flows: u32,
     model: &str,
     namespaces: &[(u64, Vec<u32>)],
-    cache_mib: u64,
+    dims: Dims,
+    mhz: f64,
 ) -> Result<DeviceConfig> {
     let sets: Vec<String> = vec![
         format!("firmware.model={model}"),
         format!("firmware.workers={flows}"),
-        format!("firmware.core_mhz={CORE_MHZ}"),
+        format!("firmware.core_mhz={mhz}"),
         format!("host.queues={flows}"),
-        format!("cache.bytes={}", cache_mib << 20),
-        // Small: the flows' LPA space is the namespaces (MCMQ's host sizes them 1/32).
-        "nand.blocks_per_plane=64".into(),
+        format!("cache.bytes={}", dims.cache_mib << 20),
+        format!("nand.blocks_per_plane={}", dims.blocks_per_plane),
     ];
     let mut cfg = zonesim::load_device("mcmq-2022", &sets)?;
+    // The map of every namespace cached (4 B per 4 KiB page), as MCMQ's runs had it.
+    let mapped: u64 = namespaces.iter().map(|(mib, _)| (mib << 20) / 1024).sum();
+    cfg.ftl.l2p_cache_bytes = cfg.ftl.l2p_cache_bytes.max(mapped);
     cfg.namespaces = namespaces
         .iter()
         .map(|(mib, channels)| NamespaceConfig {
