@@ -2,13 +2,17 @@
 //! parsing, the summary table, the progress bar and exit codes (2 for bad input).
 
 mod bench;
+mod compare_cmd;
 mod config_cmd;
 mod experiment_cmd;
 mod layout_cmd;
 #[cfg(target_os = "linux")]
 mod mount_cmd;
+mod report_html;
+mod report_json;
 mod run_cmd;
 mod summary;
+mod svg;
 mod sweep_cmd;
 mod trace_cmd;
 
@@ -47,6 +51,10 @@ enum Cmd {
     Layout(layout_cmd::LayoutArgs),
     /// Run every point of a grid of device keys (SWEEP.toml) on a local pool; results as CSV.
     Sweep(sweep_cmd::SweepArgs),
+    /// A finished run's JSON report as one self-contained HTML page (figures and tables).
+    Report(report_html::ReportArgs),
+    /// Deltas of two JSON reports: headline metrics per job and device counters.
+    Compare(compare_cmd::CompareArgs),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
@@ -100,6 +108,8 @@ fn main() -> ExitCode {
         #[cfg(target_os = "linux")]
         Cmd::Mount(a) => mount_cmd::run(*a),
         Cmd::Sweep(a) => sweep_cmd::run(a),
+        Cmd::Report(a) => report_html::run(a),
+        Cmd::Compare(a) => compare_cmd::run(a),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
