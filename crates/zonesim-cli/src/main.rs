@@ -5,6 +5,8 @@ mod bench;
 mod compare_cmd;
 mod config_cmd;
 mod experiment_cmd;
+mod import_mqsim;
+mod import_mqsim_map;
 mod layout_cmd;
 #[cfg(target_os = "linux")]
 mod mount_cmd;
@@ -55,6 +57,9 @@ enum Cmd {
     Report(report_html::ReportArgs),
     /// Deltas of two JSON reports: headline metrics per job and device counters.
     Compare(compare_cmd::CompareArgs),
+    /// Convert another simulator's configuration into a zonesim device and workload.
+    #[command(subcommand)]
+    Import(import_mqsim::ImportCmd),
     /// Trace tooling: statistics and format conversion.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
@@ -110,6 +115,7 @@ fn main() -> ExitCode {
         Cmd::Sweep(a) => sweep_cmd::run(a),
         Cmd::Report(a) => report_html::run(a),
         Cmd::Compare(a) => compare_cmd::run(a),
+        Cmd::Import(c) => import_mqsim::run(c),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
