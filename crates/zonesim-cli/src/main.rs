@@ -5,6 +5,7 @@ mod bench;
 mod compare_cmd;
 mod config_cmd;
 mod experiment_cmd;
+mod figure;
 mod import_mqsim;
 mod import_mqsim_map;
 mod layout_cmd;
@@ -17,6 +18,7 @@ mod summary;
 mod svg;
 mod sweep_cmd;
 mod trace_cmd;
+mod trace_plot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -60,7 +62,7 @@ enum Cmd {
     /// Convert another simulator's configuration into a zonesim device and workload.
     #[command(subcommand)]
     Import(import_mqsim::ImportCmd),
-    /// Trace tooling: statistics and format conversion.
+    /// Trace tooling: statistics, format conversion and plots.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
     /// Expose a namespace as DIR/disk through FUSE until unmounted, then write the report.
