@@ -90,7 +90,17 @@ fn leaves(doc: &Document, node: Node) -> BTreeMap<String, Param> {
 /// Parses an XML file; a syntax error names the file, line and the element open there.
 fn parse_xml<'a>(path: &Path, text: &'a str) -> Result<Document<'a>, Error> {
     Document::parse(text).map_err(|e| {
-        let pos = e.pos();
+        let mut pos = e.pos();
+        if matches!(
+            e,
+            roxmltree::Error::UnclosedRootNode | roxmltree::Error::UnexpectedEndOfStream
+        ) {
+            // The error is at the end of the text (roxmltree reports 1:1): name the last line
+            // and the element still open there.
+            let rows = text.lines().count().max(1) as u32;
+            let last = text.lines().last().unwrap_or("");
+            pos = roxmltree::TextPos::new(rows, last.chars().count() as u32 + 1);
+        }
         let elem = open_element_at(text, pos.row, pos.col)
             .map(|n| format!("in element <{n}>: "))
             .unwrap_or_default();
@@ -133,7 +143,8 @@ fn open_element_at(text: &str, row: u32, col: u32) -> Option<String> {
                 .chars()
                 .take_while(|c| !c.is_whitespace() && *c != '/' && *c != '>')
                 .collect();
-            if !name.is_empty() && !(close.is_some() && tag.ends_with('/')) {
+            let self_closing = close.is_some() && tag.ends_with('/');
+            if !name.is_empty() && !self_closing {
                 stack.push(name);
             }
         }

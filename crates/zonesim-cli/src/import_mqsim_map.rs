@@ -278,7 +278,7 @@ fn pct(v: f64) -> String {
 
 fn ns_time(ns: u64) -> String {
     for (unit, div) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
-        if ns % div == 0 {
+        if ns.is_multiple_of(div) {
             return format!("{}{unit}", ns / div);
         }
     }

@@ -282,7 +282,7 @@ pub fn bar_chart(title: &str, y_label: &str, bars: &[(String, f64)]) -> String {
         let y = sy(*v);
         let _ = write!(
             svg,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}: {}</title></rect><text x="{}" y="{}" text-anchor="middle" class="tick">{}</text>"#,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}: {}</title></rect><text x="{}" y="{}" text-anchor="middle" class="tick">{}</text><text x="{}" y="{}" text-anchor="middle" class="tick">{}</text>"#,
             num(x),
             num(y),
             num(slot * 0.7),
@@ -292,7 +292,10 @@ pub fn bar_chart(title: &str, y_label: &str, bars: &[(String, f64)]) -> String {
             esc(&trim(*v)),
             num(x + slot * 0.35),
             num(H - BOTTOM + 16.0),
-            esc(name)
+            esc(name),
+            num(x + slot * 0.35),
+            num(y - 4.0),
+            esc(&trim(*v))
         );
     }
     let _ = write!(

@@ -132,12 +132,12 @@ pub fn plot(read: &ReadArgs, out: &Path) -> anyhow::Result<()> {
     };
     let max_size = sizes.iter().flatten().copied().max().unwrap_or(0).max(1) as f64 * 1.05;
     let mut bars = Vec::new();
-    for c in 0..SIZE_CLASSES {
-        for k in 0..3 {
+    for (k, row) in sizes.iter().enumerate() {
+        for (c, &n) in row.iter().enumerate() {
             bars.push(Mark::Bar {
                 x0: c as f64 + 0.1 + k as f64 * 0.27,
                 x1: c as f64 + 0.1 + (k + 1) as f64 * 0.27,
-                y: sizes[k][c] as f64,
+                y: n as f64,
                 color: colors[k],
             });
         }

@@ -128,9 +128,16 @@ fn mqsim_bad_input_is_one_line_with_file_line_and_element() {
         "<?xml version=\"1.0\"?>\n<Execution_Parameter_Set>\n  <Device_Parameter_Set>\n    <Flash_Channel_Count>eight</Flash_Channel_Count>\n  </Device_Parameter_Set>\n</Execution_Parameter_Set>\n",
     )
     .unwrap();
+    let cut = d.join("cut.xml");
+    std::fs::write(
+        &cut,
+        "<?xml version=\"1.0\"?>\n<Execution_Parameter_Set>\n  <Device_Parameter_Set>\n    <Flash_Channel_Count>8\n",
+    )
+    .unwrap();
     for (file, needles) in [
         (&bad, ["broken.xml:4:", "<Seed>"]),
         (&value, ["value.xml:4:", "<Flash_Channel_Count>"]),
+        (&cut, ["cut.xml:4:", "<Flash_Channel_Count>"]),
     ] {
         let out = zonesim(&["import", "mqsim", s(file), s(&wl), "--out", s(&d.join("o"))]);
         let err = String::from_utf8_lossy(&out.stderr);
