@@ -224,7 +224,8 @@ fn counters_section(r: &Value, data: &mut Map<String, Value>) -> String {
 }
 
 /// The points of a latency CDF (µs, fraction): from the direction's histogram buckets
-/// (`latency_us.histogram`: `[upper_us, count]` pairs or `{upper_us|le_us, count}` objects)
+/// (`latency_us.histogram`: `[upper_us, count]` pairs, `{upper_us|le_us, count}` objects, or
+/// one object `{"upper_us": count}`)
 /// where the report has them, else from its percentiles (`latency_us.percentiles`, keys in
 /// percent, or the fixed min / p50 / p99 / p99.9 / max).
 pub fn cdf_points(stats: &Value) -> (Vec<(f64, f64)>, &'static str) {
@@ -232,7 +233,20 @@ pub fn cdf_points(stats: &Value) -> (Vec<(f64, f64)>, &'static str) {
         Some(l) => l,
         None => return (Vec::new(), "none"),
     };
-    if let Some(h) = lat.get("histogram").and_then(Value::as_array) {
+    let hist: Option<Vec<Value>> = match lat.get("histogram") {
+        Some(Value::Array(a)) => Some(a.clone()),
+        // fio json+ style: {"upper bound in µs": count}.
+        Some(Value::Object(o)) => {
+            let mut v: Vec<(f64, Value)> = o
+                .iter()
+                .filter_map(|(k, c)| Some((k.parse::<f64>().ok()?, c.clone())))
+                .collect();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Some(v.into_iter().map(|(k, c)| json!([k, c])).collect())
+        }
+        _ => None,
+    };
+    if let Some(h) = hist {
         let buckets: Vec<(f64, f64)> = h
             .iter()
             .filter_map(|b| match b {
@@ -588,6 +602,11 @@ mod tests {
     fn cdf_from_histogram_or_percentiles() {
         let s = json!({"latency_us": {"histogram": [[1.0, 1], [2.0, 3]]}});
         assert_eq!(cdf_points(&s), (vec![(1.0, 0.25), (2.0, 1.0)], "histogram"));
+        let s = json!({"latency_us": {"histogram": {"10": 3, "2.5": 1}}});
+        assert_eq!(
+            cdf_points(&s),
+            (vec![(2.5, 0.25), (10.0, 1.0)], "histogram")
+        );
         let s =
             json!({"latency_us": {"min": 1.0, "p50": 2.0, "p99": 3.0, "p999": 4.0, "max": 5.0}});
         let (p, _) = cdf_points(&s);
