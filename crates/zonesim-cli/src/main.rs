@@ -2,15 +2,23 @@
 //! parsing, the summary table, the progress bar and exit codes (2 for bad input).
 
 mod bench;
+mod compare_cmd;
 mod config_cmd;
 mod experiment_cmd;
+mod figure;
+mod import_mqsim;
+mod import_mqsim_map;
 mod layout_cmd;
 #[cfg(target_os = "linux")]
 mod mount_cmd;
+mod report_html;
+mod report_json;
 mod run_cmd;
 mod summary;
+mod svg;
 mod sweep_cmd;
 mod trace_cmd;
+mod trace_plot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -47,7 +55,14 @@ enum Cmd {
     Layout(layout_cmd::LayoutArgs),
     /// Run every point of a grid of device keys (SWEEP.toml) on a local pool; results as CSV.
     Sweep(sweep_cmd::SweepArgs),
-    /// Trace tooling: statistics and format conversion.
+    /// A finished run's JSON report as one self-contained HTML page (figures and tables).
+    Report(report_html::ReportArgs),
+    /// Deltas of two JSON reports: headline metrics per job and device counters.
+    Compare(compare_cmd::CompareArgs),
+    /// Convert another simulator's configuration into a zonesim device and workload.
+    #[command(subcommand)]
+    Import(import_mqsim::ImportCmd),
+    /// Trace tooling: statistics, format conversion and plots.
     #[command(subcommand)]
     Trace(trace_cmd::TraceCmd),
     /// Expose a namespace as DIR/disk through FUSE until unmounted, then write the report.
@@ -100,6 +115,9 @@ fn main() -> ExitCode {
         #[cfg(target_os = "linux")]
         Cmd::Mount(a) => mount_cmd::run(*a),
         Cmd::Sweep(a) => sweep_cmd::run(a),
+        Cmd::Report(a) => report_html::run(a),
+        Cmd::Compare(a) => compare_cmd::run(a),
+        Cmd::Import(c) => import_mqsim::run(c),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,4 @@
-//! `zonesim trace stats|convert`: trace tooling on top of `zonesim::host::trace`.
+//! `zonesim trace stats|convert|plot`: trace tooling on top of `zonesim::host::trace`.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -89,6 +89,16 @@ pub enum TraceCmd {
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: Option<PathBuf>,
     },
+    /// Plot a trace: offset over time, request sizes, read/write mix over time (PNG, or SVG
+    /// when OUT ends in .svg).
+    #[command(allow_negative_numbers = true)]
+    Plot {
+        #[command(flatten)]
+        read: ReadArgs,
+        /// The image to write: FILE.png or FILE.svg.
+        #[arg(long, value_name = "FILE.png")]
+        out: PathBuf,
+    },
 }
 
 /// Runs a `zonesim trace` subcommand. Bad input comes back as a `zonesim::Error`.
@@ -96,6 +106,7 @@ pub fn run(cmd: TraceCmd) -> anyhow::Result<()> {
     match cmd {
         TraceCmd::Stats { read, top, json } => stats(&read, top, json.as_deref()),
         TraceCmd::Convert { read, to, output } => convert(&read, to, output.as_deref()),
+        TraceCmd::Plot { read, out } => crate::trace_plot::plot(&read, &out),
     }
 }
 
