@@ -1,9 +1,11 @@
-//! Helpers shared by the Zoned UFS reproductions (seed 001 §5.3–5.4, `zufs-*`): the CUFS and
-//! ZUFS presets, the random-read job of §5.2 ("four threads with a request size of 4 KB ...
-//! libaio engine with a queue depth of 64"), and reading read throughput and map misses out of a
-//! report.
+//! Helpers shared by the Zoned UFS reproductions (seed 001 §5.2–5.6, `zufs-*`): the CUFS and
+//! ZUFS devices at each scale (the presets, and the paper's 512 GB phone, §5.1), the
+//! random-read job of §5.2 ("four threads with a request size of 4 KB ... libaio engine with a
+//! queue depth of 64"), and reading read throughput and map misses out of a report.
 
 use super::conzone_common::run;
+use super::ExpOptions;
+use zonesim::config::fs::FsConfig;
 use zonesim::config::DeviceConfig;
 use zonesim::error::Result;
 use zonesim::sim::Precondition;
@@ -19,6 +21,66 @@ pub const ZONE_BYTES: u64 = 1056 << 20;
 /// fio threads and per-thread queue depth of the paper's random-read runs (§5.2).
 const THREADS: u32 = 4;
 const QD: u32 = 64;
+
+/// Blocks per plane of the paper's device: "512 GB ZUFS" (§5.1) on the four TLC dies of
+/// `zufs-2026` (4 planes, 4,224-page blocks of 16 KiB: 1,056 MiB superblocks, §4.1) is four
+/// 1 Tbit dies (our assumption: the paper gives the user capacity, not the raw one), 512 GiB
+/// raw = 496 superblocks.
+pub const PAPER_BLOCKS_PER_PLANE: u32 = 496;
+/// The paper's zoned LU: 512 GB in zones of 1,056 MiB (§4.1, §5.1) = 462 zones (476 GiB).
+pub const PAPER_ZONES: u32 = 462;
+/// The paper's CUFS: the same flash as one conventional LU of 512 GB (§5.1): 512 GiB raw over
+/// 476.8 GiB logical is 7 % spare (`ftl.overprovisioning`).
+pub const PAPER_CUFS_OP: f64 = 0.07;
+/// `cufs-2026` at the scale `o` asks for: the paper's 512 GB device (§5.1) at `--scale paper`,
+/// the preset (14.7 GiB) otherwise; `sets` override it.
+pub fn cufs(o: &ExpOptions, sets: &[String]) -> Result<DeviceConfig> {
+    let mut cfg = zonesim::load_device("cufs-2026", sets)?;
+    if o.paper() {
+        cfg.nand.blocks_per_plane = PAPER_BLOCKS_PER_PLANE;
+        cfg.ftl.overprovisioning = PAPER_CUFS_OP;
+        check(&cfg)?;
+    }
+    Ok(cfg)
+}
+
+/// `zufs-2026` at the scale `o` asks for: at `--scale paper` the paper's 512 GB device, 462
+/// zones of 1,056 MiB on 496 superblocks, the other 34 blocks per plane pSLC (12 GiB: the
+/// conventional LU, sized for the F2FS metadata of 462 sections, 6.5 GiB, and the SLC buffer of
+/// premature flushes; our choice, the paper gives no SLC size); the preset (12 zones)
+/// otherwise.
+pub fn zufs(o: &ExpOptions, sets: &[String]) -> Result<DeviceConfig> {
+    let mut cfg = zonesim::load_device("zufs-2026", sets)?;
+    if o.paper() {
+        cfg.nand.blocks_per_plane = PAPER_BLOCKS_PER_PLANE;
+        cfg.nand.slc_blocks_per_plane = PAPER_BLOCKS_PER_PLANE - PAPER_ZONES;
+        cfg.namespaces[0].capacity_bytes = 6656 << 20;
+        cfg.namespaces[ZUFS_NS].zones = PAPER_ZONES;
+        check(&cfg)?;
+    }
+    Ok(cfg)
+}
+
+fn check(cfg: &DeviceConfig) -> Result<()> {
+    cfg.validate()?;
+    zonesim::device::validate(cfg)
+}
+
+/// The ZUFS device of the file-system experiments and its F2FS setup: at `--scale paper` the
+/// paper's device (462 sections of 1,056 MiB) with its `reserved_segments` (6,336); otherwise
+/// [`fs_zufs_device`] (96 sections of 132 MiB) with the same 12 sections reserved.
+pub fn fs_zufs(o: &ExpOptions) -> Result<(DeviceConfig, FsConfig)> {
+    let cfg = if o.paper() {
+        zufs(o, &[])?
+    } else {
+        fs_zufs_device()?
+    };
+    let fs = FsConfig {
+        reserved_segments: Some(paper_reserved_segments(&cfg)),
+        ..FsConfig::default()
+    };
+    Ok((cfg, fs))
+}
 
 /// The two sides of one random-read point: CUFS and ZUFS read throughput and map misses.
 pub struct ReadPoint {
@@ -89,27 +151,43 @@ fn randread_job(zoned: bool, size: &str, bs: u64, ios: u64) -> String {
 }
 
 /// Random reads of `bs` bytes over `range` bytes of freshly (sequentially) written CUFS and
-/// ZUFS; ZUFS reads whole zones (fio's zonemode=zbd), so its range is rounded up to zones.
-pub fn randread_point(range: u64, bs: u64, ios: u64, seed: u64) -> Result<ReadPoint> {
-    let cufs = zonesim::load_device("cufs-2026", &[])?;
-    let zufs = zonesim::load_device("zufs-2026", &[])?;
-    let pre = Precondition::Seq;
-    let c = run(
-        &cufs,
-        &randread_job(false, &format!("{}m", range >> 20), bs, ios),
-        pre,
-        0,
-        seed,
-    )?;
+/// ZUFS (`cufs`, `zufs`); ZUFS reads whole zones (fio's zonemode=zbd), so its range is rounded
+/// up to zones.
+pub fn randread_point(
+    cufs: &DeviceConfig,
+    zufs: &DeviceConfig,
+    range: u64,
+    bs: u64,
+    ios: u64,
+    seed: u64,
+) -> Result<ReadPoint> {
+    let c = randread_cufs(cufs, range, bs, ios, seed)?;
     let zones = range.div_ceil(ZONE_BYTES);
     let z = run(
-        &zufs,
+        zufs,
         &randread_job(true, &format!("{zones}z"), bs, ios),
-        pre,
+        Precondition::Seq,
         ZUFS_NS,
         seed,
     )?;
     Ok(ReadPoint { cufs: c, zufs: z })
+}
+
+/// The CUFS side of [`randread_point`] alone (the sensitivity runs vary only CUFS's map).
+pub fn randread_cufs(
+    cufs: &DeviceConfig,
+    range: u64,
+    bs: u64,
+    ios: u64,
+    seed: u64,
+) -> Result<Report> {
+    run(
+        cufs,
+        &randread_job(false, &format!("{}m", range >> 20), bs, ios),
+        Precondition::Seq,
+        0,
+        seed,
+    )
 }
 
 /// A range in words ("256 MiB", "8 GiB").

@@ -23,31 +23,30 @@
 //! removed), scaled by k, then the photos are installed the same way and their fragments per
 //! file and fragment length counted. The paper's 1 GiB test file is a whole number of the
 //! 128 KiB files; the scaled one is rounded up to stay so (otherwise each iteration shifts the
-//! next files against the holes, a sensitivity row), and the loop stops when free space is
-//! twice the photo set (the paper's "below 1 GB" would leave no room for them).
+//! next files against the holes), and the loop stops when free space is twice the photo set
+//! (the paper's "below 1 GB" would leave no room for them).
 //!
-//! Scaling: every capacity-proportional size is multiplied by k = the file system's user
+//! Scales: every capacity-proportional size is multiplied by k = the file system's user
 //! capacity / 512 GB (the paper's ZUFS): the stage-1 file, the stage-2 files and their
-//! updates, the 40 GB threshold and the photo count; file sizes of the installed sets (16 MiB
-//! game files, 4.5 MB photos) are not scaled. A run takes about a second per device, so
-//! `--quick` keeps the full sizes and only drops sensitivity runs.
+//! updates, the 40 GB threshold, the §5.5 loop and the photo count; file sizes of the
+//! installed sets (16 MiB game files, 4.5 MB photos) are not scaled. `paper` runs the paper's
+//! 512 GB devices (k about 1); `quick` and `full` (the same) the presets (k about 0.03).
 //!
-//! Sensitivity (CUFS): F2FS in LFS mode (no SSR), idle time after each stage-2 pass (background
-//! GC), the aging stopped at higher floors (more free segments left for the install), the
-//! mkfs reserve scaled with k (scaling rule: mkfs.f2fs's own reserve and overprovision for the
-//! paper's 512 GB of 2 MiB segments, reserved segments x k, the same overprovision percent;
-//! mkfs at our size reserves about 6x more of the device), the stage-2 overwrites fsync'd one
-//! by one (the paper does not say how they reach the disk; F2FS's `ipu_policy` FSYNC bit then
-//! updates them in place) and the game taking more of the free space; for the photos: named
-//! `.jpg` (mkfs's media extensions put them in the cold data log, which GC's moved blocks
-//! share) and with a concurrent writer (an assumption, the paper names none: after each
-//! `MIN_WRITEBACK_PAGES` = 4 MiB the flusher writes back of a photo, another file of the same
-//! extension is written and fsync'd); full form also LFS mode, the test file not rounded,
-//! other stops of the aging.
+//! Sensitivity (the same runs at every scale): CUFS with F2FS in LFS mode (no SSR), the aging
+//! stopped at higher floors (more free segments left for the install), the mkfs reserve
+//! scaled with k (scaling rule: mkfs.f2fs's own reserve and overprovision for the paper's
+//! 512 GB of 2 MiB segments, reserved segments x k, the same overprovision percent), the
+//! stage-2 overwrites fsync'd one by one (the paper does not say how they reach the disk;
+//! F2FS's `ipu_policy` FSYNC bit then updates them in place), alone and with the game taking
+//! 90 % of the free space; the photos as `.jpg` (mkfs's media extensions put them in the cold
+//! data log, which GC's moved blocks share) with a concurrent writer (an assumption, the paper
+//! names none: after each `MIN_WRITEBACK_PAGES` = 4 MiB the flusher writes back of a photo,
+//! another file of the same extension is written and fsync'd), on both sides; and a
+//! verification CPU time per GiB added to both sides' read time (the model has no host CPU).
 
 use super::fs_common::{FsRig, Xs};
-use super::zufs_common::{fs_zufs_device, paper_reserved_segments};
-use super::{pct_change, row_abs, row_info, row_rel, ExpOptions, Kind, Outcome, Row};
+use super::zufs_common::{cufs, fs_zufs};
+use super::{pct_change, row_abs, row_info, row_range, row_rel, Cause, ExpOptions, Outcome, Row};
 use zonesim::config::fs::{FsConfig, FsModeCfg};
 use zonesim::config::DeviceConfig;
 use zonesim::error::{Error, Result};
@@ -83,15 +82,10 @@ const PHOTO_AGING: PhotoAging = PhotoAging {
     whole: true,
     how: ALONE,
 };
-/// Sensitivity: other stops of the photos' aging (free space / photo set).
-const PHOTO_FLOORS_X: [f64; 2] = [1.25, 4.0];
 /// "an average file size of approximately 4.5 MB", in whole blocks.
 const PHOTO_FILE: u64 = 4_500_000u64.div_ceil(BLOCK_BYTES) * BLOCK_BYTES;
 /// Stage 2: files per pass.
 const STAGE2_FILES: u64 = 16;
-/// Idle after each stage-2 pass in the sensitivity run (the paper states none): one maximum
-/// sleep of F2FS's background GC thread on a conventional device (`gc_max_sleep_time`).
-const IDLE_MS: u64 = 60_000;
 /// The knobs of the aging the paper leaves open.
 #[derive(Clone, Copy)]
 struct Aging {
@@ -488,33 +482,18 @@ fn paper_reserve() -> (f64, u64) {
     mkfs_reserve((PAPER_BYTES / SEG_BYTES as f64) as u64)
 }
 
-fn zufs_fs(cfg: &DeviceConfig) -> FsConfig {
-    FsConfig {
-        reserved_segments: Some(paper_reserved_segments(cfg)),
-        ..FsConfig::default()
-    }
-}
-
-/// The sensitivity runs, all on CUFS: F2FS in LFS mode (no SSR, no IPU), idle after each
-/// stage-2 pass (full form only), and the aging stopped at higher floors.
+/// The sensitivity runs (the same at every scale): CUFS with F2FS in LFS mode (no SSR, no
+/// IPU), with the aging stopped at higher floors, with the paper's reserve scaled by k, with
+/// the stage-2 overwrites fsync'd one by one (in place), alone and with the game taking more of
+/// the free space; Table 2's photos as JPEGs with a concurrent writer on both sides.
 struct Sens {
     lfs: Side,
-    idle: Option<Side>,
     floors: Vec<(f64, Side)>,
-    /// Table 2's photos on CUFS in LFS mode, and with their aging stopped elsewhere.
-    /// Full form only.
-    photo_lfs: Option<Photos>,
-    /// The §5.5 test file of k x 10^9 bytes, not a whole number of 128 KiB files (full form).
-    photo_split: Option<Photos>,
-    photo_floors: Vec<(f64, Photos)>,
-    /// CUFS with the paper's reserve scaled by k, and with the stage-2 overwrites fsync'd one
-    /// by one (in place), alone and with the scaled reserve.
     reserve: Side,
     sync_updates: Side,
-    sync_reserve: Option<Side>,
     /// CUFS with the game taking more of the free space (share, overwrites fsync'd each).
     shares: Vec<(f64, bool, Side)>,
-    /// Photos as JPEGs (cold log) on both sides, alone and with a concurrent writer.
+    /// Photos as JPEGs (cold log) with a concurrent writer, CUFS and ZUFS.
     photo_ext: Vec<(&'static str, Photos, Photos)>,
 }
 
@@ -525,9 +504,6 @@ const OTHER_BYTES: u64 = 256 << 10;
 struct Gaps {
     ssr: String,
     time: String,
-    photo: String,
-    /// Prefix of the ratio's gap (the side that misses follows).
-    ratio: String,
     zufs_frags: String,
 }
 
@@ -535,23 +511,19 @@ mod rows;
 use rows::*;
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
-    let ccfg = zonesim::load_device("cufs-2026", &[])?;
-    let zcfg = fs_zufs_device()?;
+    let ccfg = cufs(o, &[])?;
+    let (zcfg, zfs) = fs_zufs(o)?;
     let cufs = simulate(&ccfg, FsConfig::default(), PAPER, o)?;
-    let zufs = simulate(&zcfg, zufs_fs(&zcfg), PAPER, o)?;
+    let zufs = simulate(&zcfg, zfs.clone(), PAPER, o)?;
     let cph = photos(&ccfg, FsConfig::default(), PHOTO_AGING, o)?;
-    let zph = photos(&zcfg, zufs_fs(&zcfg), PHOTO_AGING, o)?;
-    let sens = sensitivity(&ccfg, &zcfg, o)?;
+    let zph = photos(&zcfg, zfs.clone(), PHOTO_AGING, o)?;
+    let sens = sensitivity(&ccfg, &zcfg, &zfs, o)?;
     let g = gaps(&cufs, &zufs, (&cph, &zph), &sens);
     let mut rows = Vec::new();
     side_rows(&mut rows, "cufs", &cufs);
     side_rows(&mut rows, "zufs", &zufs);
     photo_rows(&mut rows, "cufs", &cph);
     photo_rows(&mut rows, "zufs", &zph);
-    rows.push(
-        row_abs("cufs", "game reads 4-8 KiB %", cufs.game.reads.pct(0), 66.3, 10.0).gap_if_fails(&g.ssr)
-            .src(&format!("{SRC}: \"In CUFS, 66.3% of read requests fall in the 4~8 KB range, caused by the Selective Segment Reuse (SSR) [37] feature of F2FS\"")),
-    );
     rows.push(row_info(
         "zufs",
         "game reads 4-8 KiB %",
@@ -562,81 +534,15 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         "game reads >512 KiB %",
         cufs.game.reads.pct(4),
     ));
-    rows.push(
-        row_majority("zufs", "game reads >512 KiB %", zufs.game.reads.pct(4)).src(&format!(
-            "{SRC}: \"Consequently, the majority of read requests in ZUFS exceed 512 KB\""
-        )),
-    );
-    let t = pct_change(zufs.game.s_per_gib(), cufs.game.s_per_gib());
-    rows.push(
-        row_abs("zufs vs cufs", "game read time per GiB %", t, -14.3, 10.0).gap_if_fails(&g.time)
-            .src(&format!("{SRC}: \"ZUFS completes the verification and game loading in 30 seconds, achieving a 14% improvement over CUFS, which requires 35 seconds\" (30 / 35 - 1 = -14.3%)")),
-    );
-    rows.push(
-        row_rel(
-            "cufs",
-            "photo fragments per file",
-            cph.set.frags_per_file(),
-            46.29,
-            0.5,
-        )
-        .gap_if_fails(&g.photo)
-        .src(&format!("{TAB2}: \"Avg Fragments/File\" CUFS 46.29")),
-    );
-    rows.push(
-        row_rel(
-            "zufs",
-            "photo fragments per file",
-            zph.set.frags_per_file(),
-            2.31,
-            0.5,
-        )
-        .gap_if_fails(&g.zufs_frags)
-        .src(&format!("{TAB2}: \"Avg Fragments/File\" ZUFS 2.31")),
-    );
-    rows.push(
-        row_rel(
-            "cufs",
-            "photo fragment length KiB",
-            cph.set.frag_kib(),
-            99.0 / 1.024,
-            0.5,
-        )
-        .gap_if_fails(&g.photo)
-        .src(&format!(
-            "{TAB2}: \"Avg Fragment Length (KB)\" CUFS 99 (= 96.7 KiB)"
-        )),
-    );
-    rows.push(
-        row_rel(
-            "zufs",
-            "photo fragment length KiB",
-            zph.set.frag_kib(),
-            1979.0 / 1.024,
-            0.5,
-        )
-        .gap_if_fails(&g.zufs_frags)
-        .src(&format!(
-            "{TAB2}: \"Avg Fragment Length (KB)\" ZUFS 1,979 (= 1,932.6 KiB)"
-        )),
-    );
-    let ratio = cph.set.frags_per_file() / zph.set.frags_per_file().max(1e-12);
-    rows.push(
-        row_rel("cufs / zufs", "photo fragments per file ratio", ratio, 20.0, 0.5).gap_if_fails(&format!("{}{}", g.ratio, g.zufs_frags))
-            .src(&format!("{TAB2}: \"resulting in 20x fewer number of fragments per file and a 20x larger fragment length than CUFS\"")),
-    );
-    rows.push(row_info(
-        "zufs vs cufs",
-        "CPU s per GiB for the paper's -14.3% (derived)",
-        cpu_for_paper(&cufs, &zufs),
-    ));
-    sens_rows(&mut rows, &sens, &zufs);
+    sens_rows(&mut rows, &sens, &cufs, &zufs);
+    checked_rows(&mut rows, (&cufs, &zufs), (&cph, &zph), &g);
     let notes = vec![
+        format!("{} scale: {}", o.scale, if o.paper() { "the paper's 512 GB devices (§5.1): CUFS 478 GiB, ZUFS 462 sections of 1,056 MiB with its 6,336 reserved segments (Table 1); k is about 1" } else { "the presets: CUFS 14.7 GiB, ZUFS as 96 sections of 132 MiB with 12 sections reserved (as zufs-fragmentation); every capacity-proportional size x k (full equals quick)" }),
         "two-stage aging (§5.6.1), sizes x k = the file system's user capacity / 512 GB: stage 1 fills with \"1 GB\" files (x k) to 50% free and deletes every second; stage 2 passes create 16 \"64 MB\" files (x k; written and fsync'd) and overwrite each with \"12 MB\" (x k) of random 4 KiB buffered writes, fsync per file, until free < \"40 GB\" (x k); no idle time".into(),
         format!("photos (Table 2) on a device of their own \"aged using the same methodology as in Section 5.5\", scaled by k: per iteration round(32,768 x k) files of 128 KiB created, every second deleted, a \"1 GB\" (x k) test file written, read back and removed; until free space is below {} x the photo set (the paper's stop \"below 1 GB\" would leave no room for its 5.9 GB of photos), then round(1300 x k) photos of 4.5 MB; the test file is rounded up to whole 128 KiB files ({} blocks; the paper's 1 GiB holds 8,192 of them)", PHOTO_AGING.floor_x, scaled(cufs.k, 1e9).div_ceil(AGE_FILE) * AGE_FILE / BLOCK_BYTES),
         format!("install after aging: game files of 16 MiB filling {:.0}% of the free space left after the two-stage aging; game and photos written sequentially (512 KiB buffered writes, fsync per file); each set read back in 1 MiB reads, one at a time; the FS merges contiguous blocks into one device read up to fs.max_bio_bytes = 1 MiB (the paper's >512 KB reads imply a limit above 512 KiB)", GAME_SHARE * 100.0),
-        "cufs-2026: F2FS adaptive on the conventional LU; zufs-2026 with 96 zones of 132 MiB (as zufs-fragmentation), F2FS LFS on the zoned LU, metadata on the conventional LU, reserve 12 sections as the paper".into(),
-        format!("read time: summed simulated time of the reads (the paper's 30 / 35 s include game loading on the CPU); compared per GiB since the sets differ between the devices{}", if o.quick() { "; --quick runs two aging floors and leaves out the idle, the overwrites-fsync'd-with-reserve-x-k, the other game-share, the photos' LFS / aging / plain-.jpg sensitivity runs" } else { "" }),
+        "cufs-2026: F2FS adaptive on the conventional LU; zufs-2026: F2FS LFS on the zoned LU, metadata on the conventional LU".into(),
+        "read time: summed simulated time of the reads (the paper's 30 / 35 s include game loading on the CPU, not modelled: sensitivity rows add a verification CPU time per GiB to both sides); compared per GiB since the sets differ between the devices".into(),
         format!("cufs game reads: {}", cufs.game.reads.line()),
         format!("zufs game reads: {}", zufs.game.reads.line()),
         format!("cufs photo reads: {}", cph.set.reads.line()),
@@ -649,6 +555,83 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         rows,
         notes,
     })
+}
+
+/// The rows that check the paper's numbers (each names its registry id).
+fn checked_rows(rows: &mut Vec<Row>, side: (&Side, &Side), ph: (&Photos, &Photos), g: &Gaps) {
+    let (cufs, zufs) = side;
+    let (cph, zph) = ph;
+    rows.push(
+        row_abs("cufs", "game reads 4-8 KiB %", cufs.game.reads.pct(0), 66.3, 10.0)
+            .id("zufs.fig11.cufs-small-reads")
+            .gap(Cause::UnstatedParameter, &g.ssr)
+            .src(&format!("{SRC}: \"In CUFS, 66.3% of read requests fall in the 4~8 KB range, caused by the Selective Segment Reuse (SSR) [37] feature of F2FS\" (±10 points: one run of the paper, no spread given)")),
+    );
+    rows.push(
+        row_range("zufs", "game reads >512 KiB %", zufs.game.reads.pct(4), 50.0, 50.0, 100.0)
+            .id("zufs.fig11.zufs-large-reads")
+            .src(&format!("{SRC}: \"Consequently, the majority of read requests in ZUFS exceed 512 KB\" (the majority: above half)")),
+    );
+    let t = pct_change(zufs.game.s_per_gib(), cufs.game.s_per_gib());
+    rows.push(
+        row_range("zufs vs cufs", "game read time per GiB %", t, -14.3, -16.9, -11.6)
+            .id("zufs.s5-6-1.game-time")
+            .gap(Cause::MissingMechanism, &g.time)
+            .src(&format!("{SRC}: \"ZUFS completes the verification and game loading in 30 seconds, achieving a 14% improvement over CUFS, which requires 35 seconds\" (30 / 35 - 1 = -14.3%; the band is the rounding of the two times to the second: 29.5 / 35.5 .. 30.5 / 34.5)")),
+    );
+    let t2 = "the photo size is \"approximately 4.5 MB\" and fragments per file follow it";
+    rows.push(
+        row_rel("cufs", "photo fragments per file", cph.set.frags_per_file(), 46.29, 0.2)
+            .id("zufs.tab2.cufs-fragments")
+            .src(&format!("{TAB2}: \"Avg Fragments/File\" CUFS 46.29 (±20 %: one aged phone, one photo set; {t2})")),
+    );
+    rows.push(
+        row_rel(
+            "zufs",
+            "photo fragments per file",
+            zph.set.frags_per_file(),
+            2.31,
+            0.2,
+        )
+        .id("zufs.tab2.zufs-fragments")
+        .gap(Cause::UnstatedParameter, &g.zufs_frags)
+        .src(&format!(
+            "{TAB2}: \"Avg Fragments/File\" ZUFS 2.31 (±20 %, as CUFS's)"
+        )),
+    );
+    rows.push(
+        row_rel("cufs", "photo fragment length KiB", cph.set.frag_kib(), 99.0 / 1.024, 0.2)
+            .id("zufs.tab2.cufs-fragment-length")
+            .src(&format!("{TAB2}: \"Avg Fragment Length (KB)\" CUFS 99 (= 96.7 KiB; ±20 %: one aged phone, one photo set)")),
+    );
+    rows.push(
+        row_rel(
+            "zufs",
+            "photo fragment length KiB",
+            zph.set.frag_kib(),
+            1979.0 / 1.024,
+            0.2,
+        )
+        .id("zufs.tab2.zufs-fragment-length")
+        .gap(Cause::UnstatedParameter, &g.zufs_frags)
+        .src(&format!(
+            "{TAB2}: \"Avg Fragment Length (KB)\" ZUFS 1,979 (= 1,932.6 KiB; ±20 %, as CUFS's)"
+        )),
+    );
+    let ratio = cph.set.frags_per_file() / zph.set.frags_per_file().max(1e-12);
+    rows.push(
+        row_rel("cufs / zufs", "photo fragments per file ratio", ratio, 46.29 / 2.31, 0.2)
+            .id("zufs.tab2.fewer-fragments-20x")
+            .gap(Cause::UnstatedParameter, &g.zufs_frags)
+            .src(&format!("{TAB2}: \"resulting in 20x fewer number of fragments per file\" (Table 2: 46.29 / 2.31 = 20.0; ±20 %, as its rows)")),
+    );
+    let len = zph.set.frag_kib() / cph.set.frag_kib().max(1e-12);
+    rows.push(
+        row_rel("zufs / cufs", "photo fragment length ratio", len, 1979.0 / 99.0, 0.2)
+            .id("zufs.tab2.longer-fragments-20x")
+            .gap(Cause::UnstatedParameter, &g.zufs_frags)
+            .src(&format!("{TAB2}: \"and a 20x larger fragment length than CUFS\" (Table 2: 1,979 / 99 = 20.0; ±20 %, as its rows)")),
+    );
 }
 
 #[cfg(test)]

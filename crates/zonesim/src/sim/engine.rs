@@ -68,8 +68,9 @@ pub(super) struct Engine<'d> {
 }
 
 impl<'d> Engine<'d> {
-    pub fn new(dev: &'d mut Device, mut sources: Vec<Source>) -> Engine<'d> {
-        let host = HostPath::new(dev, &mut sources);
+    /// `seed`: the run's (the host path's random draws derive from it).
+    pub fn new(dev: &'d mut Device, mut sources: Vec<Source>, seed: u64) -> Engine<'d> {
+        let host = HostPath::new(dev, &mut sources, seed);
         let mut groups: Vec<Vec<u32>> = vec![Vec::new()];
         for (i, s) in sources.iter().enumerate() {
             if s.stonewall && !groups.last().unwrap().is_empty() {
@@ -446,14 +447,16 @@ impl<'d> Engine<'d> {
     }
 }
 
-/// Run sources on an existing device from `start` (used by preconditioning); returns the end.
+/// Run sources on an existing device from `start` (used by preconditioning, `seed` its own);
+/// returns the end.
 pub(super) fn run_on(
     dev: &mut Device,
     sources: Vec<Source>,
     start: SimTime,
     ctl: &mut Control,
+    seed: u64,
 ) -> Result<SimTime> {
-    let mut eng = Engine::new(dev, sources);
+    let mut eng = Engine::new(dev, sources, seed);
     eng.phase = "preconditioning";
     eng.run(start, ctl)
 }

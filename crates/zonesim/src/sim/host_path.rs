@@ -12,13 +12,14 @@ use super::engine::Ev;
 use super::queues::HostQueues;
 use super::source::Source;
 use crate::device::{Device, Submitted};
-use crate::engine::{EventQueue, SimTime};
+use crate::engine::{rng_for, EventQueue, SimTime};
 use crate::host::iotailor::{Hold, IoTailor, TailorConfig, TailorCounters};
 use crate::host::order::{OrderConfig, OrderCounters, ZoneWriteOrder};
 use crate::host::sched::{DispatchCounters, IoPrio, PrioDispatch};
 use crate::host::{HostIo, IoKind};
 use crate::interface::Completion;
 use crate::nand::SLOT_BYTES;
+use rand::RngCore;
 
 /// A request between the host and the device: issued, waiting in its submission queue, for its
 /// zone's lock, in IOTailor or requeued.
@@ -143,8 +144,9 @@ pub(super) struct HostPath {
 }
 
 impl HostPath {
-    /// The path of `sources` on `dev`; assigns each source its host queue.
-    pub fn new(dev: &Device, sources: &mut [Source]) -> HostPath {
+    /// The path of `sources` on `dev`; assigns each source its host queue. `seed` is the run's
+    /// (the requeue draws of each namespace's zone write ordering derive from it).
+    pub fn new(dev: &Device, sources: &mut [Source], seed: u64) -> HostPath {
         let mut queue_of: Vec<u32> = vec![0; sources.len()];
         let queues = HostQueues::new(&dev.cfg, &mut queue_of);
         for (s, q) in sources.iter_mut().zip(queue_of) {
@@ -169,7 +171,12 @@ impl HostPath {
                 };
                 let zc = z.zone_config();
                 let zone_bytes = zc.zone_size * SLOT_BYTES;
-                Some(ZoneWriteOrder::new(cfg, zc.zones, zone_bytes, ns as u64))
+                Some(ZoneWriteOrder::new(
+                    cfg,
+                    zc.zones,
+                    zone_bytes,
+                    rng_for(seed, ns as u64).next_u64(),
+                ))
             })
             .collect();
         let depth = dev.cfg.host.device_tags;

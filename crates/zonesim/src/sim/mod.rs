@@ -139,7 +139,7 @@ pub(crate) fn run_resolved(
     let measure = Instant::now();
     let measure_cpu = crate::stats::report::thread_cpu_s();
     let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
-    let mut eng = Engine::new(dev, sources);
+    let mut eng = Engine::new(dev, sources, opts.seed);
     if eng.dev.cfg.host.iotailor {
         eng.host.tailor_writes(eng.dev);
     }

@@ -100,11 +100,11 @@ pub(super) fn run(
     let sources = source::jobs(&specs, dev, opts.namespace, opts.seed ^ 0x5052_4543)?;
     // A device that already ran continues from its clock.
     let start = dev.clock;
-    let mut end = run_on(dev, sources, start, ctl)?;
+    let mut end = run_on(dev, sources, start, ctl, opts.seed ^ 0x5052_4543)?;
     if !rnd.is_empty() {
         let seed = (opts.seed ^ 0x5052_4543).wrapping_add(7919);
         let sources = source::jobs(&rnd, dev, opts.namespace, seed)?;
-        end = run_on(dev, sources, end, ctl)?;
+        end = run_on(dev, sources, end, ctl, seed)?;
     }
     // The data cache (cache.bytes) is written back and emptied: the measured phase starts
     // cold and clean (docs/firmware.md "Data cache and preconditioning").

@@ -37,6 +37,9 @@ struct Runner<'a> {
     read: u64,
     write_ns: u64,
     read_ns: u64,
+    /// Bytes and time of the `write` steps (their writes and fsyncs).
+    file_written: u64,
+    file_ns: u64,
     check: bool,
 }
 
@@ -152,10 +155,13 @@ impl Runner<'_> {
             }
             Step::Write { file, size, bs } => {
                 let Some(ino) = self.open(file) else { return };
+                let (b0, t0) = (self.written, self.now);
                 self.write_file(ino, *size, *bs);
                 if !self.enospc {
                     self.fsync(ino);
                 }
+                self.file_written += self.written - b0;
+                self.file_ns += self.now.since(t0);
             }
             Step::Read { file, bs } => {
                 let Some(ino) = self.open(file) else { return };
@@ -238,6 +244,7 @@ impl Runner<'_> {
             iteration,
             end_ns: self.now.ns(),
             write_mib_s: mib_s(self.written, self.write_ns),
+            file_write_mib_s: mib_s(self.file_written, self.file_ns),
             read_mib_s: mib_s(self.read, self.read_ns),
             written_bytes: self.written,
             read_bytes: self.read,
@@ -248,6 +255,7 @@ impl Runner<'_> {
             sample: self.h.fs.sample(),
         };
         (self.written, self.read, self.write_ns, self.read_ns) = (0, 0, 0, 0);
+        (self.file_written, self.file_ns) = (0, 0);
         it
     }
 }
@@ -291,6 +299,8 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
         read: 0,
         write_ns: 0,
         read_ns: 0,
+        file_written: 0,
+        file_ns: 0,
         check: opts.check_invariants,
     };
     for s in &sc.setup {

@@ -233,7 +233,12 @@ impl FsReport {
 pub struct Iteration {
     pub iteration: u64,
     pub end_ns: u64,
+    /// Every write request of the iteration (`create`, `write`, `overwrite` steps): bytes over
+    /// their summed latency.
     pub write_mib_s: f64,
+    /// The `write` steps alone (a test file written and fsync'd, as the Zoned UFS §5.5 loop
+    /// measures it): bytes over the summed latency of their writes and fsyncs; 0 without one.
+    pub file_write_mib_s: f64,
     pub read_mib_s: f64,
     pub written_bytes: u64,
     pub read_bytes: u64,
