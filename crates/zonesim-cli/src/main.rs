@@ -4,6 +4,7 @@
 mod bench;
 mod config_cmd;
 mod experiment_cmd;
+mod fio_out;
 mod layout_cmd;
 #[cfg(target_os = "linux")]
 mod mount_cmd;

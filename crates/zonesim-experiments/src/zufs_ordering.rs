@@ -59,8 +59,10 @@ fn run_mode(m: &Mode, p: f64, zones: u32, seed: u64) -> Result<Report> {
         format!("host.requeue_probability={p}"),
     ];
     let cfg = zonesim::load_device("zufs-2026", &sets)?;
+    // continue_on_error=write: the unaligned writes the device rejects are what this
+    // experiment counts, so they must not end the run.
     let job = format!(
-        "[w]\nzonemode=zbd\nrw=write\nbs=16k\niodepth=32\nsize={zones}z\nzone_append={}\n",
+        "[w]\nzonemode=zbd\nrw=write\nbs=16k\niodepth=32\nsize={zones}z\nzone_append={}\ncontinue_on_error=write\n",
         u8::from(m.append)
     );
     run(&cfg, &job, Precondition::None, ZUFS_NS, seed)
