@@ -1,6 +1,7 @@
 //! Records the git commit zonesim is built from as `ZONESIM_GIT_COMMIT` (the report's
-//! `provenance.commit`): `git describe --always --dirty --abbrev=12`, or "unknown" outside a
-//! git checkout (a source archive, a wheel built from an sdist).
+//! `provenance.commit`): `git describe --always --abbrev=12`, or "unknown" outside a git
+//! checkout (a source archive, a wheel built from an sdist). Uncommitted changes are not
+//! marked: following the index would rebuild the library at every `git add`.
 
 use std::process::Command;
 
@@ -14,14 +15,11 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    let commit = git(&["describe", "--always", "--dirty", "--abbrev=12"])
-        .unwrap_or_else(|| "unknown".into());
+    let commit = git(&["describe", "--always", "--abbrev=12"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=ZONESIM_GIT_COMMIT={commit}");
-    // Rebuild when HEAD moves (a commit, a checkout) and when the index changes (dirty state).
-    for p in ["HEAD", "index"] {
-        if let Some(path) = git(&["rev-parse", "--git-path", p]) {
-            println!("cargo:rerun-if-changed={path}");
-        }
+    // Rebuild when HEAD moves (a commit, a checkout).
+    if let Some(path) = git(&["rev-parse", "--git-path", "HEAD"]) {
+        println!("cargo:rerun-if-changed={path}");
     }
     if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
         if let Some(path) = git(&["rev-parse", "--git-path", &head]) {

@@ -91,7 +91,7 @@ pub struct RunArgs {
     /// Percentiles of fio-json and terse output (fio's `percentile_list`), e.g. 50,99,99.9;
     /// default fio's 17.
     #[arg(long, value_name = "LIST", value_parser = parse_percentiles)]
-    pub percentiles: Option<Vec<f64>>,
+    pub percentiles: Option<Percentiles>,
     /// Sample a time series every MS simulated milliseconds (the report's `timeseries`; sets
     /// the device key stats.interval_ms).
     #[arg(long, value_name = "MS")]
@@ -106,8 +106,12 @@ fn parse_pre(s: &str) -> Result<Precondition, Error> {
     s.parse()
 }
 
-fn parse_percentiles(s: &str) -> Result<Vec<f64>, String> {
-    crate::fio_out::parse_percentiles(s)
+/// The `--percentiles` list (one argument, comma-separated).
+#[derive(Debug, Clone)]
+pub struct Percentiles(pub Vec<f64>);
+
+fn parse_percentiles(s: &str) -> Result<Percentiles, String> {
+    crate::fio_out::parse_percentiles(s).map(Percentiles)
 }
 
 /// Where the requests come from: the trace with its replay options, the job file, or the
@@ -246,7 +250,7 @@ fn emit(
     let pct = a
         .percentiles
         .clone()
-        .unwrap_or_else(|| crate::fio_out::FIO_PERCENTILES.to_vec());
+        .map_or_else(|| crate::fio_out::FIO_PERCENTILES.to_vec(), |p| p.0);
     let format = if a.json_stdout {
         "json"
     } else {

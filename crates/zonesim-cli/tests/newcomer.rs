@@ -198,11 +198,11 @@ fn config_show_round_trips_every_preset() {
             "--device",
             name,
             "--set",
-            "ftl.overprovisioning=0.11",
+            "ftl.gc.victim=fifo",
         ]);
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
         let file = tmp(&format!("{name}.toml"), &text(&out.stdout));
-        let want = zonesim::load_device(name, &["ftl.overprovisioning=0.11".into()]).unwrap();
+        let want = zonesim::load_device(name, &["ftl.gc.victim=fifo".into()]).unwrap();
         let got = zonesim::load_device(file.to_str().unwrap(), &[]).unwrap();
         assert_eq!(
             serde_json::to_value(&want).unwrap(),

@@ -191,17 +191,28 @@ impl RunSpec {
 pub fn execute(spec: &RunSpec, ctl: &mut Control) -> Result<Report> {
     let (workload, name) = spec.workload.resolve(spec.zoned_target())?;
     let o = &spec.options;
-    let provenance = Provenance::new(
-        &spec.device,
-        spec.workload.provenance(&workload, name),
-        o.seed,
-        o.precondition.name().to_string(),
-        o.namespace,
-    );
+    let provenance = provenance(&spec.device, &spec.workload, &workload, name, o);
     let mut dev = Device::new(&spec.device, o.seed)?;
     let mut report = super::run_resolved(&mut dev, &workload, o, ctl)?;
     report.provenance = Some(provenance);
     Ok(report)
+}
+
+/// The provenance of a run of `spec` (resolved: `workload`, called `name`) on `device`.
+fn provenance(
+    device: &DeviceConfig,
+    spec: &WorkloadSpec,
+    workload: &Workload,
+    name: String,
+    o: &RunOptions,
+) -> Provenance {
+    Provenance::new(
+        device,
+        spec.provenance(workload, name),
+        o.seed,
+        o.precondition.name().to_string(),
+        o.namespace,
+    )
 }
 
 impl WorkloadSpec {
@@ -260,6 +271,9 @@ pub fn run_device(
         .namespaces
         .get(opts.namespace)
         .is_some_and(|n| n.kind == NamespaceKind::Zoned);
-    let (workload, _) = workload.resolve(zoned)?;
-    super::run_resolved(dev, &workload, opts, ctl)
+    let (resolved, name) = workload.resolve(zoned)?;
+    let provenance = provenance(&dev.cfg, workload, &resolved, name, opts);
+    let mut report = super::run_resolved(dev, &resolved, opts, ctl)?;
+    report.provenance = Some(provenance);
+    Ok(report)
 }

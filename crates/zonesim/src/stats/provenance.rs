@@ -8,8 +8,8 @@ use crate::config::DeviceConfig;
 use serde::Serialize;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The git commit zonesim was built from (`build.rs`): `git describe --always --dirty`, or
-/// "unknown" when built outside a git checkout.
+/// The git commit zonesim was built from (`build.rs`: `git describe --always`), or "unknown"
+/// when built outside a git checkout.
 pub const COMMIT: &str = env!("ZONESIM_GIT_COMMIT");
 
 /// Where a report came from (docs/report.md, "Provenance").
@@ -58,7 +58,10 @@ impl WorkloadProvenance {
     /// A trace file: its size and content hash (or an `error` in place of the hash when it
     /// cannot be read; the run itself reports that).
     pub fn trace(path: &std::path::Path) -> WorkloadProvenance {
+        let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
         let (bytes, xxh3_64) = match std::fs::read(path) {
+            // A pipe or a device has no content to hash (and /dev/zero no end).
+            _ if !regular => (0, "not a regular file".to_string()),
             Ok(b) => (
                 b.len() as u64,
                 format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&b)),
