@@ -86,10 +86,11 @@ fn ddir_json(o: &OpReport, h: Option<&LatencyHist>, pct: &[f64]) -> Value {
     let empty = LatencyHist::default();
     let h = h.unwrap_or(&empty);
     let runt = runtime_ms(o);
-    let (bw_bytes, iops) = if runt > 0 {
-        (1000 * o.bytes / runt, 1000.0 * o.ios as f64 / runt as f64)
+    let bw_bytes = (1000 * o.bytes).checked_div(runt).unwrap_or(0);
+    let iops = if runt > 0 {
+        1000.0 * o.ios as f64 / runt as f64
     } else {
-        (0, 0.0)
+        0.0
     };
     json!({
         "io_bytes": o.bytes,
@@ -184,11 +185,8 @@ fn ddir_terse(out: &mut String, o: &OpReport, h: Option<&LatencyHist>, pct: &[f6
     let empty = LatencyHist::default();
     let h = h.unwrap_or(&empty);
     let runt = runtime_ms(o);
-    let (bw, iops) = if runt > 0 {
-        (1000 * o.bytes / runt / 1024, 1000 * o.ios / runt)
-    } else {
-        (0, 0)
-    };
+    let bw = (1000 * o.bytes).checked_div(runt).unwrap_or(0) / 1024;
+    let iops = (1000 * o.ios).checked_div(runt).unwrap_or(0);
     let _ = write!(out, ";{};{bw};{iops};{runt}", o.bytes >> 10);
     let _ = write!(out, ";0;0;{:.6};{:.6}", 0.0, 0.0); // slat (us)
     let lat = |out: &mut String| {

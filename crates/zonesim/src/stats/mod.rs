@@ -93,6 +93,10 @@ impl OpStats {
     }
 }
 
+/// One direction's latency distribution: its report name, (us, fraction) points, the exact
+/// histogram.
+pub type DirectionCdf = (&'static str, Vec<(f64, f64)>, report::LatencyHist);
+
 /// Per-job (or total) statistics by request kind.
 #[derive(Clone, Default)]
 pub struct IoStats {
@@ -144,7 +148,7 @@ impl IoStats {
     }
 
     /// The latency distribution of each direction that saw requests, by report name.
-    pub fn cdfs(&self) -> Vec<(&'static str, Vec<(f64, f64)>, report::LatencyHist)> {
+    pub fn cdfs(&self) -> Vec<DirectionCdf> {
         [
             ("read", &self.read),
             ("write", &self.write),

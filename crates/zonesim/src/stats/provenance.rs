@@ -58,10 +58,14 @@ impl WorkloadProvenance {
     /// A trace file: its size and content hash (or an `error` in place of the hash when it
     /// cannot be read; the run itself reports that).
     pub fn trace(path: &std::path::Path) -> WorkloadProvenance {
+        // A pipe or a device has no content to hash (and /dev/zero no end): not read.
         let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-        let (bytes, xxh3_64) = match std::fs::read(path) {
-            // A pipe or a device has no content to hash (and /dev/zero no end).
-            _ if !regular => (0, "not a regular file".to_string()),
+        let read = if regular {
+            std::fs::read(path)
+        } else {
+            Err(std::io::Error::other("not a regular file"))
+        };
+        let (bytes, xxh3_64) = match read {
             Ok(b) => (
                 b.len() as u64,
                 format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&b)),
