@@ -1,12 +1,14 @@
 """The worked example of docs/python.md: overprovisioning x GC victim policy on a small
-UFS-like device under steady-state random writes; writes docs/python-sweep.png.
+UFS-like device under steady-state random writes; writes the figure to a temporary folder
+(never over the repository's files; docs/python-sweep.png is refreshed with --out explicitly).
 
     pip install .            # from the repository root
-    python examples/sweep_op_victim.py [--workers N] [--out docs/python-sweep.png]
+    python examples/sweep_op_victim.py [--workers N] [--out FILE.png]
 """
 
 import argparse
 import os
+import tempfile
 import time
 
 import matplotlib.pyplot as plt
@@ -18,7 +20,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--workers", type=int, default=2)
-ap.add_argument("--out", default=os.path.join(HERE, "..", "docs", "python-sweep.png"))
+ap.add_argument(
+    "--out", default=os.path.join(tempfile.gettempdir(), "zonesim-examples", "python-sweep.png")
+)
 ap.add_argument("--csv", default=None, help="also write the sweep's rows here")
 a = ap.parse_args()
 
@@ -49,5 +53,6 @@ if a.csv:
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2), constrained_layout=True)
 zonesim.plot.heatmap(df, "ftl.overprovisioning", "ftl.gc.victim", "waf", ax=left)
 zonesim.plot.waf_gc_bars(df, ax=right)
+os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
 fig.savefig(a.out, dpi=110)
-print("wrote", os.path.relpath(a.out))
+print("wrote", a.out)

@@ -230,7 +230,7 @@ def run(
     workload: Optional[str] = None,
     trace: Optional[str] = None,
     precondition: Optional[str] = "none",
-    namespace: int = 0,
+    namespace: Optional[int] = None,
     seed: int = 1,
     progress: bool = False,
     interval_ms: Optional[float] = None,
@@ -245,7 +245,8 @@ def run(
     ``workload`` is an fio job file or the text of one; ``trace`` a block trace (replayed at
     its arrival times, or ``as_fast_as_possible`` at ``qd``); ``scenario`` an aging scenario
     file run on the host file system (``zonesim run --scenario``: the device needs ``fs.kind``;
-    its records are ``Result.iterations()``). ``interval_ms`` samples the time
+    its records are ``Result.iterations()``). ``namespace`` defaults to the device's
+    ``main_namespace`` (1 for the zoned presets). ``interval_ms`` samples the time
     series (``stats.interval_ms``). Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     """
     dev = _as_device(device)

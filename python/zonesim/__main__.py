@@ -32,6 +32,17 @@ def _sweep(a) -> int:
     from . import ConfigError
     from .sweep import sweep_file
 
+    if a.out.endswith(".parquet"):
+        # Checked before the sweep runs, so its results are not lost at the end.
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            print(
+                f"zonesim: --out {a.out}: writing parquet needs pyarrow (pip install pyarrow); "
+                "or write .csv",
+                file=sys.stderr,
+            )
+            return 2
     try:
         df = sweep_file(a.file, backend=a.backend, workers=a.workers, progress=sys.stderr.isatty())
     except ConfigError as e:

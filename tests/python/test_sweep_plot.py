@@ -95,3 +95,17 @@ def test_plots_write_files(tmp_path, job, cli):
     p = subprocess.run([sys.executable, "-m", "zonesim", "plot", str(rep), "--out", str(out)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert sorted(os.listdir(out)) == ["device_state.png", "latency.png", "latency_cdf.png", "throughput.png"]
+
+
+def test_parquet_without_pyarrow_fails_before_the_sweep(tmp_path, job):
+    try:
+        import pyarrow  # noqa: F401
+
+        pytest.skip("pyarrow is installed")
+    except ImportError:
+        pass
+    f = tmp_path / "s.toml"
+    f.write_text(f'workload = "{job}"\n[grid]\n"ftl.gc.victim" = ["greedy"]\n')
+    p = subprocess.run([sys.executable, "-m", "zonesim", "sweep", str(f), "--out", str(tmp_path / "r.parquet")],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "pyarrow" in p.stderr and "rows" not in p.stdout, (p.stdout, p.stderr)

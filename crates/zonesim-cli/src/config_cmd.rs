@@ -1,6 +1,9 @@
 //! `zonesim config keys [--markdown] [SECTION...]`: the device config's keys with their type,
 //! default, valid range, unit and meaning, all read from the keys' declarations. The key
 //! tables of docs/config.md are this command's `--markdown` output.
+//!
+//! `zonesim config show --device X [--set K=V ...]`: the resolved device (preset or file, its
+//! base, the overrides, every default filled in) as TOML that loads back as a device file.
 
 use anyhow::Result;
 use std::io::Write;
@@ -16,6 +19,15 @@ pub enum ConfigCmd {
         #[arg(long)]
         markdown: bool,
     },
+    /// Print the resolved device config as TOML (every key; loads back as a device file).
+    Show {
+        /// A preset name (see `zonesim presets`) or a TOML file.
+        #[arg(long, default_value = "ufs-conventional")]
+        device: String,
+        /// Override a device key: --set nand.channels=4 (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+    },
 }
 
 pub fn run(cmd: ConfigCmd) -> Result<()> {
@@ -27,6 +39,12 @@ pub fn run(cmd: ConfigCmd) -> Result<()> {
             } else {
                 table::plain(&keys)
             };
+            std::io::stdout().write_all(text.as_bytes())?;
+            Ok(())
+        }
+        ConfigCmd::Show { device, sets } => {
+            let cfg = zonesim::load_device(&device, &sets)?;
+            let text = zonesim::config::to_toml(&cfg)?;
             std::io::stdout().write_all(text.as_bytes())?;
             Ok(())
         }

@@ -6,6 +6,7 @@ mod compare_cmd;
 mod config_cmd;
 mod experiment_cmd;
 mod figure;
+mod fio_out;
 mod import_mqsim;
 mod import_mqsim_map;
 mod layout_cmd;

@@ -304,6 +304,7 @@ fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
         },
         seed: a.seed,
         name: "mount".into(),
+        precondition: zonesim::sim::Precondition::None,
     })
 }
 

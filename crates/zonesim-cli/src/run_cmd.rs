@@ -37,9 +37,10 @@ pub struct RunArgs {
     /// Bring the device to a state first: none | seq | steady.
     #[arg(long, default_value = "none", value_parser = parse_pre)]
     pub precondition: Precondition,
-    /// Namespace the workload, trace and preconditioning target.
-    #[arg(long, default_value_t = 0)]
-    pub namespace: usize,
+    /// Namespace the workload, trace and preconditioning target (default: the device's
+    /// `main_namespace`, 1 for the zoned presets).
+    #[arg(long)]
+    pub namespace: Option<usize>,
     /// Write the JSON report here.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -72,12 +73,25 @@ pub struct RunArgs {
     /// Replay at most N requests.
     #[arg(long)]
     pub trace_max_requests: Option<u64>,
+    /// Trace replay on a zoned namespace: count the writes the zone rules reject and go on
+    /// (fio jobs set `continue_on_error=write` in the job file); without it the first
+    /// rejected write ends the run with an error.
+    #[arg(long)]
+    pub continue_on_error: bool,
     /// Check the device invariants (map, valid counts, pools) before and after the run.
     #[arg(long)]
     pub check_invariants: bool,
-    /// Print the JSON report to stdout instead of the summary table.
+    /// Print the JSON report to stdout instead of the summary table (= --output-format json).
     #[arg(long)]
     pub json_stdout: bool,
+    /// What stdout gets: `normal` (the summary table), `json` (the JSON report), `fio-json`
+    /// (fio's JSON layout, for fio's parsers), `terse` (fio's terse v3 lines).
+    #[arg(long, default_value = "normal", value_parser = ["normal", "json", "fio-json", "terse"])]
+    pub output_format: String,
+    /// Percentiles of fio-json and terse output (fio's `percentile_list`), e.g. 50,99,99.9;
+    /// default fio's 17.
+    #[arg(long, value_name = "LIST", value_parser = parse_percentiles)]
+    pub percentiles: Option<Percentiles>,
     /// Sample a time series every MS simulated milliseconds (the report's `timeseries`; sets
     /// the device key stats.interval_ms).
     #[arg(long, value_name = "MS")]
@@ -90,6 +104,14 @@ pub struct RunArgs {
 
 fn parse_pre(s: &str) -> Result<Precondition, Error> {
     s.parse()
+}
+
+/// The `--percentiles` list (one argument, comma-separated).
+#[derive(Debug, Clone)]
+pub struct Percentiles(pub Vec<f64>);
+
+fn parse_percentiles(s: &str) -> Result<Percentiles, String> {
+    crate::fio_out::parse_percentiles(s).map(Percentiles)
 }
 
 /// Where the requests come from: the trace with its replay options, the job file, or the
@@ -110,6 +132,7 @@ fn workload_spec(a: &RunArgs) -> WorkloadSpec {
         r.stop_ns = a.trace_stop_ns;
         r.skip = a.trace_skip;
         r.max_requests = a.trace_max_requests;
+        r.continue_on_error = a.continue_on_error;
         return WorkloadSpec::Trace(r);
     }
     if let Some(p) = &a.scenario {
@@ -152,13 +175,14 @@ pub fn run(a: RunArgs) -> Result<()> {
     let options = RunOptions {
         seed: a.seed,
         precondition: a.precondition,
-        namespace: a.namespace,
+        namespace: a.namespace.unwrap_or(cfg.main_namespace as usize),
         check_invariants: a.check_invariants || cfg!(debug_assertions),
     };
     let mut spec = RunSpec::new(cfg, workload_spec(&a));
     spec.options = options;
     // Resolved once here for the summary's name and parse errors before anything runs.
-    let (_, wl_name) = spec.resolve_workload()?;
+    let (resolved, wl_name) = spec.resolve_workload()?;
+    let groups = report_groups(&resolved);
     let started = Instant::now();
     let interactive = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
@@ -186,7 +210,26 @@ pub fn run(a: RunArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    emit(&a, &spec.device, &wl_name, &report)
+    if let Some(w) = unwritten_warning(&report) {
+        eprintln!("zonesim: warning: {w}");
+    }
+    emit(&a, &spec.device, &wl_name, &report, &groups)
+}
+
+/// Each job's fio reporting group (a `stonewall` starts a new one, as in fio), in report order.
+fn report_groups(w: &WorkloadSpec) -> Vec<u32> {
+    let WorkloadSpec::Jobs(jobs) = w else {
+        return vec![0];
+    };
+    let mut g = 0u32;
+    let mut out = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        if i > 0 && j.stonewall {
+            g += 1;
+        }
+        out.extend(std::iter::repeat_n(g, j.numjobs.max(1) as usize));
+    }
+    out
 }
 
 /// Write the report: `--json FILE`, `--timeseries FILE.csv`, `--json-stdout` or the summary.
@@ -195,6 +238,7 @@ fn emit(
     cfg: &zonesim::config::DeviceConfig,
     wl_name: &str,
     report: &zonesim::stats::Report,
+    groups: &[u32],
 ) -> Result<()> {
     if let Some(p) = &a.json {
         let text = serde_json::to_string_pretty(report)?;
@@ -203,10 +247,37 @@ fn emit(
     if let (Some(p), Some(ts)) = (&a.timeseries, &report.timeseries) {
         std::fs::write(p, ts.to_csv()).map_err(|e| Error::io(p, e))?;
     }
-    if a.json_stdout {
-        println!("{}", serde_json::to_string_pretty(report)?);
+    let pct = a
+        .percentiles
+        .clone()
+        .map_or_else(|| crate::fio_out::FIO_PERCENTILES.to_vec(), |p| p.0);
+    let format = if a.json_stdout {
+        "json"
     } else {
-        print!("{}", summary::render(cfg, wl_name, report));
+        a.output_format.as_str()
+    };
+    match format {
+        "json" => println!("{}", serde_json::to_string_pretty(report)?),
+        "fio-json" => {
+            let v = crate::fio_out::fio_json(report, groups, &pct);
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        "terse" => print!("{}", crate::fio_out::terse(report, groups, &pct)),
+        _ => print!("{}", summary::render(cfg, wl_name, report)),
     }
     Ok(())
+}
+
+/// The warning of a run whose reads hit never-written pages (their latencies are those of an
+/// empty device: no map or flash read), or None.
+pub fn unwritten_warning(r: &zonesim::stats::Report) -> Option<String> {
+    let d = &r.device;
+    (d.unwritten_reads > 0).then(|| {
+        format!(
+            "{:.1}% of the page reads ({} pages) read never-written pages, which cost no flash \
+             read; write the data first (--precondition seq, or a fill job before a stonewall)",
+            d.unwritten_read_fraction * 100.0,
+            d.unwritten_reads
+        )
+    })
 }

@@ -25,6 +25,36 @@ fn host_lines(out: &mut String, who: &str, h: &HostReport) {
     op_line(out, who, "zone", &h.zone_mgmt);
 }
 
+/// One direction's total over the jobs as fio's group reporting computes it: the jobs'
+/// requests and bytes over the longest runtime of a job in that direction (each job's own
+/// window), not over the whole run. Latencies are those of all the requests together.
+fn group_op(r: &Report, total: &OpReport, pick: fn(&HostReport) -> &OpReport) -> OpReport {
+    let runtime_s = r
+        .jobs
+        .iter()
+        .map(|j| pick(&j.host))
+        .filter(|o| o.ios > 0 && o.iops > 0.0)
+        .map(|o| o.ios as f64 / o.iops)
+        .fold(0.0, f64::max);
+    let mut o = total.clone();
+    if runtime_s > 0.0 {
+        o.iops = o.ios as f64 / runtime_s;
+        o.bandwidth_mib_s = o.bytes as f64 / runtime_s / (1u64 << 20) as f64;
+    }
+    o
+}
+
+/// The "total" rows: fio's group reporting over every job (docs/report.md).
+pub fn group_total(r: &Report) -> HostReport {
+    let mut h = r.host.clone();
+    h.read = group_op(r, &r.host.read, |h| &h.read);
+    h.write = group_op(r, &r.host.write, |h| &h.write);
+    h.trim = group_op(r, &r.host.trim, |h| &h.trim);
+    h.flush = group_op(r, &r.host.flush, |h| &h.flush);
+    h.zone_mgmt = group_op(r, &r.host.zone_mgmt, |h| &h.zone_mgmt);
+    h
+}
+
 pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     let mut out = String::new();
     let d = &r.device;
@@ -42,7 +72,18 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         cfg.nand.dies_per_chip,
         cfg.nand.planes_per_die
     );
-    let _ = writeln!(out, "namespace {ns} ({})", nsr.map_or("?", |n| n.kind()));
+    let kind = nsr.map_or("?", |n| n.kind());
+    let count = d.namespaces.len();
+    if count < 2 {
+        let _ = writeln!(out, "namespace {ns} ({kind})");
+    } else {
+        let main = if ns == cfg.main_namespace as usize {
+            "main"
+        } else {
+            "not the main one"
+        };
+        let _ = writeln!(out, "namespace {ns} ({kind}, {main}; {count} namespaces)");
+    }
     let _ = writeln!(out, "workload  {workload}");
     let _ = writeln!(
         out,
@@ -60,7 +101,7 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
             host_lines(&mut out, &j.name, &j.host);
         }
     }
-    host_lines(&mut out, "total", &r.host);
+    host_lines(&mut out, "total", &group_total(r));
     let _ = writeln!(out);
     let f = &d.flash;
     let _ = writeln!(
@@ -70,13 +111,18 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "GC: {} victims, {} pages moved   L2P: {} hits, {} misses, {} write-backs   unwritten reads: {}",
+        "GC: {} victims, {} pages moved   L2P: {} hits, {} misses, {} write-backs   unwritten reads: {}{}",
         d.gc.victims,
         d.gc.pages_moved,
         d.l2p.hits,
         d.l2p.misses,
         d.l2p.writebacks,
-        d.unwritten_reads
+        d.unwritten_reads,
+        if d.unwritten_reads > 0 {
+            format!(" ({:.1}% of page reads)", d.unwritten_read_fraction * 100.0)
+        } else {
+            String::new()
+        }
     );
     let b = &d.buffer;
     let _ = writeln!(

@@ -65,8 +65,10 @@ fn run_mode(o: &ExpOptions, m: &Mode, p: f64, zones: u32) -> Result<Report> {
     ];
     let cfg = zufs(o, &sets)?;
     let seed = o.seed;
+    // continue_on_error=write: the unaligned writes the device rejects are what this
+    // experiment counts, so they must not end the run.
     let job = format!(
-        "[w]\nzonemode=zbd\nrw=write\nbs=16k\niodepth=32\nsize={zones}z\nzone_append={}\n",
+        "[w]\nzonemode=zbd\nrw=write\nbs=16k\niodepth=32\nsize={zones}z\nzone_append={}\ncontinue_on_error=write\n",
         u8::from(m.append)
     );
     run(&cfg, &job, Precondition::None, ZUFS_NS, seed)

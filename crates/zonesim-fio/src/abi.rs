@@ -10,6 +10,34 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
+/// The fio releases whose ABI this engine was measured against (`fio --version`).
+pub const SUPPORTED_FIO: &str = "fio-3.33";
+
+/// Checks the loading fio's version string (`fio_version_string`, exported by fio) against
+/// [`SUPPORTED_FIO`]; fine when it cannot be found (not loaded by fio: a test).
+pub fn check_fio_version() -> Result<(), String> {
+    // SAFETY: dlsym with RTLD_DEFAULT looks a symbol up in the process; fio's
+    // `fio_version_string` is a NUL-terminated `const char[]` (init.c).
+    let v = unsafe {
+        let sym = libc::dlsym(libc::RTLD_DEFAULT, c"fio_version_string".as_ptr());
+        if sym.is_null() {
+            return Ok(());
+        }
+        std::ffi::CStr::from_ptr(sym as *const c_char)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let release = v.split(['-', '.']).take(3).collect::<Vec<_>>().join(".");
+    if release == "fio.3.33" {
+        return Ok(());
+    }
+    Err(format!(
+        "this libzonesim_fio.so is built for the ABI of {SUPPORTED_FIO} (FIO_IOOPS_VERSION {FIO_IOOPS_VERSION}) \
+         and this is {v}; install fio 3.33 (Debian 12's package) or port crates/zonesim-fio/src/abi.rs \
+         (docs/emulation.md, \"fio versions\")"
+    ))
+}
+
 /// `FIO_IOOPS_VERSION` of fio 3.33.
 pub const FIO_IOOPS_VERSION: c_int = 31;
 

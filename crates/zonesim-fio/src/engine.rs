@@ -1,4 +1,8 @@
-//! One fio job's device: fio's `io_u`s in, completions out in simulated-completion order.
+//! One fio job's view of the run's device: fio's `io_u`s in, completions out in
+//! simulated-completion order. The jobs of one fio run whose device options are the same share
+//! one simulated device ([`SharedDevice`]), kept across `stonewall` groups: a fill job followed
+//! by a read job reads what the fill wrote. Jobs run as threads of one process (`thread=1`);
+//! forked jobs (fio's default) cannot share memory, so each would get its own device.
 
 use crate::abi::*;
 use crate::EngineOptions;
@@ -6,10 +10,11 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 use std::ffi::{c_char, c_int, c_uint, CStr};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 use zonesim::emu::{Handle, HandleOptions, IoError, Pace, RecordFormat, StoreSpec, Ticket, PAGE};
 use zonesim::engine::SimTime;
 use zonesim::interface::zone::ZoneCondition;
+use zonesim::sim::Precondition;
 
 /// An I/O handed to the device, waiting to be delivered to fio.
 struct Pending {
@@ -41,14 +46,28 @@ impl Ord for Pending {
     }
 }
 
+/// The device of the jobs with the same device options, and how many of them are open.
+pub struct SharedDevice {
+    key: String,
+    h: Mutex<Handle>,
+    users: Mutex<usize>,
+    report: Option<PathBuf>,
+}
+
+/// Every device of this fio run by its options; kept after its jobs close, for the jobs of
+/// later `stonewall` groups.
+static DEVICES: Mutex<Vec<Arc<SharedDevice>>> = Mutex::new(Vec::new());
+
 pub struct Engine {
-    h: Handle,
+    dev: Arc<SharedDevice>,
     inflight: BinaryHeap<Reverse<Pending>>,
     seq: u64,
     /// The completions of the last `getevents`, read back by `event`.
     events: Vec<*mut IoU>,
-    report: Option<PathBuf>,
 }
+
+/// The warning of `zs_pace=virtual`, printed once per process.
+static VIRTUAL_WARNED: std::sync::Once = std::sync::Once::new();
 
 /// The engines of the running jobs, by `thread_data` address.
 struct Registry(Vec<(usize, Box<Engine>)>);
@@ -108,12 +127,25 @@ impl Engine {
     /// # Safety
     /// `eo` and `td` are fio's, of the pinned version.
     pub unsafe fn open(eo: &EngineOptions, td: *mut Td) -> Result<Engine, String> {
-        let e = |e: zonesim::Error| e.to_string();
         let mut o = HandleOptions::default();
-        if let Some(d) = text(eo.device) {
-            o.device = d;
+        let device = text(eo.device);
+        let sets = text(eo.set);
+        // An error of the device or its keys names the engine options the user wrote.
+        let e = |err: zonesim::Error| {
+            let msg = err
+                .to_string()
+                .replace("--device", "zs_device")
+                .replace("--set", "zs_set");
+            format!(
+                "zs_device={} zs_set={}: {msg}",
+                device.as_deref().unwrap_or("ufs-conventional"),
+                sets.as_deref().unwrap_or("")
+            )
+        };
+        if let Some(d) = &device {
+            o.device = d.clone();
         }
-        if let Some(s) = text(eo.set) {
+        if let Some(s) = &sets {
             o.sets = s.split(',').map(|kv| kv.trim().to_string()).collect();
         }
         if let Some(n) = text(eo.namespace) {
@@ -121,6 +153,10 @@ impl Engine {
                 .trim()
                 .parse()
                 .map_err(|_| format!("zs_namespace: `{n}`: expected a namespace index"))?;
+        } else {
+            // The device's main namespace (1 for the zoned presets), as `zonesim run`.
+            let cfg = zonesim::load_device(&o.device, &o.sets).map_err(e)?;
+            o.namespace = cfg.main_namespace as usize;
         }
         if let Some(s) = text(eo.store) {
             o.store = StoreSpec::parse("zs_store", s.trim()).map_err(e)?;
@@ -132,8 +168,33 @@ impl Engine {
                 _ => return Err(format!("zs_verify: `{v}`: expected 0 or 1")),
             };
         }
-        if let Some(p) = text(eo.pace) {
-            o.pace = Pace::parse("zs_pace", p.trim()).map_err(e)?;
+        // Real time by default: fio's own clock then measures the device.
+        o.pace = match text(eo.pace) {
+            Some(p) => Pace::parse("zs_pace", p.trim()).map_err(e)?,
+            None => Pace::Realtime,
+        };
+        if o.pace == Pace::Virtual {
+            VIRTUAL_WARNED.call_once(|| {
+                eprintln!(
+                    "zonesim engine: warning: zs_pace=virtual: fio's own rates and latencies \
+                     measure the emulator's speed, not the device's; the device's are in \
+                     zs_report (zs_pace=realtime makes fio's numbers the device's)"
+                )
+            });
+        }
+        if let Some(p) = text(eo.precondition) {
+            o.precondition = match p.trim() {
+                "steady-fast" => {
+                    return Err(
+                        "zs_precondition=steady-fast: not in this build of zonesim (the \
+                                fast steady-state preconditioning is not merged yet); use steady"
+                            .into(),
+                    )
+                }
+                v => v.parse::<Precondition>().map_err(|_| {
+                    format!("zs_precondition: `{v}`: expected none, seq, steady or steady-fast")
+                })?,
+            };
         }
         if let Some(path) = text(eo.record) {
             let fmt = match text(eo.record_format) {
@@ -148,28 +209,68 @@ impl Engine {
                 .parse()
                 .map_err(|_| format!("zs_seed: `{s}`: expected an unsigned integer"))?;
         }
-        if let Some(name) = text(*field::<*const c_char>(td, TD_NAME_OFF)) {
-            o.name = name;
+        let job = text(*field::<*const c_char>(td, TD_NAME_OFF)).unwrap_or_default();
+        if !job.is_empty() {
+            o.name = job.clone();
         }
+        // Jobs with the same device options share the device (the report path is not part of
+        // the device: the first job's wins).
+        let key = format!(
+            "{:?}|{:?}|{}|{:?}|{}|{:?}|{:?}|{}|{:?}",
+            o.device,
+            o.sets,
+            o.namespace,
+            o.store,
+            o.verify,
+            o.pace,
+            o.record,
+            o.seed,
+            o.precondition
+        );
+        let mut devices = DEVICES.lock().unwrap_or_else(|p| p.into_inner());
+        let dev = match devices.iter().find(|d| d.key == key) {
+            Some(d) => {
+                let mut h = lock(&d.h);
+                if !job.is_empty() && !h.name().split('+').any(|n| n == job) {
+                    let name = format!("{}+{job}", h.name());
+                    h.set_name(name);
+                }
+                d.clone()
+            }
+            None => {
+                let d = Arc::new(SharedDevice {
+                    key,
+                    h: Mutex::new(Handle::open(o).map_err(e)?),
+                    users: Mutex::new(0),
+                    report: text(eo.report).map(PathBuf::from),
+                });
+                devices.push(d.clone());
+                d
+            }
+        };
+        *lock(&dev.users) += 1;
         Ok(Engine {
-            h: Handle::open(o).map_err(e)?,
+            dev,
             inflight: BinaryHeap::new(),
             seq: 0,
             events: Vec::new(),
-            report: text(eo.report).map(PathBuf::from),
         })
     }
 
+    fn h(&self) -> MutexGuard<'_, Handle> {
+        lock(&self.dev.h)
+    }
+
     pub fn capacity(&self) -> u64 {
-        self.h.capacity()
+        self.h().capacity()
     }
 
     pub fn zoned(&self) -> bool {
-        self.h.zone_config().is_some()
+        self.h().zone_config().is_some()
     }
 
     pub fn max_open_zones(&self) -> c_uint {
-        self.h.zone_config().map_or(0, |z| z.max_open)
+        self.h().zone_config().map_or(0, |z| z.max_open)
     }
 
     /// Hands an `io_u` to the device: queued (delivered by `getevents`) or, if the device
@@ -182,17 +283,15 @@ impl Engine {
         let offset = *field::<u64>(io_u, IO_U_OFFSET_OFF);
         let len = *field::<u64>(io_u, IO_U_XFER_BUFLEN_OFF);
         let buf = *field::<*mut u8>(io_u, IO_U_XFER_BUF_OFF);
+        let mut h = self.h();
         let res = match ddir {
-            DDIR_READ => self
-                .h
-                .read(offset, std::slice::from_raw_parts_mut(buf, len as usize)),
-            DDIR_WRITE => self
-                .h
-                .write(offset, std::slice::from_raw_parts(buf, len as usize)),
-            DDIR_TRIM => self.h.trim(offset, len),
-            DDIR_SYNC | DDIR_DATASYNC | DDIR_SYNC_FILE_RANGE => self.h.flush(),
+            DDIR_READ => h.read(offset, std::slice::from_raw_parts_mut(buf, len as usize)),
+            DDIR_WRITE => h.write(offset, std::slice::from_raw_parts(buf, len as usize)),
+            DDIR_TRIM => h.trim(offset, len),
+            DDIR_SYNC | DDIR_DATASYNC | DDIR_SYNC_FILE_RANGE => h.flush(),
             _ => return FIO_Q_COMPLETED,
         };
+        drop(h);
         match res {
             Ok(ticket) => {
                 *field::<u64>(io_u, IO_U_RESID_OFF) = 0;
@@ -219,16 +318,18 @@ impl Engine {
     /// whatever their time (the host waits for them), then those already due.
     pub fn getevents(&mut self, min: usize, max: usize) -> usize {
         self.events.clear();
+        let dev = self.dev.clone();
+        let mut h = lock(&dev.h);
         while self.events.len() < max {
             let due = match self.inflight.peek() {
-                Some(Reverse(p)) => self.events.len() < min || p.ticket.done <= self.h.clock(),
+                Some(Reverse(p)) => self.events.len() < min || p.ticket.done <= h.clock(),
                 None => false,
             };
             if !due {
                 break;
             }
             let Reverse(p) = self.inflight.pop().expect("peeked");
-            self.h.complete(&p.ticket);
+            h.complete(&p.ticket);
             self.events.push(p.io_u);
         }
         self.events.len()
@@ -240,10 +341,11 @@ impl Engine {
 
     /// Fills `out` with the zones from the one holding `offset`; returns how many.
     pub fn report_zones(&self, offset: u64, out: &mut [ZbdZone]) -> usize {
-        let Some(zc) = self.h.zone_config() else {
+        let h = self.h();
+        let Some(zc) = h.zone_config() else {
             return 0;
         };
-        let zones = self.h.report_zones(offset, out.len());
+        let zones = h.report_zones(offset, out.len());
         for (slot, z) in out.iter_mut().zip(&zones) {
             *slot = ZbdZone {
                 start: z.start.0 * PAGE,
@@ -259,15 +361,15 @@ impl Engine {
 
     /// Resets every zone starting in `[offset, offset + len)` (fio waits for it).
     pub fn reset_wp(&mut self, offset: u64, len: u64) -> Result<c_int, String> {
-        let zc = self
-            .h
+        let mut h = self.h();
+        let zc = h
             .zone_config()
             .ok_or("reset_wp on a conventional namespace")?;
         let size = zc.zone_size * PAGE;
         let mut at = offset / size * size;
         while at < offset + len {
-            match self.h.zone_reset(at) {
-                Ok(t) => self.h.complete(&t),
+            match h.zone_reset(at) {
+                Ok(t) => h.complete(&t),
                 Err(_) => return Ok(-libc::EIO),
             }
             at += size;
@@ -275,18 +377,31 @@ impl Engine {
         Ok(0)
     }
 
-    fn finish(mut self) -> Result<(), String> {
-        let report = self.h.finish().map_err(|e| e.to_string())?;
+    /// The job ends. When it was the last open job of its device, the report is written
+    /// (`zs_report`): the device stays for the jobs of a later `stonewall` group, and each
+    /// group's end rewrites the report with everything the device did so far.
+    fn finish(self) -> Result<(), String> {
+        let mut users = lock(&self.dev.users);
+        *users -= 1;
+        if *users > 0 {
+            return Ok(());
+        }
+        let report = self.h().finish().map_err(|e| e.to_string())?;
         let mismatches = report.emulation.as_ref().map_or(0, |e| e.store.mismatches);
         if mismatches > 0 {
             eprintln!("zonesim engine: verify: {mismatches} page(s) read back differ from their last write");
         }
-        if let Some(path) = &self.report {
+        if let Some(path) = &self.dev.report {
             let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
             std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
         }
         Ok(())
     }
+}
+
+/// A lock that survives a panicked holder (every callback runs under `catch_unwind`).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn condition(c: ZoneCondition) -> c_int {

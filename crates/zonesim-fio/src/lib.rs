@@ -1,7 +1,8 @@
 //! `libzonesim_fio.so`: a fio external ioengine over zonesim (`ioengine=external:PATH`).
 //!
-//! Each fio job (thread) gets its own simulated device, an [`zonesim::emu::Handle`] on one
-//! namespace: fio's I/Os become device commands at the simulated arrival time, their data goes
+//! The jobs of one fio run (threads, `thread=1`) with the same device options share one
+//! simulated device, an [`zonesim::emu::Handle`] on one namespace, kept across `stonewall`
+//! groups: fio's I/Os become device commands at the simulated arrival time, their data goes
 //! to the data store, and completions are delivered to fio in simulated-completion order, so a
 //! job at `iodepth=N` is a closed loop at queue depth N as in `zonesim run`. A zoned namespace
 //! answers fio's zoned callbacks (`get_zoned_model`, `report_zones`, `reset_wp`,
@@ -9,13 +10,16 @@
 //! zonesim's JSON report (`zs_report`).
 //!
 //! Engine options (all strings): `zs_device` (preset or TOML; default `ufs-conventional`),
-//! `zs_set` (comma-separated `key=value` overrides), `zs_namespace` (default 0), `zs_store`
-//! (`none|memory|sparse:PATH`, default `none`), `zs_report` (JSON report path), and beside them
-//! `zs_verify` (`1`: check every read against the last write), `zs_pace`
-//! (`virtual|realtime`), `zs_record` (trace file), `zs_record_format` (`iolog|blkparse`),
-//! `zs_seed`.
+//! `zs_set` (comma-separated `key=value` overrides), `zs_namespace` (default: the device's
+//! `main_namespace`), `zs_store` (`none|memory|sparse:PATH`, default `none`), `zs_report`
+//! (JSON report path), and beside them `zs_verify` (`1`: check every read against the last
+//! write), `zs_pace` (`realtime`, the default: fio's clock measures the device; `virtual`:
+//! as fast as the emulator goes, with a warning), `zs_precondition`
+//! (`none|seq|steady|steady-fast`), `zs_record` (trace file), `zs_record_format`
+//! (`iolog|blkparse`), `zs_seed`.
 //!
-//! The ABI is pinned to fio 3.33 ([`abi`]). No panic crosses into fio: every callback runs
+//! The ABI is pinned to fio 3.33 ([`abi`]); at load the engine reads fio's version string and
+//! says so clearly when it is another fio. No panic crosses into fio: every callback runs
 //! under `catch_unwind`, and a failure becomes a fio error (`EIO` on the I/O, or a failed
 //! callback with the message on stderr).
 
@@ -42,6 +46,7 @@ pub struct EngineOptions {
     pub record: *mut c_char,
     pub record_format: *mut c_char,
     pub seed: *mut c_char,
+    pub precondition: *mut c_char,
 }
 
 macro_rules! opt {
@@ -55,7 +60,7 @@ macro_rules! opt {
 }
 
 /// fio's option table for the engine (fio writes into its entries while parsing: mutable).
-static mut OPTIONS: [FioOption; 11] = [
+static mut OPTIONS: [FioOption; 12] = [
     opt!(
         c"zs_device",
         device,
@@ -66,7 +71,11 @@ static mut OPTIONS: [FioOption; 11] = [
         set,
         c"comma-separated key=value device overrides"
     ),
-    opt!(c"zs_namespace", namespace, c"namespace index (default 0)"),
+    opt!(
+        c"zs_namespace",
+        namespace,
+        c"namespace index (default: the device's main namespace)"
+    ),
     opt!(
         c"zs_store",
         store,
@@ -82,7 +91,11 @@ static mut OPTIONS: [FioOption; 11] = [
         verify,
         c"1: check every read against the last write"
     ),
-    opt!(c"zs_pace", pace, c"virtual (default) or realtime"),
+    opt!(
+        c"zs_pace",
+        pace,
+        c"realtime (default: fio measures the device) or virtual"
+    ),
     opt!(c"zs_record", record, c"record the I/O as a trace file"),
     opt!(
         c"zs_record_format",
@@ -90,6 +103,11 @@ static mut OPTIONS: [FioOption; 11] = [
         c"iolog (default) or blkparse"
     ),
     opt!(c"zs_seed", seed, c"simulation seed (default 1)"),
+    opt!(
+        c"zs_precondition",
+        precondition,
+        c"none (default), seq, steady or steady-fast: the device's state before the jobs"
+    ),
     FioOption::END,
 ];
 
@@ -139,6 +157,11 @@ pub static mut ioengine: IoengineOps = IoengineOps {
 fn guard<T>(what: &str, fail: T, f: impl FnOnce() -> Result<T, String>) -> T {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => v,
+        // An error of the engine's options names them itself (`zs_device=...: ...`).
+        Ok(Err(msg)) if msg.starts_with("zs_") => {
+            eprintln!("zonesim engine: {msg}");
+            fail
+        }
         Ok(Err(msg)) => {
             eprintln!("zonesim engine: {what}: {msg}");
             fail
@@ -164,8 +187,24 @@ unsafe fn engine<'a>(td: *mut Td) -> Result<&'a mut Engine, String> {
 }
 
 unsafe extern "C" fn zs_init(td: *mut Td) -> c_int {
-    guard("init", 1, || engine(td).map(|_| 0))
+    guard("init", 1, || {
+        abi::check_fio_version()?;
+        engine(td).map(|_| 0)
+    })
 }
+
+/// Runs when fio loads the engine (before fio compares `FIO_IOOPS_VERSION`): a fio other than
+/// the one the ABI is pinned to is named in one clear line, whatever fio says next.
+#[used]
+#[link_section = ".init_array"]
+static CHECK_AT_LOAD: unsafe extern "C" fn() = {
+    unsafe extern "C" fn check() {
+        if let Err(msg) = abi::check_fio_version() {
+            eprintln!("zonesim engine: {msg}");
+        }
+    }
+    check
+};
 
 unsafe extern "C" fn zs_queue(td: *mut Td, io_u: *mut IoU) -> c_int {
     guard("queue", FIO_Q_COMPLETED, || {

@@ -85,7 +85,7 @@ type RunOutput = (String, Vec<(&'static str, f64)>, Vec<Cdf>);
 /// Run a simulation; returns (the JSON report, the headline metrics, the latency CDFs).
 #[pyfunction]
 #[pyo3(signature = (device, sets, workload=None, fio_text=None, trace=None, seed=1,
-    precondition="none", namespace=0, as_fast_as_possible=false, qd=32, time_scale=1.0,
+    precondition="none", namespace=None, as_fast_as_possible=false, qd=32, time_scale=1.0,
     check_invariants=false, progress=None, scenario=None))]
 #[allow(clippy::too_many_arguments)]
 fn run(
@@ -97,7 +97,7 @@ fn run(
     trace: Option<PathBuf>,
     seed: u64,
     precondition: &str,
-    namespace: usize,
+    namespace: Option<usize>,
     as_fast_as_possible: bool,
     qd: u32,
     time_scale: f64,
@@ -114,11 +114,12 @@ fn run(
         };
         TraceReplay::new(t, mode)
     });
+    let main_namespace = cfg.main_namespace as usize;
     let mut spec = RunSpec::new(cfg, workload_spec(workload, fio_text, trace, scenario));
     spec.options = RunOptions {
         seed,
         precondition: precondition.parse::<Precondition>().map_err(to_py)?,
-        namespace,
+        namespace: namespace.unwrap_or(main_namespace),
         check_invariants,
     };
     let stop = AtomicBool::new(false);

@@ -87,8 +87,22 @@ fn full_zones(r: &Report) -> u64 {
 
 #[test]
 fn requeued_writes_without_the_lock_are_unaligned_with_it_none() {
-    let free = run_ns(&device(false, 0.05), WRITE);
+    // The unaligned writes are counted (continue_on_error), not the end of the run.
+    let free = run_ns(
+        &device(false, 0.05),
+        &format!("{WRITE}continue_on_error=write\n"),
+    );
     assert!(unaligned(&free) > 0, "requeued writes are overtaken");
+    // Without continue_on_error the first one ends the run, naming the job and the rule.
+    let e = zonesim::RunSpec::new(device(false, 0.05), common::jobs(WRITE))
+        .namespace(NS)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("job 'w'") && e.contains("unaligned_write") && e.contains("continue_on_error"),
+        "{e}"
+    );
     let locked = run_ns(&device(true, 0.05), WRITE);
     assert_eq!(unaligned(&locked), 0);
     let ord = locked.sim.ordering.clone().unwrap();

@@ -35,6 +35,17 @@ fn out_of_order_trace_counts_unaligned_writes_only() {
         ReplayMode::AsFastAsPossible { qd: 1 },
     );
     t.fold = false;
+    // Without continue_on_error the first rejected write ends the run.
+    let e = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t.clone()))
+        .options(opts())
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("unaligned_write") && e.contains("--continue-on-error"),
+        "{e}"
+    );
+    t.continue_on_error = true;
     let r = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t))
         .options(opts())
         .run()

@@ -53,6 +53,7 @@
 //! | `prio` | int 0-7 | unset (BE level 4) | I/O priority level, 0 highest (fio's option); orders the job's requests in the host scheduler when `host.queue_depth` tags are in use |
 //! | `prioclass` | int 0-3 | `0` | I/O priority class: 0 none (= best-effort), 1 realtime, 2 best-effort, 3 idle (fio's option, Linux `IOPRIO_CLASS_*`) |
 //! | `ipu` | bool | `0` | zonesim extension (not fio): writes are in-place updates, taken below a zone's write pointer within the device's `zone.ipu_budget_bytes` (ZMS, docs/zoned.md); rejected ones are counted by the device; on files under `--fs` it marks the job's files and the file system sends their overwrites in place, falling back out of place when refused (docs/fs.md) |
+//! | `continue_on_error` | `none`, `read`, `write`, `io`, `verify`, `all`, `0`, `1` | `none` | fio's option: with `write`, `io`, `all` or `1` a write the zoned namespace rejects (off the write pointer, too many open zones, ...) is counted under `device.zones.errors` and the job goes on; otherwise it ends the run with an error naming the job and the zone rule |
 //! | `namespace` | integer ≥ 0 | the run's `--namespace` | zonesim extension (not fio): the namespace (logical unit) the job targets, so jobs on several namespaces of one device run concurrently |
 //!
 //! Accepted and ignored because their value cannot change what this model does:
@@ -193,6 +194,30 @@ pub enum ZoneMode {
     Zbd,
 }
 
+/// fio's `continue_on_error=`: which errors a job counts and goes on after instead of ending
+/// the run (fio's default, `none`, ends the job at its first error, as here a write a zoned
+/// namespace rejects ends the run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContinueOnError {
+    #[default]
+    None,
+    Read,
+    Write,
+    Io,
+    Verify,
+    All,
+}
+
+impl ContinueOnError {
+    /// Whether a rejected write is counted and the job goes on.
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            ContinueOnError::Write | ContinueOnError::Io | ContinueOnError::All
+        )
+    }
+}
+
 /// `write_hint=`: the host's data-lifetime hint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WriteHint {
@@ -264,6 +289,9 @@ pub struct JobSpec {
     /// zonesim extension: the namespace this job targets (`namespace=N`); `None` = the run's
     /// `--namespace`.
     pub namespace: Option<u32>,
+    /// fio `continue_on_error`: `write`, `io` or `all` count the writes a zoned namespace
+    /// rejects instead of ending the run.
+    pub continue_on_error: ContinueOnError,
     /// Options that only a file system gives meaning to (`zonesim run --fs`, docs/fs.md).
     pub files: FileOpts,
 }
@@ -342,6 +370,7 @@ pub fn default_job() -> JobSpec {
         prio: crate::sched::IoPrio::default(),
         ipu: false,
         namespace: None,
+        continue_on_error: ContinueOnError::None,
         files: FileOpts::default(),
     }
 }

@@ -43,7 +43,7 @@ pub use zoned::{
 
 use crate::error::{Error, Result};
 use declare::section;
-use rule::{float, free};
+use rule::{float, free, int};
 use std::path::Path;
 
 section! {
@@ -92,10 +92,26 @@ section! {
         pub stats: StatsConfig = StatsConfig::default(), free();
         /// Namespaces in id order; none: one conventional namespace.
         pub namespaces: Vec<NamespaceConfig> = Vec::new(), free();
+        /// The namespace a run targets when none is named (`zonesim run --namespace`, the fio
+        /// engine's `zs_namespace`): the one the modelled paper measures, e.g. the zoned data
+        /// namespace beside a small conventional metadata one. Must be a namespace of the
+        /// device.
+        pub main_namespace: u32 = 0, int(0, 254);
         /// The host file system run under the workload (docs/fs.md); absent: raw block I/O.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub fs: Option<fs::FsConfig> = None, free();
     }
+}
+
+/// The resolved `cfg` as TOML (`zonesim config show`): every key, defaults filled in; it loads
+/// back as a device file giving the same device.
+pub fn to_toml(cfg: &DeviceConfig) -> Result<String> {
+    let body =
+        toml::to_string(cfg).map_err(|e| Error::Internal(format!("device config as TOML: {e}")))?;
+    Ok(format!(
+        "# The resolved device '{}' (zonesim config show): every key with its value.\n{body}",
+        cfg.name
+    ))
 }
 
 impl DeviceConfig {

@@ -154,6 +154,17 @@ impl DeviceConfig {
         if self.namespaces.len() > 255 {
             return Err(Error::config("namespaces", "at most 255 namespaces"));
         }
+        let count = self.namespaces.len().max(1);
+        if self.main_namespace as usize >= count {
+            return Err(Error::config(
+                "main_namespace",
+                format!(
+                    "{} is not a namespace of the device (it has {count}: 0..={})",
+                    self.main_namespace,
+                    count - 1
+                ),
+            ));
+        }
         self.validate_zufs(zoned, unit)
     }
 

@@ -116,6 +116,11 @@ impl Device {
                 finishes: zones.finishes,
             },
             unwritten_reads: c.unwritten_reads,
+            unwritten_read_fraction: if c.host_read_pages == 0 {
+                0.0
+            } else {
+                c.unwritten_reads as f64 / c.host_read_pages as f64
+            },
             out_of_range: self.out_of_range,
             wear: self.wear(),
             namespaces,

@@ -40,6 +40,9 @@ pub struct HandleOptions {
     pub seed: u64,
     /// The job name in the report.
     pub name: String,
+    /// Bring the namespace to this state first (`none`, `seq`, `steady`; the fio engine's
+    /// `zs_precondition`); its counters are reset after it, as in `zonesim run --precondition`.
+    pub precondition: crate::sim::Precondition,
 }
 
 impl Default for HandleOptions {
@@ -54,6 +57,7 @@ impl Default for HandleOptions {
             record: None,
             seed: 1,
             name: "emulation".into(),
+            precondition: crate::sim::Precondition::None,
         }
     }
 }
@@ -90,6 +94,9 @@ pub struct Handle {
     stats: IoStats,
     /// Simulated time of the latest completion delivered.
     clock: SimTime,
+    /// Where the measured part starts (after preconditioning) and what preconditioning did.
+    start: SimTime,
+    precondition: crate::stats::report::PreconditionReport,
     issued: u64,
     completed: u64,
     rejected: RejectedReport,
@@ -106,8 +113,14 @@ impl Handle {
             ));
         }
         let cfg = crate::load_device(&opts.device, &opts.sets)?;
-        let dev = Device::new(&cfg, opts.seed)?;
+        let mut dev = Device::new(&cfg, opts.seed)?;
         dev.check_namespace(opts.namespace)?;
+        let precondition = crate::sim::precondition_device(
+            &mut dev,
+            opts.precondition,
+            opts.namespace,
+            opts.seed,
+        )?;
         if cfg.host.iotailor {
             return Err(Error::config(
                 "host.iotailor",
@@ -119,6 +132,7 @@ impl Handle {
             Some((path, format)) => Some(Recorder::create(path, *format)?),
             None => None,
         };
+        let dev_clock = dev.clock;
         Ok(Handle {
             ns: opts.namespace,
             verifier: opts.verify.then(Verifier::default),
@@ -128,13 +142,25 @@ impl Handle {
             dev,
             opts,
             stats: IoStats::default(),
-            clock: SimTime::ZERO,
+            clock: dev_clock,
+            start: dev_clock,
+            precondition,
             issued: 0,
             completed: 0,
             rejected: RejectedReport::default(),
             bytes: [0; 3],
             wall: Instant::now(),
         })
+    }
+
+    /// Rename the job the report shows (a device shared by several fio jobs: their names).
+    pub fn set_name(&mut self, name: String) {
+        self.opts.name = name;
+    }
+
+    /// The job name the report shows.
+    pub fn name(&self) -> &str {
+        &self.opts.name
     }
 
     /// Capacity of the namespace in bytes.
@@ -304,6 +330,8 @@ impl Handle {
                 host: host.clone(),
             }],
             host,
+            precondition: self.precondition.clone(),
+            start: self.start,
             emulation: Some(self.emulation_report()),
             ..RunRecord::default()
         };

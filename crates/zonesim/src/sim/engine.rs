@@ -6,7 +6,7 @@
 //! request meets on its way to the device and back is the host path's (`host_path.rs`).
 
 use super::fs::FsHost;
-use super::host_path::{schedule, Held, HostPath, InFlight, Released};
+use super::host_path::{schedule, Held, HostPath, InFlight, Rejected, Released};
 use super::source::Source;
 use super::Control;
 use crate::device::Device;
@@ -171,6 +171,9 @@ impl<'d> Engine<'d> {
             if let Some(e) = self.error.take() {
                 return Err(e);
             }
+            if let Some(r) = self.host.rejected {
+                return Err(self.rejected_error(r));
+            }
             if self.completed & 0xFFFF == 0 {
                 ctl.tick(self.phase, self.completed)?;
             }
@@ -222,6 +225,36 @@ impl<'d> Engine<'d> {
             Ok(None) => {}
             Err(e) => self.fail(e),
         }
+    }
+
+    /// The error that ends a run when a zoned namespace rejects a write of a source that does
+    /// not continue on error: one line naming the job, the request and the zone rule.
+    #[cold]
+    fn rejected_error(&self, r: Rejected) -> Error {
+        let s = &self.sources[r.src as usize];
+        let what = if r.io.kind == IoKind::ZoneAppend {
+            "zone append"
+        } else {
+            "write"
+        };
+        let (hint, coe) = if s.is_trace() {
+            ("", "--continue-on-error")
+        } else {
+            (
+                " (is the job missing zonemode=zbd?)",
+                "continue_on_error=write",
+            )
+        };
+        Error::Usage(format!(
+            "job '{}': the zoned namespace {} rejected a {what} of {} bytes at byte {}: {} ({}){hint}; \
+             set {coe} to count such writes and go on",
+            s.name,
+            r.ns,
+            r.io.len,
+            r.io.offset,
+            r.kind,
+            r.kind.rule(),
+        ))
     }
 
     /// Records the first error of the run; nothing is issued after it.

@@ -114,6 +114,19 @@ struct Route {
     ns: usize,
     queue: u32,
     prio: IoPrio,
+    /// A write its zoned namespace rejects ends the run (the source does not continue on
+    /// error, and its namespace is zoned).
+    strict: bool,
+}
+
+/// A write a zoned namespace rejected from a source that does not continue on error: the run
+/// ends with an error naming the source and the rule.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Rejected {
+    pub src: u32,
+    pub io: HostIo,
+    pub ns: usize,
+    pub kind: crate::interface::zone::ZoneErrorKind,
 }
 
 /// What the completion of a request released to the host.
@@ -141,6 +154,8 @@ pub(super) struct HostPath {
     tailor: Vec<Option<IoTailor<Held>>>,
     /// The host scheduler in front of the device's tags (`host.device_tags` > 0).
     sched: Option<PrioDispatch<Held>>,
+    /// The first write a zoned namespace rejected from a strict source (the run ends).
+    pub rejected: Option<Rejected>,
 }
 
 impl HostPath {
@@ -158,6 +173,7 @@ impl HostPath {
                 ns: s.ns,
                 queue: s.queue,
                 prio: s.prio,
+                strict: !s.continue_on_error && dev.zones(s.ns).is_some(),
             })
             .collect();
         let order = (0..dev.namespaces.len())
@@ -188,6 +204,7 @@ impl HostPath {
             free_held: Vec::new(),
             tailor: Vec::new(),
             sched: (depth > 0).then(|| PrioDispatch::new(depth)),
+            rejected: None,
         }
     }
 
@@ -503,7 +520,7 @@ impl HostPath {
     /// flash part ends in an `Ev::Flash`, then the cores' back half completes it.
     #[inline]
     fn reach_device(
-        &self,
+        &mut self,
         dev: &mut Device,
         events: &mut EventQueue<Ev>,
         now: SimTime,
@@ -511,7 +528,37 @@ impl HostPath {
         tag: bool,
     ) {
         let h = Held { tag, ..h };
-        let Route { ns, queue, .. } = self.routes[h.src as usize];
+        let Route {
+            ns, queue, strict, ..
+        } = self.routes[h.src as usize];
+        if strict && h.out == NO_OUT && matches!(h.io.kind, IoKind::Write | IoKind::ZoneAppend) {
+            let before = zone_error_counts(dev, ns);
+            self.device_takes(dev, events, now, h, ns, queue);
+            let after = zone_error_counts(dev, ns);
+            if let Some(k) = (0..before.len()).find(|&k| after[k] != before[k]) {
+                self.rejected.get_or_insert(Rejected {
+                    src: h.src,
+                    io: h.io,
+                    ns,
+                    kind: crate::interface::zone::ZoneErrorKind::ALL[k],
+                });
+            }
+            return;
+        }
+        self.device_takes(dev, events, now, h, ns, queue);
+    }
+
+    /// The device takes request `h` for namespace `ns` from host queue `queue`.
+    #[inline]
+    fn device_takes(
+        &self,
+        dev: &mut Device,
+        events: &mut EventQueue<Ev>,
+        now: SimTime,
+        h: Held,
+        ns: usize,
+        queue: u32,
+    ) {
         if dev.fw.off() {
             let c = dev.submit_deferring(now, ns, super::command(&h.io));
             schedule(events, c, &h);
@@ -578,4 +625,9 @@ impl HostPath {
         t.settle(now.ns(), zone);
         self.issue_tailored(dev, events, now, ns);
     }
+}
+
+/// The zone error counts of namespace `ns` by kind (zeros for a conventional namespace).
+fn zone_error_counts(dev: &Device, ns: usize) -> [u64; 7] {
+    dev.zones(ns).map_or([0; 7], |z| z.errors.counts)
 }

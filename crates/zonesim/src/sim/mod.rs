@@ -35,7 +35,7 @@ use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::host::{HostIo, IoKind};
 use crate::interface::{Command, Op, ZoneAction};
-use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport};
+use crate::stats::report::{HostReport, JobCdf, JobPriority, JobReport, PreconditionReport};
 use crate::stats::{IoStats, Report};
 use engine::{run_on, Engine};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,6 +95,26 @@ impl Control<'_> {
             _ => Ok(()),
         }
     }
+}
+
+/// Bring namespace `ns` of `dev` to state `p` (as `--precondition`), then reset its counters,
+/// so what runs next is measured alone: the emulation handle's `precondition` option (the fio
+/// engine's `zs_precondition`).
+pub fn precondition_device(
+    dev: &mut Device,
+    p: Precondition,
+    ns: usize,
+    seed: u64,
+) -> Result<PreconditionReport> {
+    let opts = RunOptions {
+        seed,
+        precondition: p,
+        namespace: ns,
+        check_invariants: false,
+    };
+    let rep = precondition::run(dev, &opts, &mut Control::none())?;
+    dev.reset_counters();
+    Ok(rep)
 }
 
 /// Run a resolved workload on `dev` (fresh, or after what it already ran): the body of
@@ -178,10 +198,11 @@ pub(crate) fn run_resolved(
     let mut latency_cdfs = Vec::new();
     for s in &sources {
         total.merge(&s.stats);
-        latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points)| JobCdf {
+        latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points, hist)| JobCdf {
             job: s.name.clone(),
             op,
             points,
+            hist,
         }));
         jobs.push(JobReport {
             name: s.name.clone(),

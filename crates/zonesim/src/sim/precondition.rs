@@ -34,6 +34,11 @@ impl FromStr for Precondition {
             "none" => Ok(Precondition::None),
             "seq" => Ok(Precondition::Seq),
             "steady" => Ok(Precondition::Steady),
+            "steady-fast" => Err(Error::Usage(
+                "precondition steady-fast: not in this build of zonesim (the fast steady-state \
+                 preconditioning is not merged yet); use steady"
+                    .into(),
+            )),
             _ => Err(Error::Usage(format!(
                 "--precondition {s}: expected none, seq or steady"
             ))),

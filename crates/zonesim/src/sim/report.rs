@@ -83,6 +83,7 @@ pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
     let fs = fs.map(|h| FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
     Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
+        provenance: None,
         host: r.host,
         jobs: r.jobs,
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),

@@ -40,6 +40,9 @@ pub struct TraceReplay {
     /// Skip the first `skip` requests, then replay at most `max_requests`.
     pub skip: u64,
     pub max_requests: Option<u64>,
+    /// Count the writes a zoned namespace rejects instead of ending the run (fio's
+    /// `continue_on_error=write`; `zonesim run --continue-on-error`).
+    pub continue_on_error: bool,
 }
 
 impl TraceReplay {
@@ -53,6 +56,7 @@ impl TraceReplay {
             stop_ns: None,
             skip: 0,
             max_requests: None,
+            continue_on_error: false,
         }
     }
 }
@@ -232,6 +236,9 @@ pub(super) struct Source {
     pub queue: u32,
     /// A job on the host file system's files.
     pub files: Option<Box<super::fs::FileJob>>,
+    /// A write its zoned namespace rejects is counted and the source goes on; otherwise it
+    /// ends the run (fio jobs and traces: their `continue_on_error`).
+    pub continue_on_error: bool,
 }
 
 impl Source {
@@ -255,6 +262,7 @@ impl Source {
             group_reported: false,
             queue: 0,
             files: None,
+            continue_on_error: true,
         }
     }
 
@@ -269,6 +277,7 @@ impl Source {
         s.thinktime_ns = spec.thinktime_ns;
         s.prio = spec.prio;
         s.runtime_ns = spec.runtime_ns;
+        s.continue_on_error = spec.continue_on_error.writes();
         s
     }
 
@@ -290,6 +299,11 @@ impl Source {
             t.base = now;
             t.last_arrival = now;
         }
+    }
+
+    /// A trace replay (not an fio job).
+    pub fn is_trace(&self) -> bool {
+        matches!(&self.kind, Kind::Trace(_))
     }
 
     /// Replayed at arrival times (not closed-loop).
@@ -485,6 +499,7 @@ pub(super) fn build(
             let feed = TraceFeed::new(reader, t, capacity);
             let mut s = Source::new(name, Kind::Trace(Box::new(feed)), depth);
             s.ns = ns;
+            s.continue_on_error = t.continue_on_error;
             Ok(vec![s])
         }
     }

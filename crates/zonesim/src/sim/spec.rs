@@ -19,7 +19,7 @@ use crate::device::Device;
 use crate::error::Result;
 use crate::host::fio::{parse_job_file, JobSpec};
 use crate::host::scenario::Scenario;
-use crate::stats::Report;
+use crate::stats::{Provenance, Report, WorkloadProvenance};
 use std::path::PathBuf;
 
 /// The default workload of a conventional namespace (`workloads/default.fio`).
@@ -189,9 +189,72 @@ impl RunSpec {
 /// Run `spec`: resolve its workload, build the device, simulate, report. `ctl` observes
 /// progress and may stop the run.
 pub fn execute(spec: &RunSpec, ctl: &mut Control) -> Result<Report> {
-    let (workload, _) = spec.workload.resolve(spec.zoned_target())?;
-    let mut dev = Device::new(&spec.device, spec.options.seed)?;
-    super::run_resolved(&mut dev, &workload, &spec.options, ctl)
+    let (workload, name) = spec.workload.resolve(spec.zoned_target())?;
+    let o = &spec.options;
+    let provenance = provenance(&spec.device, &spec.workload, &workload, name, o);
+    let mut dev = Device::new(&spec.device, o.seed)?;
+    let mut report = super::run_resolved(&mut dev, &workload, o, ctl)?;
+    report.provenance = Some(provenance);
+    Ok(report)
+}
+
+/// The provenance of a run of `spec` (resolved: `workload`, called `name`) on `device`.
+fn provenance(
+    device: &DeviceConfig,
+    spec: &WorkloadSpec,
+    workload: &Workload,
+    name: String,
+    o: &RunOptions,
+) -> Provenance {
+    Provenance::new(
+        device,
+        spec.provenance(workload, name),
+        o.seed,
+        o.precondition.name().to_string(),
+        o.namespace,
+    )
+}
+
+impl WorkloadSpec {
+    /// The workload as the report's provenance records it (`workload`: this spec resolved,
+    /// `name`: what the summary calls it).
+    fn provenance(&self, workload: &Workload, name: String) -> WorkloadProvenance {
+        let fio_name = name.strip_prefix("fio ").unwrap_or(&name).to_string();
+        match (self, workload) {
+            (_, Workload::Trace(t)) => WorkloadProvenance::trace(&t.path),
+            (WorkloadSpec::ScenarioFile(p), _) => WorkloadProvenance::Scenario {
+                name: p.display().to_string(),
+                text: crate::error::read_text_file(p).unwrap_or_default(),
+            },
+            (_, Workload::Scenario(sc)) => WorkloadProvenance::Other {
+                name: format!("scenario {}", sc.name),
+            },
+            (WorkloadSpec::FioFile(p), _) => WorkloadProvenance::Fio {
+                name: fio_name,
+                text: crate::error::read_text_file(p).unwrap_or_default(),
+            },
+            (WorkloadSpec::FioText { text, .. }, _) => WorkloadProvenance::Fio {
+                name: fio_name,
+                text: text.clone(),
+            },
+            (WorkloadSpec::Default, _) => WorkloadProvenance::Fio {
+                name: fio_name,
+                text: if self.default_is_zoned(&name) {
+                    DEFAULT_ZONED_WORKLOAD
+                } else {
+                    DEFAULT_WORKLOAD
+                }
+                .to_string(),
+            },
+            (_, Workload::Jobs(jobs)) => WorkloadProvenance::Jobs {
+                names: jobs.iter().map(|j| j.name.clone()).collect(),
+            },
+        }
+    }
+
+    fn default_is_zoned(&self, name: &str) -> bool {
+        name.contains("default-zoned")
+    }
 }
 
 /// Run `workload` on an existing device, after what it already ran: it starts when the
@@ -208,6 +271,9 @@ pub fn run_device(
         .namespaces
         .get(opts.namespace)
         .is_some_and(|n| n.kind == NamespaceKind::Zoned);
-    let (workload, _) = workload.resolve(zoned)?;
-    super::run_resolved(dev, &workload, opts, ctl)
+    let (resolved, name) = workload.resolve(zoned)?;
+    let provenance = provenance(&dev.cfg, workload, &resolved, name, opts);
+    let mut report = super::run_resolved(dev, &resolved, opts, ctl)?;
+    report.provenance = Some(provenance);
+    Ok(report)
 }

@@ -31,7 +31,11 @@ pub struct DeviceReport {
     pub buffer: BufferReport,
     pub slc: SlcReport,
     pub zones: ZonesReport,
+    /// Host page reads of never-written pages (they cost no flash read).
     pub unwritten_reads: u64,
+    /// `unwritten_reads` over the host's page reads (0 without reads): above 0 the read
+    /// latencies are partly those of an empty device (`zonesim run` warns).
+    pub unwritten_read_fraction: f64,
     pub out_of_range: u64,
     pub wear: WearReport,
     pub namespaces: Vec<NamespaceReport>,

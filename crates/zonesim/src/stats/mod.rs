@@ -5,10 +5,12 @@ pub mod device;
 pub mod emulation;
 pub mod firmware;
 pub mod fs;
+pub mod provenance;
 pub mod report;
 pub mod timeseries;
 
 pub use device::DeviceReport;
+pub use provenance::{Provenance, WorkloadProvenance};
 pub use report::{LatencyReport, OpReport, Report, TraceReport};
 pub use timeseries::{Sampler, SeriesSection, TimeSeries};
 
@@ -56,6 +58,29 @@ impl OpStats {
             .collect()
     }
 
+    /// The distribution with its statistics and buckets (empty without requests).
+    pub fn hist(&self) -> report::LatencyHist {
+        let Some(h) = &self.hist else {
+            return report::LatencyHist::default();
+        };
+        report::LatencyHist {
+            n: h.len(),
+            min_ns: h.min(),
+            max_ns: h.max(),
+            mean_ns: h.mean(),
+            stddev_ns: h.stdev(),
+            bins: h
+                .iter_recorded()
+                .map(|v| {
+                    (
+                        h.highest_equivalent(v.value_iterated_to()),
+                        v.count_at_value(),
+                    )
+                })
+                .collect(),
+        }
+    }
+
     pub fn merge(&mut self, other: &OpStats) {
         self.ios += other.ios;
         self.bytes += other.bytes;
@@ -67,6 +92,10 @@ impl OpStats {
         }
     }
 }
+
+/// One direction's latency distribution: its report name, (us, fraction) points, the exact
+/// histogram.
+pub type DirectionCdf = (&'static str, Vec<(f64, f64)>, report::LatencyHist);
 
 /// Per-job (or total) statistics by request kind.
 #[derive(Clone, Default)]
@@ -119,7 +148,7 @@ impl IoStats {
     }
 
     /// The latency distribution of each direction that saw requests, by report name.
-    pub fn cdfs(&self) -> Vec<(&'static str, Vec<(f64, f64)>)> {
+    pub fn cdfs(&self) -> Vec<DirectionCdf> {
         [
             ("read", &self.read),
             ("write", &self.write),
@@ -129,7 +158,7 @@ impl IoStats {
         ]
         .into_iter()
         .filter(|(_, s)| s.ios > 0)
-        .map(|(name, s)| (name, s.cdf()))
+        .map(|(name, s)| (name, s.cdf(), s.hist()))
         .collect()
     }
 

@@ -94,6 +94,10 @@ impl HostReport {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub zonesim_version: &'static str,
+    /// What produced the report: version, commit, command, resolved device, workload, seed,
+    /// preconditioning, start time (runs of a `RunSpec`; absent for the lower-level entries).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<super::Provenance>,
     pub host: HostReport,
     pub jobs: Vec<JobReport>,
     #[serde(serialize_with = "sorted_keys")]
@@ -135,6 +139,39 @@ pub struct JobCdf {
     pub job: String,
     pub op: &'static str,
     pub points: Vec<(f64, f64)>,
+    /// The exact distribution: statistics and the histogram's buckets.
+    pub hist: LatencyHist,
+}
+
+/// A latency distribution in ns, exact to the histogram's resolution (3 significant digits):
+/// fio's `clat_ns` statistics and its json+ `bins` come from it (`zonesim run --output-format
+/// fio-json`).
+#[derive(Debug, Clone, Default)]
+pub struct LatencyHist {
+    pub n: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+    pub mean_ns: f64,
+    pub stddev_ns: f64,
+    /// (the bucket's highest equivalent latency in ns, requests in it), ascending, non-empty
+    /// buckets only.
+    pub bins: Vec<(u64, u64)>,
+}
+
+impl LatencyHist {
+    /// The latency at percentile `p` (0..=100): the smallest bucket value with at least `p` %
+    /// of the requests at or below it (fio's rule).
+    pub fn percentile(&self, p: f64) -> u64 {
+        let want = ((p / 100.0) * self.n as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for &(v, c) in &self.bins {
+            seen += c;
+            if seen >= want {
+                return v;
+            }
+        }
+        self.max_ns
+    }
 }
 
 /// `device` and `trace` with their keys sorted at every level, as they were written when they
@@ -171,8 +208,16 @@ pub fn without_wall_clock(mut report: serde_json::Value) -> serde_json::Value {
             sim.remove(k);
         }
     }
+    if let Some(p) = report.get_mut("provenance").and_then(|s| s.as_object_mut()) {
+        for k in PROVENANCE_WALL_CLOCK_FIELDS {
+            p.remove(k);
+        }
+    }
     report
 }
+
+/// Fields of `provenance` that read the host's clock.
+pub const PROVENANCE_WALL_CLOCK_FIELDS: [&str; 1] = ["started_at"];
 
 impl Report {
     /// The headline metrics of a run, one number each (a sweep's columns, docs/python.md):

@@ -1,6 +1,8 @@
 //! The fio job-file parser. The accepted subset is documented in the parent module.
 
-use super::{default_job, Distribution, JobSpec, RwMode, SizeSpec, WriteHint, ZoneMode};
+use super::{
+    default_job, ContinueOnError, Distribution, JobSpec, RwMode, SizeSpec, WriteHint, ZoneMode,
+};
 use zonesim_core::error::{Error, Result};
 
 const NS_PER_US: u64 = 1_000;
@@ -267,6 +269,22 @@ fn apply(
         "prio" => spec.prio.level = Some(parse_int(key, v()?, 0, 7)? as u8),
         "prioclass" => spec.prio.class = parse_int(key, v()?, 0, 3)? as u8,
         "ipu" => spec.ipu = parse_bool(key, value)?,
+        "continue_on_error" => {
+            spec.continue_on_error = match v()?.to_ascii_lowercase().as_str() {
+                "none" | "0" => ContinueOnError::None,
+                "read" => ContinueOnError::Read,
+                "write" => ContinueOnError::Write,
+                "io" => ContinueOnError::Io,
+                "verify" => ContinueOnError::Verify,
+                "all" | "1" => ContinueOnError::All,
+                other => {
+                    return Err(format!(
+                        "continue_on_error must be one of none, read, write, io, verify, all, \
+                         0, 1, got '{other}'"
+                    ))
+                }
+            }
+        }
         "namespace" => spec.namespace = Some(parse_int(key, v()?, 0, u32::MAX as u64)? as u32),
         "write_hint" => {
             spec.write_hint = match v()?.to_ascii_lowercase().as_str() {

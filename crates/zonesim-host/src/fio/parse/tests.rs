@@ -330,3 +330,19 @@ fn job_count_is_bounded() {
 fn byte_order_mark_is_ignored() {
     assert_eq!(one("\u{feff}[w]\nrw=randwrite\n").name, "w");
 }
+
+#[test]
+fn continue_on_error_takes_fio_values() {
+    let j = one("[a]\nrw=write\ncontinue_on_error=write\n");
+    assert!(j.continue_on_error.writes());
+    let j = one("[a]\nrw=write\ncontinue_on_error=1\n");
+    assert!(j.continue_on_error.writes());
+    let j = one("[a]\nrw=write\ncontinue_on_error=read\n");
+    assert!(!j.continue_on_error.writes());
+    assert!(!one("[a]\nrw=write\n").continue_on_error.writes());
+    let e = parse_job_file("[a]\ncontinue_on_error=maybe\n", "t.fio").unwrap_err();
+    assert!(
+        e.to_string().contains("continue_on_error must be one of"),
+        "{e}"
+    );
+}

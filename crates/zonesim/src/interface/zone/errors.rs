@@ -55,6 +55,23 @@ impl ZoneErrorKind {
         }
     }
 
+    /// The zone rule this kind of error breaks, in a few words.
+    pub fn rule(self) -> &'static str {
+        match self {
+            ZoneErrorKind::UnalignedWrite => "a zone takes writes only at its write pointer",
+            ZoneErrorKind::WriteFull => "a full zone takes no writes until it is reset",
+            ZoneErrorKind::Boundary => {
+                "a write must stay inside one zone's capacity and inside the namespace"
+            }
+            ZoneErrorKind::TooManyOpen => "no more zones may be open at once",
+            ZoneErrorKind::TooManyActive => "no more zones may be active at once",
+            ZoneErrorKind::ReadBeyondWp => "reads must stay below the zone's write pointer",
+            ZoneErrorKind::InvalidTransition => {
+                "the zone's condition does not allow this operation"
+            }
+        }
+    }
+
     /// Position in [`ZoneErrorKind::ALL`] and in [`ZoneErrorLog::counts`].
     pub fn index(self) -> usize {
         self as usize
