@@ -2,6 +2,10 @@
 //!
 //! Exit status: 0 when every checked row passes (or is a marked known gap), 1 when a checked
 //! row is outside its tolerance, 2 on bad input.
+//!
+//! Experiments, and the independent runs inside each, share `--jobs` threads (default: every
+//! core; `zonesim_experiments::par_map`); each simulation stays on one thread, so the output is
+//! the same for any `--jobs`, printed in listing order.
 
 use anyhow::Result;
 use std::io::Write;
@@ -29,6 +33,9 @@ pub enum ExperimentCmd {
         /// Print the table as markdown (docs are pasted from this).
         #[arg(long)]
         markdown: bool,
+        /// Simulations at a time (experiments and their independent runs); 0: every core.
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
     },
 }
 
@@ -45,23 +52,38 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
             seed,
             quick,
             markdown,
+            jobs,
         } => {
             let list = if name == "all" {
                 experiments::all()
             } else {
                 vec![experiments::find(&name)?]
             };
+            experiments::set_jobs(jobs);
+            let opts = ExpOptions { seed, quick };
             let mut outs: Vec<Outcome> = Vec::new();
-            for e in list {
-                let out = (e.run)(&ExpOptions { seed, quick })?;
-                if name == "all" && !markdown {
-                    println!("{}", out.verdict_line());
-                } else if markdown {
-                    println!("{}", experiments::render_markdown(&out));
-                } else {
-                    print!("{}", experiments::render(&out));
-                }
-                outs.push(out);
+            let mut failed: Option<anyhow::Error> = None;
+            experiments::par_each(
+                &list,
+                |e| (e.run)(&opts),
+                |_, r| match r {
+                    // Like a sequential loop: nothing is printed after the first error.
+                    _ if failed.is_some() => {}
+                    Err(e) => failed = Some(e.into()),
+                    Ok(out) => {
+                        if name == "all" && !markdown {
+                            println!("{}", out.verdict_line());
+                        } else if markdown {
+                            println!("{}", experiments::render_markdown(&out));
+                        } else {
+                            print!("{}", experiments::render(&out));
+                        }
+                        outs.push(out);
+                    }
+                },
+            );
+            if let Some(e) = failed {
+                return Err(e);
             }
             if let Some(p) = json {
                 let text = if outs.len() == 1 {
