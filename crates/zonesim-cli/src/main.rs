@@ -4,7 +4,6 @@
 mod bench;
 mod config_cmd;
 mod experiment_cmd;
-mod f2fs_layout;
 mod layout_cmd;
 #[cfg(target_os = "linux")]
 mod mount_cmd;

@@ -439,6 +439,11 @@ fn audit_reproducers() {
         ],
         &["--data-bytes", "at most 1 EiB"],
     );
+    // A volume mkfs.f2fs refuses (over 16 TiB with its metadata namespace) is bad input.
+    bad_input(
+        &["layout", "--data-bytes", "16t", "--zone-bytes", "64m"],
+        &["16 TiB", "mkfs.f2fs refuses"],
+    );
     // V4: bench --ios 0 names --ios.
     bad_input(&["bench", "--ios", "0"], &["--ios", "0"]);
     // The OS error text once; a preset typo lists the presets.

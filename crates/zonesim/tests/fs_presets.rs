@@ -191,3 +191,23 @@ fn zoned_presets_under_fs_gc_pressure() {
         );
     }
 }
+
+/// conzone-paper's metadata namespace is what `zonesim layout` advises for its zoned namespace
+/// (ConZone+ §4.1), and the file system mounted on it has mkfs.f2fs's main area: every zone of
+/// the zoned namespace.
+#[test]
+fn conzone_paper_metadata_namespace_is_the_layout_advice() {
+    use zonesim::host::fs::layout::namespaces::{size_namespaces, PhysicalSizing};
+    let cfg = device("conzone-paper", &["fs.kind=f2fs"]);
+    let dev = zonesim::device::Device::new(&cfg, 1).unwrap();
+    let zone = dev.zones(1).unwrap().zone_config().zone_size * zonesim::nand::SLOT_BYTES;
+    let data = dev.capacity_bytes(1);
+    let advice = size_namespaces(data, zone, &PhysicalSizing::default()).unwrap();
+    assert_eq!(dev.capacity_bytes(0), advice.conventional_logical_bytes);
+    let probe = jobs("[p]\nrw=write\ndirectory=/d\nfilesize=4k\nnrfiles=1\n");
+    let r = run(&cfg, &probe, Precondition::None, 1);
+    let layout = &fs(&r)["layout"];
+    assert_eq!(layout["main_namespace"], 1);
+    assert_eq!(layout["sections"], advice.f2fs.main_zones);
+    assert_eq!(layout["segs_per_sec"], advice.f2fs.segs_per_zone);
+}

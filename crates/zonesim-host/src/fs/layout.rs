@@ -3,6 +3,22 @@
 //! updated in place, and mkfs.f2fs's reserve / overprovision formula (docs/fs.md "Layout, logs
 //! and nodes" and "Garbage collection and the mkfs reserve"; Zoned UFS (seed 001) §3.4, ConZone+
 //! (seed 000) §4.1).
+//!
+//! The one place F2FS layouts are computed:
+//! - [`format`](mod@format): mkfs.f2fs's own layout of a volume (reserved first zone, CP, SIT,
+//!   NAT with its checkpoint-bitmap cap, SSA padded to a zone, main area), for one device or a
+//!   conventional device followed by a zoned one.
+//! - [`namespaces`]: ConZone+ §4.1's sizing of a metadata namespace for a zoned data namespace
+//!   from [`format`](mod@format), which `zonesim layout` prints.
+//! - [`Geometry::mkfs`] here: the simulated file system's layout. Its main area is mkfs.f2fs's
+//!   when the metadata namespace is sized by [`namespaces`], but it places its metadata areas
+//!   with a smaller model ([`meta_layout`]: areas sized on the main area's segments, not
+//!   rounded to segments or zones, the NAT not capped, no reserved zone in a separate metadata
+//!   namespace). The simulation's results depend on that placement, so it is kept; docs/fs.md
+//!   "Layout, logs and nodes" gives the differences.
+
+pub mod format;
+pub mod namespaces;
 
 use super::params::FsParams;
 use zonesim_core::error::{Error, Result};
@@ -192,8 +208,12 @@ impl Geometry {
     }
 }
 
-/// Metadata areas for `main_segs` segments (NAT sized for one node per main block).
-fn meta_layout(main_segs: u64, base_bytes: u64) -> MetaLayout {
+/// The simulated file system's metadata areas for a main area of `main_segs` segments, starting
+/// at byte `base_bytes` of their namespace: two checkpoint segments, two SIT copies of a block
+/// per 55 main segments, two NAT copies of a block per 455 main blocks (one node id per main
+/// block), an SSA block per main segment, packed without rounding (mkfs.f2fs's areas are
+/// [`format::f2fs_layout`]).
+pub fn meta_layout(main_segs: u64, base_bytes: u64) -> MetaLayout {
     let cp = 0;
     let sit = 2 * BLKS_PER_SEG as u64;
     let sit_blocks = main_segs.div_ceil(SIT_PER_BLOCK);
@@ -271,3 +291,6 @@ fn reserve(
     };
     (ovp, reserved, ovp_segs)
 }
+
+#[cfg(test)]
+mod tests;
