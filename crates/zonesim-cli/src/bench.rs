@@ -99,7 +99,7 @@ struct Case {
     /// Device preset and namespace.
     device: &'static str,
     namespace: usize,
-    /// `--precondition` value (parsed when the case runs: `steady-fast` may not exist yet).
+    /// `--precondition` value.
     pre: &'static str,
     workload: WorkloadSpec,
     /// Device overrides (`--set`), e.g. the host file system.
@@ -107,33 +107,15 @@ struct Case {
     /// What a floor case leaves out, checked on its report: a floor that did the work it
     /// claims to leave out would measure nothing.
     floor: Floor,
-    /// What the case needs that may be missing from this build (a preset, a precondition
-    /// mode), said when it cannot run.
-    needs: Option<&'static str>,
 }
 
 impl Case {
-    /// The device and precondition of the case, or why this build cannot run it.
+    /// The device and precondition of the case.
     fn setup(&self) -> Result<(zonesim::config::DeviceConfig, Precondition)> {
         let sets: Vec<String> = self.sets.iter().map(|s| s.to_string()).collect();
-        let got = zonesim::load_device(self.device, &sets)
-            .and_then(|cfg| Ok((cfg, self.pre.parse::<Precondition>()?)));
-        match (got, self.needs) {
-            (Ok(v), _) => Ok(v),
-            (Err(e), None) => Err(e.into()),
-            (Err(e), Some(needs)) => Err(zonesim::Error::Usage(format!(
-                "bench case {}: needs {needs}, which this build lacks ({})",
-                self.name,
-                error_line(&e.to_string())
-            ))
-            .into()),
-        }
+        let cfg = zonesim::load_device(self.device, &sets)?;
+        Ok((cfg, self.pre.parse::<Precondition>()?))
     }
-}
-
-/// The first line of an error message.
-fn error_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
 }
 
 /// The work a floor case leaves out of the case above it.
@@ -179,7 +161,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandRead, a.ios, 32),
             sets: &[],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "randread-4k-unwritten",
@@ -190,7 +171,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandRead, a.ios, 32),
             sets: &[],
             floor: Floor::NoFlashRead,
-            needs: None,
         },
         Case {
             name: "randwrite-4k-steady",
@@ -202,7 +182,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandWrite, a.ios, 32),
             sets: &[],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "randwrite-4k-empty",
@@ -213,7 +192,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandWrite, a.ios.min(EMPTY_WRITE_LIMIT), 32),
             sets: &[],
             floor: Floor::NoGc,
-            needs: None,
         },
         Case {
             name: "randwrite-4k-mapmiss-steady",
@@ -224,7 +202,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandWrite, a.ios, 32),
             sets: MAPMISS,
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "randread-4k-mapmiss",
@@ -235,7 +212,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandRead, a.ios, 32),
             sets: MAPMISS,
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "trace-disksim-afap",
@@ -249,7 +225,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             )),
             sets: &[],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "zoned-randread-4k",
@@ -263,7 +238,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             ))?,
             sets: &[],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "zoned-randwrite-4k",
@@ -277,7 +251,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             ))?,
             sets: &[],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "fs-randwrite-4k",
@@ -291,7 +264,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             ))?,
             sets: &["fs.kind=f2fs"],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "fs-zoned-randwrite-4k",
@@ -305,7 +277,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             ))?,
             sets: &["fs.kind=f2fs"],
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "mcmq-randrw-8k-off",
@@ -316,7 +287,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: mcmq_jobs(a.ios)?,
             sets: MCMQ_OFF,
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "mcmq-randrw-8k-cores",
@@ -327,7 +297,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: mcmq_jobs(a.ios)?,
             sets: MCMQ_CORES,
             floor: Floor::No,
-            needs: None,
         },
         Case {
             name: "randwrite-4k-1tb",
@@ -338,7 +307,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             workload: job(RwMode::RandWrite, a.ios, 32),
             sets: &[],
             floor: Floor::No,
-            needs: Some("the supgc-cosmos preset and --precondition steady-fast"),
         },
     ];
     if let Some(o) = &a.only {
@@ -365,12 +333,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
             header(a.markdown);
         }
         for c in &cases {
-            // A case this build cannot run (a preset or mode not merged yet) is skipped when
-            // several run; asked for alone, it fails with the reason.
-            if let (Err(e), Some(_)) = (c.setup(), c.needs) {
-                eprintln!("zonesim bench: skipped: {e}");
-                continue;
-            }
             print!("{}", run_child(&a, c.name)?);
         }
     }

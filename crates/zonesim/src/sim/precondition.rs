@@ -146,16 +146,14 @@ fn steady_fast(
 ) -> Result<PreconditionReport> {
     let ns = opts.namespace;
     let start = dev.clock;
-    let t0 = std::time::Instant::now();
     let s = dev
         .steady_fast(ns, opts.seed ^ 0x5354_4641)
         .map_err(|e| match e {
-            Error::Usage(why) => Error::Usage(format!(
-                "--precondition steady-fast: namespace {ns}: {why}"
-            )),
+            Error::Usage(why) => {
+                Error::Usage(format!("--precondition steady-fast: namespace {ns}: {why}"))
+            }
             e => e,
         })?;
-    if std::env::var_os("SF_DEBUG").is_some() { eprintln!("DEBUG synth {:?}", t0.elapsed()); }
     rep.waf = s.waf;
     rep.host_pages_written = s.host_pages;
     rep.simulated_ns = s.end.since(start);

@@ -108,9 +108,6 @@ impl PageFtl {
             return false;
         };
         self.counters.gc_victims += 1;
-        if std::env::var_os("SF_TRACE").is_some() {
-            eprintln!("TRACE victim free {} valid {} open_fill {}", self.sbs.free_count(), self.sbs.info[v as usize].valid, self.streams[0].next);
-        }
         if foreground {
             self.counters.gc_foreground_victims += 1;
         } else {

@@ -53,20 +53,13 @@ impl PageFtl {
             incremental: self.incremental,
             seed,
         };
-        let t0 = cpu();
         let mut draw = steady::draw(&spec)?;
-        if std::env::var_os("SF_DEBUG").is_some() { eprintln!("DEBUG model cpu {:.2}", cpu() - t0); }
         let pace = Pace::estimate(cfg, &self.geo, &draw);
-        if std::env::var_os("SF_DEBUG").is_some() {
-            eprintln!("DEBUG window waf {:.4} victims {} u {:.4} hist {:.4} pace {:?} free {}", draw.window.waf(), draw.window.victims, draw.window.valid_ratio_sum / draw.window.victims.max(1) as f64, draw.history_waf(), pace, draw.sbs.free_count());
-        }
         let host_pages = draw.seq_pages + draw.random_pages;
         for info in draw.sbs.info.iter_mut() {
             info.closed_at = pace.at(start, draw.seq_pages, info.closed_at.0);
         }
-        let t0 = cpu();
         self.place_pages(&draw, seed)?;
-        if std::env::var_os("SF_DEBUG").is_some() { eprintln!("DEBUG place cpu {:.2}", cpu() - t0); }
         let waf = draw.history_waf();
         let seq_pages = draw.seq_pages;
         self.sbs = draw.sbs;
@@ -97,7 +90,9 @@ impl PageFtl {
             return no("the SLC write cache (slc.conventional_buffer) is not synthesised; use --precondition steady");
         }
         if self.sbs.free_count() != self.geo.superblocks || self.buffer.buffered() > 0 {
-            return no("the namespace has been written already; it builds the state of a fresh one");
+            return no(
+                "the namespace has been written already; it builds the state of a fresh one",
+            );
         }
         match steady::route(self.placement.policy(), self.streams.len()) {
             Some(r) => Ok(r),
@@ -188,10 +183,4 @@ impl PageFtl {
             }
         }
     }
-}
-
-fn cpu() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }

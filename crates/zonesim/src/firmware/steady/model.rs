@@ -3,12 +3,12 @@
 //! the FTL's own [`select_victim`].
 
 use super::sample::binomial;
-use rand::RngCore;
 use super::{Draw, SteadySpec, Window};
 use crate::engine::{rng_for, Rng, SimTime};
 use crate::error::{Error, Result};
 use crate::firmware::alloc::{Superblocks, NO_SB};
 use crate::firmware::gc::select_victim;
+use rand::RngCore;
 
 /// The victim under (incremental) collection: as the FTL's `GcJob`, moves owed per host page
 /// are `quota / unit`, accumulated in `credit`.
@@ -85,7 +85,7 @@ impl<'a> Model<'a> {
                 mark = Some(self.window());
             }
             // The FTL looks at its pool before each die unit of host pages it flushes.
-            if self.host % unit == 0 {
+            if self.host.is_multiple_of(unit) {
                 self.ensure_free()?;
             }
             let hb = self.batch(left);
@@ -192,8 +192,7 @@ impl<'a> Model<'a> {
         let valid = self.sbs.info[v.sb as usize].valid as u64;
         // Its slots at the middle of the step (moves take them out as it goes).
         let exposed = valid - due.min(valid) / 2;
-        let hit = binomial(&mut self.rng, hb, exposed as f64 / self.spec.logical as f64)
-            .min(valid);
+        let hit = binomial(&mut self.rng, hb, exposed as f64 / self.spec.logical as f64).min(valid);
         self.owed += hb - hit;
         let info = &mut self.sbs.info[v.sb as usize];
         info.valid -= hit as u32;
@@ -236,7 +235,8 @@ impl<'a> Model<'a> {
         // Buckets of 2^shift positions, at most 2n of them; each names the first superblock
         // whose range reaches into it.
         let shift = 64 - (w / n as u64).max(1).leading_zeros();
-        let buckets = (w >> shift) as usize + 1;
+        // Positions are 0..w: the last bucket holds position w - 1.
+        let buckets = ((w - 1) >> shift) as usize + 1;
         self.guide.clear();
         let mut i = 0;
         for b in 0..buckets {
@@ -349,9 +349,6 @@ impl<'a> Model<'a> {
         let valid = i.valid as u64;
         let s = spec.slots_per_sb as u64;
         self.victims += 1;
-        if std::env::var_os("SF_TRACE").is_some() {
-            eprintln!("MTRACE victim free {} valid {} open_fill {}", self.sbs.free_count(), valid, self.open[0].1);
-        }
         self.valid_ratio_sum += valid as f64 / s as f64;
         self.victim = Some(Victim {
             sb: v,

@@ -181,7 +181,7 @@ pub fn subset(rng: &mut Rng, span: u32, want: u32, marks: &mut [u64], out: &mut 
     }
     for (w, &m) in marks[..words].iter().enumerate() {
         let mut bits = if keep_marked { m } else { !m };
-        if w == words - 1 && span % 64 != 0 {
+        if w == words - 1 && !span.is_multiple_of(64) {
             bits &= (1u64 << (span % 64)) - 1;
         }
         while bits != 0 {
