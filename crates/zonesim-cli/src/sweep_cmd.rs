@@ -1,7 +1,8 @@
 //! `zonesim sweep SWEEP.toml --out results.csv --workers N`: every point of a grid of device
 //! keys (file format: `zonesim::sim::sweep`, docs/python.md) for every seed, `N` runs at a time
-//! (default: one per core; each run stays on one thread) on a local pool of threads; one CSV
-//! row per point and seed (grid values, seed, the headline metrics, `error`). A point that fails keeps its row with the message; the exit code is 1
+//! (default: one per core; each run stays on one thread, so the rows are the same for any `N`)
+//! on a local pool of threads; one CSV row per point and seed (grid values, seed, the headline
+//! metrics, `error`). A point that fails keeps its row with the message; the exit code is 1
 //! then, 2 for a bad sweep file.
 
 use anyhow::Result;

@@ -38,7 +38,9 @@ pub fn jobs() -> usize {
 fn claim_helper() -> bool {
     let cap = jobs().saturating_sub(1);
     HELPERS
-        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |h| (h < cap).then_some(h + 1))
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |h| {
+            (h < cap).then_some(h + 1)
+        })
         .is_ok()
 }
 
@@ -128,5 +130,30 @@ mod tests {
         );
         let want: Vec<(usize, u64)> = (0..37).map(|x| (x as usize, 4 * x + 2)).collect();
         assert_eq!(seen, want);
+    }
+
+    /// Experiments run through the pool with every core give the same outcomes, byte for byte,
+    /// as a serial run (`--jobs 1`), one of them with its own inner parallel runs.
+    #[test]
+    fn parallel_equals_serial() {
+        let list: Vec<crate::Experiment> = crate::all()
+            .into_iter()
+            .filter(|e| ["zms-randwrite", "conzone-seq", "conzone-l2p-search"].contains(&e.name))
+            .collect();
+        assert_eq!(list.len(), 3);
+        let opts = crate::ExpOptions {
+            seed: 1,
+            quick: true,
+        };
+        let go = || {
+            par_map(&list, |e| {
+                crate::render_markdown(&(e.run)(&opts).expect("runs"))
+            })
+        };
+        set_jobs(1);
+        let serial = go();
+        set_jobs(0);
+        let parallel = go();
+        assert_eq!(serial, parallel);
     }
 }
