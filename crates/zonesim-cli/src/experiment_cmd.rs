@@ -4,6 +4,10 @@
 //! fails (outside its band, or a declared gap whose row now passes) or, with
 //! `--check-record`, when a row's verdict differs from its paper-scale record without being
 //! marked scale-dependent; 2 on bad input.
+//!
+//! Experiments, and the independent runs inside each, share `--jobs` threads (default: every
+//! core; `zonesim_experiments::par_map`); each simulation stays on one thread, so the output is
+//! the same for any `--jobs`, printed in listing order.
 
 use anyhow::Result;
 use std::io::Write;
@@ -150,12 +154,9 @@ fn chosen(name: &str) -> Result<Vec<Experiment>> {
 /// Run the chosen experiments (in parallel up to `jobs`), each with its wall time, in order.
 fn run_all(ask: &RunAsk) -> Result<Vec<(Outcome, f64)>> {
     let list = chosen(&ask.name)?;
-    let jobs = ask.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
+    experiments::set_jobs(ask.jobs.map_or(0, |j| j as usize));
     let opts = ask.opts;
-    let results = experiments::par_map_jobs(&list, jobs, |e| {
+    let results = experiments::par_map(&list, |e| {
         let t = Instant::now();
         (e.run)(&opts).map(|o| (o, t.elapsed().as_secs_f64()))
     });

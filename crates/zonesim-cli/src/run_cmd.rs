@@ -34,7 +34,7 @@ pub struct RunArgs {
     pub sets: Vec<String>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Bring the device to a state first: none | seq | steady.
+    /// Bring the device to a state first: none | seq | steady | steady-fast (steady synthesised, conventional namespaces).
     #[arg(long, default_value = "none", value_parser = parse_pre)]
     pub precondition: Precondition,
     /// Namespace the workload, trace and preconditioning target (default: the device's

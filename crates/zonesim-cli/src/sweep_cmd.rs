@@ -1,5 +1,6 @@
 //! `zonesim sweep SWEEP.toml --out results.csv --workers N`: every point of a grid of device
 //! keys (file format: `zonesim::sim::sweep`, docs/python.md) for every seed, `N` runs at a time
+//! (default: one per core; each run stays on one thread, so the rows are the same for any `N`)
 //! on a local pool of threads; one CSV row per point and seed (grid values, seed, the headline
 //! metrics, `error`). A point that fails keeps its row with the message; the exit code is 1
 //! then, 2 for a bad sweep file.
@@ -21,8 +22,8 @@ pub struct SweepArgs {
     /// Results as CSV (Parquet: `python -m zonesim sweep`).
     #[arg(long)]
     pub out: PathBuf,
-    /// Runs at a time.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    /// Runs at a time (`--jobs` too); 0: one per core (each run stays on one thread).
+    #[arg(long, visible_alias = "jobs", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1024))]
     pub workers: u32,
 }
 
@@ -94,8 +95,12 @@ pub fn run(a: SweepArgs) -> Result<()> {
         ProgressBar::hidden()
     };
     let next = AtomicUsize::new(0);
+    let workers = match a.workers {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+        n => n,
+    };
     std::thread::scope(|scope| {
-        for _ in 0..a.workers.min(tasks.len() as u32) {
+        for _ in 0..workers.min(tasks.len() as u32) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(t) = tasks.get(i) else { break };

@@ -18,6 +18,7 @@ mod mcmq_isolation;
 mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
+mod pool;
 mod steady;
 mod supgc_fio;
 mod supgc_throughput;
@@ -47,6 +48,7 @@ pub use row::{
 };
 pub use scale::{ExpOptions, Scale};
 
+pub use pool::{jobs, par_each, par_map, set_jobs};
 use serde::Serialize;
 use zonesim::error::{Error, Result};
 
@@ -67,46 +69,6 @@ pub struct Experiment {
     pub name: &'static str,
     pub title: &'static str,
     pub run: fn(&ExpOptions) -> Result<Outcome>,
-}
-
-/// `f` over `items` on up to `available_parallelism` threads, the results in item order.
-/// Experiment runs are independent simulations (each owns its device, file system and seed), so
-/// the results equal a sequential loop's; only the wall time of a long full form drops with the
-/// cores. A panic in a run is re-raised here.
-pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    par_map_jobs(items, cores, f)
-}
-
-/// [`par_map`] on at most `jobs` threads.
-pub fn par_map_jobs<T: Sync, R: Send>(
-    items: &[T],
-    jobs: usize,
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let workers = jobs.max(1).min(items.len());
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|sc| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break mine };
-                        mine.push((i, f(item)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    done.sort_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// All experiments, in listing order.
@@ -285,17 +247,6 @@ impl Outcome {
 
 #[cfg(test)]
 mod tests {
-    /// `par_map` keeps item order whatever order the threads finish in.
-    #[test]
-    fn par_map_keeps_order() {
-        let items: Vec<u64> = (0..37).collect();
-        let out = super::par_map(&items, |&x| {
-            std::thread::sleep(std::time::Duration::from_micros((37 - x) * 50));
-            x * x
-        });
-        assert_eq!(out, items.iter().map(|x| x * x).collect::<Vec<_>>());
-    }
-
     use super::*;
 
     /// The fast experiments run in quick mode, produce rows and have no failing row (the

@@ -23,6 +23,7 @@ mod report_schema;
 mod run_path;
 mod slc_cache;
 mod slc_writeback;
+mod steady_fast;
 mod theory;
 mod timeseries;
 mod timing;

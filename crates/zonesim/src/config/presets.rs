@@ -24,6 +24,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         include_str!("../../../../presets/mcmq-2022.toml"),
     ),
     (
+        "supgc-cosmos",
+        "Cosmos+ OpenSSD of SUP-GC (seed 003 §5.1): MLC, 16 KiB pages, 128 pages/block, 64 dies x 8,192 blocks (1 TiB), 7% OP, whole map in DRAM",
+        include_str!("../../../../presets/supgc-cosmos.toml"),
+    ),
+    (
         "cufs-2026",
         "conventional UFS baseline of ZUFS (FAST'26 §5.1): the zufs-2026 hardware as one conventional LU, two-level L1/L2 map in 1 MiB SRAM (compressed L1 off), 1.5 MiB buffer",
         include_str!("../../../../presets/cufs-2026.toml"),

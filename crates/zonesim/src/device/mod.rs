@@ -18,6 +18,7 @@ use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::{L2pSram, Lpa};
+use crate::firmware::steady::Synthesized;
 use crate::firmware::zoned::ZonedFtl;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::ZoneId;
@@ -98,6 +99,16 @@ impl Namespace {
 
     pub fn reset_counters(&mut self) {
         dispatch!(self, f => f.reset_counters())
+    }
+
+    pub fn steady_fast(
+        &mut self,
+        lent: &mut Lent,
+        cfg: &DeviceConfig,
+        seed: u64,
+        start: SimTime,
+    ) -> Result<Synthesized> {
+        dispatch!(self, f => f.steady_fast(lent, cfg, seed, start))
     }
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
@@ -414,6 +425,19 @@ impl Device {
     /// real power cycle writes dirty ones back first). Flash state stays.
     pub fn drop_l2p_cache(&mut self) {
         self.sram.entries.clear();
+    }
+
+    /// `--precondition steady-fast` on namespace `ns` ([`Ftl::steady_fast`]): the GC steady
+    /// state of uniform random overwrites, synthesised from `seed`; its history starts at the
+    /// device's clock.
+    pub fn steady_fast(&mut self, ns: usize, seed: u64) -> Result<Synthesized> {
+        let mut lent = Lent {
+            nand: &mut self.nand,
+            link: &mut self.link,
+            sram: &mut self.sram,
+            defer: false,
+        };
+        self.namespaces[ns].steady_fast(&mut lent, &self.cfg, seed, self.clock)
     }
 
     /// Zero every counter (after preconditioning). Device state — data, map, wear — stays.

@@ -14,6 +14,8 @@
 //! - [`cache`]: the DRAM data cache in front of the FTL.
 //! - [`cost`]: controller-CPU processing cost of the placement policies.
 //! - [`conventional`]: the page-mapped FTL of a conventional namespace.
+//! - [`steady`]: the GC steady state of uniform random overwrites, synthesised
+//!   (`--precondition steady-fast`).
 //! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone rules, buffer binding, flushing,
 //!   SLC migration.
 //! - [`counters`] and [`report`]: what a namespace of any kind counts and reports, in one
@@ -37,8 +39,10 @@ pub mod counters;
 pub mod gc;
 pub mod mapping;
 pub mod report;
+pub mod steady;
 pub mod zoned;
 
+use crate::config::DeviceConfig;
 use crate::engine::SimTime;
 use crate::interface::zone::{ZoneConfig, ZoneErrorLog, ZoneId, ZoneSet};
 use crate::interface::{Command, Completion, Link};
@@ -153,6 +157,20 @@ pub trait Ftl {
     fn report(&self, id: usize) -> NsReport<'_>;
     /// Its state for the time series.
     fn sample(&self) -> NsSample;
+    /// Synthesise the GC steady state of uniform random overwrites on a fresh namespace
+    /// (`--precondition steady-fast`, [`steady`]), from `seed`, its history starting at `start`.
+    /// The default: the kind has none ([`crate::error::Error::Usage`] saying so).
+    fn steady_fast(
+        &mut self,
+        _lent: &mut Lent,
+        _cfg: &DeviceConfig,
+        _seed: u64,
+        _start: SimTime,
+    ) -> crate::error::Result<steady::Synthesized> {
+        Err(crate::error::Error::Usage(
+            "only a conventional (page-mapped) namespace has a synthesised steady state; use --precondition steady".into(),
+        ))
+    }
     /// Zero the counters (after preconditioning); state stays.
     fn reset_counters(&mut self);
     /// The namespace's invariants (map vs reverse map, valid counts, pools, zone state).

@@ -9,7 +9,7 @@
 //! device = "ufs-conventional"        # preset or TOML path (default ufs-conventional)
 //! workload = "examples/mixed.fio"    # fio job file (default: the namespace's default)
 //! seeds = [1, 2]                     # default [1]
-//! precondition = "seq"               # none | seq | steady (default none)
+//! precondition = "seq"               # none | seq | steady | steady-fast (default none)
 //! namespace = 0
 //! [set]                              # fixed overrides (optional)
 //! "nand.channels" = 4

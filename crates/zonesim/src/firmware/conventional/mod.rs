@@ -31,6 +31,7 @@ use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap};
+use crate::firmware::steady::Synthesized;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
@@ -43,6 +44,7 @@ mod map;
 mod pending;
 mod report;
 mod slc;
+mod steady;
 mod writeback;
 
 pub use report::{ConventionalNsReport, ConventionalSlcReport};
@@ -661,6 +663,16 @@ impl Ftl for PageFtl {
 
     fn sample(&self) -> NsSample {
         self.ns_sample()
+    }
+
+    fn steady_fast(
+        &mut self,
+        lent: &mut Lent,
+        cfg: &DeviceConfig,
+        seed: u64,
+        start: SimTime,
+    ) -> crate::error::Result<Synthesized> {
+        self.synthesize_steady(lent, cfg, seed, start)
     }
 
     fn reset_counters(&mut self) {

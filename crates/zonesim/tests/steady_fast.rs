@@ -1,0 +1,93 @@
+//! `--precondition steady-fast` against `--precondition steady`: after either, the next 1x
+//! capacity of uniform random 4 KiB writes gives the same WAF and write IOPS within 2 %, on
+//! three small geometries and two victim policies (docs/validation.md has the table on larger
+//! devices, from `scripts/steady-fast-agreement`). Small devices keep it within CI's budget;
+//! the seeds are fixed, so the check is deterministic.
+
+use crate::common;
+use common::*;
+use zonesim::sim::Precondition;
+
+fn agree(name: &str, cfg: &zonesim::config::DeviceConfig) {
+    let cap = zonesim::device::Device::new(cfg, 1)
+        .unwrap()
+        .capacity_bytes(0);
+    let wl = jobs(&format!(
+        "[w]\nrw=randwrite\nbs=4k\niodepth=32\nnorandommap=1\nio_size={cap}\n"
+    ));
+    let s = run(cfg, &wl, Precondition::Steady, 7);
+    let f = run(cfg, &wl, Precondition::SteadyFast, 7);
+    assert_eq!(f.precondition.mode, "steady-fast");
+    let dw = f.device.waf / s.device.waf - 1.0;
+    let di = f.host.write.iops / s.host.write.iops - 1.0;
+    eprintln!(
+        "{name}: WAF {:.3} vs {:.3} ({:+.2} %), IOPS {:.0} vs {:.0} ({:+.2} %)",
+        s.device.waf,
+        f.device.waf,
+        100.0 * dw,
+        s.host.write.iops,
+        f.host.write.iops,
+        100.0 * di
+    );
+    assert!(
+        dw.abs() <= 0.02 && di.abs() <= 0.02,
+        "{name}: off by more than 2 %"
+    );
+}
+
+#[test]
+fn steady_fast_agrees_with_steady() {
+    for victim in ["greedy", "cost_benefit"] {
+        agree(
+            &format!("many-blocks op 0.1 {victim}"),
+            &many_blocks(0.1, victim, 1024),
+        );
+        agree(
+            &format!("many-blocks op 0.25 {victim}"),
+            &many_blocks(0.25, victim, 512),
+        );
+        let v = format!("ftl.gc.victim={victim}");
+        let multi = device(
+            "ufs-conventional",
+            &[
+                "nand.blocks_per_plane=96",
+                "nand.pages_per_block=96",
+                "ftl.overprovisioning=0.12",
+                &v,
+            ],
+        );
+        agree(
+            &format!("ufs-conventional 4 dies, 1 MiB L2P {victim}"),
+            &multi,
+        );
+    }
+}
+
+/// Kinds and configurations whose state is not synthesised say so in one line (bad input).
+#[test]
+fn steady_fast_refuses_what_it_does_not_synthesise() {
+    let wl = jobs("[w]\nrw=randwrite\nbs=4k\nnumber_ios=10\n");
+    let cases = [
+        (small_zoned(&[]), 1, "only a conventional"),
+        (
+            device("ufs-conventional", &["ftl.gc.placement=bloom"]),
+            0,
+            "bloom",
+        ),
+    ];
+    for (cfg, ns, why) in cases {
+        let opts = zonesim::sim::RunOptions {
+            seed: 1,
+            precondition: Precondition::SteadyFast,
+            namespace: ns,
+            check_invariants: true,
+        };
+        let e = zonesim::RunSpec::new(cfg, wl.clone())
+            .options(opts)
+            .run()
+            .expect_err("refused");
+        assert_eq!(e.exit_code(), 2);
+        let msg = e.to_string();
+        assert!(msg.contains(why) && !msg.contains('\n'), "{msg}");
+    }
+}
