@@ -60,8 +60,9 @@ section! {
         /// Weights of the high, medium and low classes under `wrr` (chosen).
         pub wrr_weights: [u32; 3] = [4, 2, 1], int(1, 256);
         /// Zoned writes: at most one write in flight per zone, later ones wait in the host in
-        /// issue order (mq-deadline's zone write locking, ZUFS §4.3). Zone appends take no
-        /// lock.
+        /// issue order (mq-deadline's zone write locking, ZUFS §4.3); a zone reset or finish
+        /// waits in the same order (zone write plugging), so no write overtakes it or is
+        /// overtaken by it. Zone appends take no lock.
         pub zone_write_lock: bool = true, free();
         /// Probability that a dispatched zoned write is requeued (UFS clock gating, ZUFS
         /// §3.3) and reaches the device `requeue_delay_us` later, overtaken by the writes
