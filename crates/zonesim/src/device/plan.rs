@@ -588,7 +588,25 @@ impl Planner<'_> {
                         if !channels.is_empty() {
                             view = view.on_channels(&channels);
                         }
-                        view.logical_pages(cfg.ftl.overprovisioning)
+                        // The rest of the flash, less what GC keeps spare: on a small
+                        // remainder the OP alone may leave GC fewer free superblocks than it
+                        // needs to make progress.
+                        let sb_slots = view.slots_per_superblock() as u64;
+                        let room = (view.superblocks as u64)
+                            .saturating_sub(gc_reserve_superblocks(cfg))
+                            * sb_slots;
+                        let logical = view.logical_pages(cfg.ftl.overprovisioning).min(room);
+                        if logical == 0 {
+                            return Err(Error::config(
+                                format!("namespaces[{i}].capacity_bytes"),
+                                format!(
+                                    "0 (the rest of the flash): {} superblocks are left, no more than GC keeps spare ({}); give the other namespaces less or raise nand.blocks_per_plane",
+                                    view.superblocks,
+                                    gc_reserve_superblocks(cfg)
+                                ),
+                            ));
+                        }
+                        logical
                     } else {
                         n.capacity_bytes / SLOT_BYTES
                     };
