@@ -95,3 +95,17 @@ def test_plots_write_files(tmp_path, job, cli):
     p = subprocess.run([sys.executable, "-m", "zonesim", "plot", str(rep), "--out", str(out)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert sorted(os.listdir(out)) == ["device_state.png", "latency.png", "latency_cdf.png", "throughput.png"]
+
+
+def test_sweep_refuses_bad_arguments_by_name(job):
+    dev = zonesim.Device()
+    cases = [
+        ({"grid": {"ftl.gc.victim": "greedy"}}, "grid['ftl.gc.victim'] must be a list"),
+        ({"grid": {"ftl.gc.victim": []}}, "grid['ftl.gc.victim'] must not be empty"),
+        ({"grid": GRID, "seeds": []}, "seeds must not be empty"),
+        ({"grid": GRID, "seeds": [-1]}, "seeds must be integers"),
+        ({"grid": {f"k{i}": [1, 2, 3, 4] for i in range(32)}}, "more than 1000000 runs"),
+    ]
+    for kwargs, needle in cases:
+        with pytest.raises(ValueError, match=needle.replace("[", r"\[").replace("]", r"\]")):
+            zonesim.sweep(dev, workload=job, progress=False, **kwargs)
