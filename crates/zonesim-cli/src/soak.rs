@@ -14,7 +14,9 @@ use anyhow::{bail, Result};
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 use zonesim::config::keys::{keys, Key, Type};
 use zonesim::config::rule::{Rule, Step};
 use zonesim::config::{NamespaceKind, PRESETS};
@@ -43,6 +45,48 @@ const MAX_SLOTS: u64 = 1 << 22;
 
 /// Draws of one seed before it falls back to its preset with no override.
 const ATTEMPTS: u32 = 40;
+
+/// A run of a draw is stopped (a failure: a runaway) past this wall time or resident memory,
+/// and the soak ends (printing the draw) past twice that if the run does not stop.
+const DRAW_WALL: Duration = Duration::from_secs(60);
+const DRAW_RSS: u64 = 2 << 30;
+
+/// The stop flag of the run in progress and the draw it belongs to (start, what to print).
+static STOP: AtomicBool = AtomicBool::new(false);
+static SEED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static CURRENT: Mutex<Option<(Instant, String)>> = Mutex::new(None);
+
+/// Resident memory of this process, bytes (0 where /proc is unavailable).
+fn rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+/// Watches the run in progress: stops it when it runs away, ends the soak when it does not
+/// stop.
+fn watchdog() {
+    std::thread::spawn(|| loop {
+        std::thread::sleep(Duration::from_millis(100));
+        let cur = CURRENT.lock().map(|c| c.clone()).unwrap_or(None);
+        let Some((t, what)) = cur else { continue };
+        let (age, rss) = (t.elapsed(), rss_bytes());
+        if age > DRAW_WALL || rss > DRAW_RSS {
+            STOP.store(true, Ordering::Relaxed);
+        }
+        if age > 2 * DRAW_WALL || rss > 2 * DRAW_RSS {
+            println!(
+                "FAIL seed {}: a run did not stop ({:.0} s, {} MiB resident); the soak ends here\n  world: {what}\n  again: zonesim soak {} 1",
+                SEED.load(Ordering::Relaxed),
+                age.as_secs_f64(),
+                rss >> 20,
+                SEED.load(Ordering::Relaxed)
+            );
+            std::process::exit(3);
+        }
+    });
+}
 
 /// splitmix64: the soak's own generator, so a seed draws the same world in every build.
 struct Draw(u64);
@@ -429,7 +473,23 @@ fn run_once(w: &World, cfg: &zonesim::config::DeviceConfig) -> Outcome {
         namespace: w.namespace,
         check_invariants: true,
     });
-    match catch_unwind(AssertUnwindSafe(|| spec.run())) {
+    STOP.store(false, Ordering::Relaxed);
+    if let Ok(mut c) = CURRENT.lock() {
+        *c = Some((Instant::now(), w.describe()));
+    }
+    let res = catch_unwind(AssertUnwindSafe(|| {
+        zonesim::run(
+            &spec,
+            &mut zonesim::Control {
+                progress: None,
+                stop: Some(&STOP),
+            },
+        )
+    }));
+    if let Ok(mut c) = CURRENT.lock() {
+        *c = None;
+    }
+    match res {
         Err(p) => {
             let msg = p
                 .downcast_ref::<String>()
@@ -438,6 +498,11 @@ fn run_once(w: &World, cfg: &zonesim::config::DeviceConfig) -> Outcome {
                 .unwrap_or_default();
             Outcome::Failed(format!("panic: {msg}"))
         }
+        Ok(Err(_)) if STOP.load(Ordering::Relaxed) => Outcome::Failed(format!(
+            "runaway: stopped past {} s or {} MiB resident",
+            DRAW_WALL.as_secs(),
+            DRAW_RSS >> 20
+        )),
         Ok(Err(e)) if e.exit_code() == 2 => Outcome::Refused(e.to_string()),
         Ok(Err(e)) => Outcome::Failed(e.to_string()),
         Ok(Ok(r)) => {
@@ -570,6 +635,7 @@ pub fn run(a: SoakArgs) -> Result<()> {
             eprintln!("soak: panic at {}:{}", l.file(), l.line());
         }
     }));
+    watchdog();
     let keys = drawable();
     let tmp = std::env::temp_dir().join(format!("zonesim-soak-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
@@ -579,6 +645,7 @@ pub fn run(a: SoakArgs) -> Result<()> {
     for seed in a.seed..=last {
         // A world the rules refuse only at run time (a job the namespace cannot take) is not a
         // world either: the seed draws again, at last its preset with no override.
+        SEED.store(seed, Ordering::Relaxed);
         let mut d = Draw(seed);
         let (mut w, mut cfg) = draw(&mut d, false, &keys, &tmp)?;
         let mut res = check(&w, &cfg);
@@ -599,7 +666,12 @@ pub fn run(a: SoakArgs) -> Result<()> {
             }
             Ok(None) => refused += 1,
             Err(e) => {
-                let m = minimise(w, &tmp);
+                // A runaway takes a minute a run: not minimised.
+                let m = if e.starts_with("runaway") {
+                    w
+                } else {
+                    minimise(w, &tmp)
+                };
                 let cmd = reproducer(&m, seed, &a.out)?;
                 println!("FAIL seed {seed}: {e}\n  world: {}\n  reproduce: {cmd}\n  again: zonesim soak {seed} 1", m.describe());
                 failed.push(seed);
