@@ -628,6 +628,20 @@ impl Planner<'_> {
                         max_active: cfg.zone.max_active,
                     };
                     zone.validate()?;
+                    // Zone starts are 32-bit page numbers in the maps (twice the span with the
+                    // IPU copies' second logical space): the zones' span must stay below 2^31.
+                    let span = zone.zone_size.saturating_mul(zone.zones as u64);
+                    if span >= 1 << 31 {
+                        return Err(Error::config(
+                            "zone.size_bytes",
+                            format!(
+                                "{} zones of {} bytes span {} 4 KiB pages; a zoned namespace spans fewer than 2^31 (8 TiB): lower zone.size_bytes or the zones of namespaces[{i}]",
+                                zone.zones,
+                                zone.zone_size * SLOT_BYTES,
+                                span
+                            ),
+                        ));
+                    }
                     let rows = take_regular(s.reg_rows[i])?;
                     let slc = Rows::take(&mut slc_next, s.slc_rows[i]);
                     out.push(NsPlan::Zoned {
