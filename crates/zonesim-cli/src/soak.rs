@@ -678,7 +678,7 @@ pub fn run(a: SoakArgs) -> Result<()> {
             }
         }
         let done = seed - a.seed + 1;
-        if done % 500 == 0 && done < a.count {
+        if done.is_multiple_of(500) && done < a.count {
             eprintln!(
                 "soak: {done}/{} draws, {} failed, {:.0} s",
                 a.count,
