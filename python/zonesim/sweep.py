@@ -69,11 +69,28 @@ def sweep(
     """
     from . import _as_device, _literal
 
+    from . import ConfigError
+
     dev = _as_device(device)
     grid = dict(grid or {})
+    for k, values in grid.items():
+        # A string is a sequence of characters, not a list of values: refuse it by name.
+        if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+            raise ConfigError(f"sweep: grid[{k!r}] must be a list of values (got {values!r})")
+        grid[k] = list(values)
+        if not grid[k]:
+            raise ConfigError(f"sweep: grid[{k!r}] must not be empty")
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
+        raise ConfigError(f"sweep: seeds must be a list of integers (got {seeds!r})")
+    seeds = list(seeds)
+    if not seeds:
+        raise ConfigError("sweep: seeds must not be empty")
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < 2**64:
+            raise ConfigError(f"sweep: seeds must be integers in 0..2**64-1 (got {s!r})")
     literal_grid = [(k, [_literal(k, v) for v in values]) for k, values in grid.items()]
     labels = {f"{k}={_literal(k, v)}": v for k, values in grid.items() for v in values}
-    tasks = _tasks(dev.sets, literal_grid, labels, list(seeds))
+    tasks = _tasks(dev.sets, literal_grid, labels, seeds)
     return _sweep(dev.spec, tasks, workload, trace, backend, workers, progress, run_kwargs)
 
 

@@ -109,3 +109,17 @@ def test_parquet_without_pyarrow_fails_before_the_sweep(tmp_path, job):
     p = subprocess.run([sys.executable, "-m", "zonesim", "sweep", str(f), "--out", str(tmp_path / "r.parquet")],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "pyarrow" in p.stderr and "rows" not in p.stdout, (p.stdout, p.stderr)
+
+
+def test_sweep_refuses_bad_arguments_by_name(job):
+    dev = zonesim.Device()
+    cases = [
+        ({"grid": {"ftl.gc.victim": "greedy"}}, "grid['ftl.gc.victim'] must be a list"),
+        ({"grid": {"ftl.gc.victim": []}}, "grid['ftl.gc.victim'] must not be empty"),
+        ({"grid": GRID, "seeds": []}, "seeds must not be empty"),
+        ({"grid": GRID, "seeds": [-1]}, "seeds must be integers"),
+        ({"grid": {f"k{i}": [1, 2, 3, 4] for i in range(32)}}, "more than 1000000 runs"),
+    ]
+    for kwargs, needle in cases:
+        with pytest.raises(ValueError, match=needle.replace("[", r"\[").replace("]", r"\]")):
+            zonesim.sweep(dev, workload=job, progress=False, **kwargs)

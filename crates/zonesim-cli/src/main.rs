@@ -15,6 +15,7 @@ mod mount_cmd;
 mod report_html;
 mod report_json;
 mod run_cmd;
+mod soak;
 mod summary;
 mod svg;
 mod sweep_cmd;
@@ -48,6 +49,9 @@ enum Cmd {
     /// Run the standard speed cases and print simulated requests per wall second.
     #[command(allow_negative_numbers = true)]
     Bench(bench::BenchArgs),
+    /// Random valid worlds (preset, keys within their declared ranges, layout, workload, seed),
+    /// each run twice with the invariant checks on; failures print a reproducer.
+    Soak(soak::SoakArgs),
     /// Reproductions of published experiments: list, run NAME.
     #[command(subcommand)]
     Experiment(experiment_cmd::ExperimentCmd),
@@ -110,6 +114,7 @@ fn main() -> ExitCode {
         }
         Cmd::Config(c) => config_cmd::run(c),
         Cmd::Bench(a) => bench::run(a),
+        Cmd::Soak(a) => soak::run(a),
         Cmd::Trace(t) => trace_cmd::run(t),
         Cmd::Experiment(e) => experiment_cmd::run(e),
         Cmd::Layout(a) => layout_cmd::run(a),

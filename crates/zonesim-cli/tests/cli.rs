@@ -658,3 +658,174 @@ fn bad_fs_keys_fail_before_preconditioning() {
     );
     assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
 }
+
+/// The reproducers of the audit of the newer surfaces (file-system keys, aging scenarios,
+/// sweeps, zone buffers, the data cache, the two-level map, the time series): each a located
+/// one-line error with exit 2 before anything runs long, or a correct run.
+#[test]
+fn newer_surfaces_bad_input() {
+    let fs1 = tmp(
+        "fs1.fio",
+        "[f]\nrw=write\ndirectory=/d\nnrfiles=1\nfilesize=64k\n",
+    );
+    let fs1 = fs1.to_str().unwrap();
+    // The two-level map: a region whose L2 table and L1 segment overflow the SRAM.
+    for region in ["1073741824", "4294967296", "17179869184"] {
+        let set = format!("ftl.compressed_region_bytes={region}");
+        bad_input(
+            &["run", "--device", "cufs-2026", "--set", &set],
+            &["ftl.compressed_region_bytes", "ftl.l2p_cache_bytes"],
+        );
+    }
+    // Time and size keys: bounded where declared, checked before the run.
+    for (set, key) in [
+        ("fs.cp_interval=9223372036854775807", "fs.cp_interval"),
+        (
+            "fs.gc_min_sleep_time=9223372036854775807",
+            "fs.gc_min_sleep_time",
+        ),
+        (
+            "fs.gc_no_gc_sleep_time=9223372036854775807",
+            "fs.gc_no_gc_sleep_time",
+        ),
+        ("fs.gc_min_sleep_time=0", "fs.gc_min_sleep_time"),
+        ("fs.gc_no_gc_sleep_time=0", "fs.gc_no_gc_sleep_time"),
+        ("fs.page_copy_ns=9223372036854775807", "fs.page_copy_ns"),
+        ("fs.overprovision=1e-300", "fs.overprovision"),
+        ("fs.max_victim_search=0", "fs.max_victim_search"),
+        (
+            "fs.migration_window_granularity=0",
+            "fs.migration_window_granularity",
+        ),
+    ] {
+        bad_input(
+            &["run", "--fs", "f2fs", "--workload", fs1, "--set", set],
+            &[key, "must be"],
+        );
+    }
+    bad_input(
+        &[
+            "run",
+            "--device",
+            "conzone-paper",
+            "--set",
+            "buffer.count=4294967295",
+        ],
+        &["buffer.count", "must be"],
+    );
+    bad_input(
+        &[
+            "run",
+            "--device",
+            "mcmq-2022",
+            "--set",
+            "cache.bytes=9223372036854775807",
+        ],
+        &["cache.bytes", "must be"],
+    );
+    // Scenarios: bounded idle and iterations, at the line of the key.
+    let idle = tmp(
+        "idle.toml",
+        "[[setup]]\nop = \"idle\"\nms = 9223372036854775807\n",
+    );
+    bad_input(
+        &["run", "--fs", "f2fs", "--scenario", idle.to_str().unwrap()],
+        &["idle.toml:3: setup step 1: ms must be in"],
+    );
+    let endless = tmp(
+        "endless.toml",
+        "[repeat]\nmax_iterations = 9223372036854775807\n[[repeat.step]]\nop = \"sync\"\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--fs",
+            "f2fs",
+            "--scenario",
+            endless.to_str().unwrap(),
+        ],
+        &["endless.toml:2: repeat.max_iterations must be in 1..="],
+    );
+    // Memory bounded by the work: files over job clones, a sweep grid, time-series rows.
+    let many = tmp(
+        "many.fio",
+        "[job]\nrw=randwrite\ndirectory=/d\nnrfiles=1048576\nfilesize=4k\nnumjobs=1024\nio_size=8m\n",
+    );
+    bad_input(
+        &["run", "--fs", "f2fs", "--workload", many.to_str().unwrap()],
+        &["job 'job'", "more than 1048576 files"],
+    );
+    let mut grid = String::from("[grid]\n");
+    for i in 0..8 {
+        grid.push_str(&format!("\"name{i}\" = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"));
+    }
+    let s2 = tmp("s2.toml", &grid);
+    let t = std::time::Instant::now();
+    bad_input(
+        &["sweep", s2.to_str().unwrap(), "--out", "/dev/null"],
+        &["grid", "more than 1000000 runs"],
+    );
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    let ts = tmp(
+        "ts.fio",
+        "[w]\nrw=randwrite\nbs=4k\nsize=64m\nruntime=2s\ntime_based\n",
+    );
+    bad_input(
+        &[
+            "run",
+            "--workload",
+            ts.to_str().unwrap(),
+            "--interval-ms",
+            "0.001",
+        ],
+        &["stats.interval_ms", "rows"],
+    );
+}
+
+/// The zone write lock orders zone resets behind the writes waiting on their zone: zbd
+/// random writes at queue depth 8 with resets reach the device in order (no unaligned write).
+#[test]
+fn zone_resets_wait_behind_locked_writes() {
+    let zr = tmp(
+        "zr.fio",
+        "[z]\nnamespace=1\nzonemode=zbd\nrw=randwrite\nbs=64k\niodepth=8\nmax_open_zones=4\nio_size=2g\nzone_reset_threshold=0.6\nzone_reset_frequency=0.05\n",
+    );
+    for preset in ["zufs-2026", "zms-2024"] {
+        let out = zonesim(&[
+            "run",
+            "--device",
+            preset,
+            "--workload",
+            zr.to_str().unwrap(),
+            "--json-stdout",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let z = &r["device"]["zones"];
+        assert!(z["resets"].as_u64().unwrap() > 0, "{preset}: {z}");
+        assert_eq!(z["errors"]["unaligned_write"], 0, "{preset}: {z}");
+    }
+}
+
+/// `zonesim soak`: a bounded number of random valid worlds in the test build (debug
+/// assertions on); `scripts/soak SEED COUNT` runs more in the release build.
+#[test]
+fn soak_random_worlds() {
+    let count = std::env::var("ZONESIM_SOAK_COUNT").unwrap_or_else(|_| "12".into());
+    let dir = std::env::temp_dir().join(format!("zonesim-soak-ci-{}", std::process::id()));
+    let out = zonesim(&["soak", "1", &count, "--out", dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(&format!("{count} draws")) && text.contains("0 failed"),
+        "{text}"
+    );
+}

@@ -4,7 +4,10 @@
 //! - **Zone write lock** (`host.zone_write_lock`, mq-deadline's zone write locking): at most one
 //!   write per zone is in flight; later writes to the zone wait in the host, in issue order,
 //!   and the next is dispatched when the previous completes. Zone appends need no lock (the
-//!   device picks their LBA).
+//!   device picks their LBA). A zone reset or finish queues for the lock like a write (the
+//!   run hands it here too), as the kernel's zone write plugging orders them: the writes
+//!   issued before it reach the device first, at the write pointer they were issued for, and
+//!   the writes after it wait until it completes.
 //! - **Requeueing** (`host.requeue_probability`, `host.requeue_delay_us`): a dispatched zoned
 //!   write is requeued with this probability — "when the clock is gated, incoming requests are
 //!   requeued until the clock is restored, potentially altering their dispatch order" (§3.3) —
@@ -34,7 +37,7 @@ pub struct OrderCounters {
     pub dispatched: u64,
     /// Of those, requeued (delayed by `requeue_delay_us`).
     pub requeued: u64,
-    /// Writes that waited in the host for their zone's lock.
+    /// Writes (and zone resets or finishes) that waited in the host for their zone's lock.
     pub lock_waits: u64,
 }
 

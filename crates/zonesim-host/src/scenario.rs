@@ -50,56 +50,86 @@ pub struct Scenario {
     pub stop_when_free_below: Option<u64>,
 }
 
+/// The most iterations a `[repeat]` loop may run: each keeps its record in the report, so a
+/// loop whose steps never fill the file system (reads, syncs, idles) still ends and its report
+/// stays a few tens of MB.
+pub const MAX_ITERATIONS: u64 = 100_000;
+
+/// The longest `idle` step: one day of simulated time (repeat the step for longer).
+pub const MAX_IDLE_MS: u64 = 86_400_000;
+
+/// The largest `size` or `bytes` of a step: 8 TiB, the largest array zonesim simulates.
+pub const MAX_STEP_BYTES: u64 = 1 << 43;
+
+/// The largest request size `bs` of a step: 1 GiB, as fio's `bs`.
+pub const MAX_STEP_BS: u64 = 1 << 30;
+
+/// The most files one `create` step makes: 2^32 (F2FS node ids are 32-bit).
+pub const MAX_STEP_FILES: u64 = 1 << 32;
+
+type Spanned<T> = toml::Spanned<T>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawScenario {
     #[serde(default)]
     name: String,
     #[serde(default)]
-    setup: Vec<RawStep>,
+    setup: Vec<Spanned<RawStep>>,
     repeat: Option<RawRepeat>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRepeat {
-    max_iterations: u64,
-    stop_when_free_below: Option<String>,
-    step: Vec<RawStep>,
+    max_iterations: Spanned<u64>,
+    stop_when_free_below: Option<Spanned<String>>,
+    step: Vec<Spanned<RawStep>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStep {
-    op: String,
-    dir: Option<String>,
-    file: Option<String>,
-    files: Option<u64>,
-    size: Option<String>,
-    bytes: Option<String>,
-    bs: Option<String>,
-    k: Option<u64>,
-    fsync: Option<u64>,
-    ms: Option<u64>,
+    op: Spanned<String>,
+    dir: Option<Spanned<String>>,
+    file: Option<Spanned<String>>,
+    files: Option<Spanned<u64>>,
+    size: Option<Spanned<String>>,
+    bytes: Option<Spanned<String>>,
+    bs: Option<Spanned<String>>,
+    k: Option<Spanned<u64>>,
+    fsync: Option<Spanned<u64>>,
+    ms: Option<Spanned<u64>>,
 }
 
+/// The 1-based line of byte `at` of `text`.
+fn line_at(text: &str, at: usize) -> u64 {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64
+        + 1
+}
+
+/// A step's error: where (byte offset) and why.
+type StepError = (usize, String);
+
 impl Scenario {
-    /// Parse scenario TOML (`origin` names it in errors).
+    /// Parse scenario TOML (`origin` names it in errors, with the line of the offending key).
     pub fn parse(text: &str, origin: &str) -> Result<Scenario> {
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64)
-                .unwrap_or(0);
+            let line = e.span().map_or(0, |s| line_at(text, s.start));
             Error::parse(origin, line, e.message().trim().replace('\n', "; "))
         })?;
-        let conv = |steps: Vec<RawStep>, at: &str| -> Result<Vec<Step>> {
+        let at = |pos: usize, msg: String| Error::parse(origin, line_at(text, pos), msg);
+        let conv = |steps: Vec<Spanned<RawStep>>, what: &str| -> Result<Vec<Step>> {
             steps
                 .into_iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    step(s)
-                        .map_err(|r| Error::parse(origin, 0, format!("{at} step {}: {r}", i + 1)))
+                    let pos = s.span().start;
+                    step(s.into_inner())
+                        .map_err(|(p, r)| at(p.max(pos), format!("{what} step {}: {r}", i + 1)))
                 })
                 .collect()
         };
@@ -107,30 +137,32 @@ impl Scenario {
         let (steps, max_iterations, stop) = match raw.repeat {
             Some(r) => {
                 let stop = match r.stop_when_free_below {
-                    Some(s) => Some(parse_size(&s).ok_or_else(|| {
-                        Error::parse(
-                            origin,
-                            0,
-                            format!("repeat.stop_when_free_below: '{s}' is not a size"),
+                    Some(s) => Some(parse_size(s.get_ref()).ok_or_else(|| {
+                        at(
+                            s.span().start,
+                            format!(
+                                "repeat.stop_when_free_below: '{}' is not a size",
+                                s.get_ref()
+                            ),
                         )
                     })?),
                     None => None,
                 };
-                if r.max_iterations == 0 {
-                    return Err(Error::parse(
-                        origin,
-                        0,
-                        "repeat.max_iterations must be at least 1",
+                let n = *r.max_iterations.get_ref();
+                if !(1..=MAX_ITERATIONS).contains(&n) {
+                    return Err(at(
+                        r.max_iterations.span().start,
+                        format!("repeat.max_iterations must be in 1..={MAX_ITERATIONS} (got {n}): each iteration keeps a record"),
                     ));
                 }
-                (conv(r.step, "repeat")?, r.max_iterations, stop)
+                (conv(r.step, "repeat")?, n, stop)
             }
             None => (Vec::new(), 0, None),
         };
         if setup.is_empty() && steps.is_empty() {
             return Err(Error::parse(
                 origin,
-                0,
+                1,
                 "a scenario needs [[setup]] or [repeat] steps",
             ));
         }
@@ -144,50 +176,109 @@ impl Scenario {
     }
 }
 
-fn step(s: RawStep) -> std::result::Result<Step, String> {
-    let size = |v: &Option<String>, key: &str| -> std::result::Result<u64, String> {
-        let v = v.as_deref().ok_or(format!("op '{}' needs {key}", s.op))?;
-        parse_size(v)
-            .filter(|&b| b > 0)
-            .ok_or(format!("{key}: '{v}' is not a positive size"))
-    };
+/// A number of a step within `range`, or the error at its key.
+fn bounded(
+    v: &Spanned<u64>,
+    key: &str,
+    range: std::ops::RangeInclusive<u64>,
+) -> std::result::Result<u64, StepError> {
+    let n = *v.get_ref();
+    if range.contains(&n) {
+        return Ok(n);
+    }
+    Err((
+        v.span().start,
+        format!(
+            "{key} must be in {}..={} (got {n})",
+            range.start(),
+            range.end()
+        ),
+    ))
+}
+
+fn step(s: RawStep) -> std::result::Result<Step, StepError> {
+    let op = s.op.get_ref().as_str();
+    let op_at = s.op.span().start;
+    let missing = |key: &str| (op_at, format!("op '{op}' needs {key}"));
+    let size =
+        |v: &Option<Spanned<String>>, key: &str, max: u64| -> std::result::Result<u64, StepError> {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            let b = parse_size(v.get_ref()).filter(|&b| b > 0).ok_or((
+                v.span().start,
+                format!("{key}: '{}' is not a positive size", v.get_ref()),
+            ))?;
+            if b > max {
+                return Err((
+                    v.span().start,
+                    format!("{key}: {b} bytes is more than {max} (the most a step may take)"),
+                ));
+            }
+            Ok(b)
+        };
     let bs = match &s.bs {
-        Some(_) => {
-            let b = size(&s.bs, "bs")?;
+        Some(v) => {
+            let b = size(&s.bs, "bs", MAX_STEP_BS)?;
             if b % 4096 != 0 {
-                return Err(format!("bs must be a multiple of 4 KiB (got {b})"));
+                return Err((
+                    v.span().start,
+                    format!("bs must be a multiple of 4 KiB (got {b})"),
+                ));
             }
             b
         }
         None => 512 << 10,
     };
-    let need =
-        |v: &Option<String>, key: &str| v.clone().ok_or(format!("op '{}' needs {key}", s.op));
-    Ok(match s.op.as_str() {
+    let need = |v: &Option<Spanned<String>>, key: &str| {
+        v.as_ref()
+            .map(|x| x.get_ref().clone())
+            .ok_or_else(|| missing(key))
+    };
+    Ok(match op {
         "create" => Step::Create {
             dir: need(&s.dir, "dir")?,
-            files: s.files.filter(|&n| n > 0).ok_or("op 'create' needs files >= 1")?,
-            size: size(&s.size, "size")?,
+            files: bounded(
+                s.files.as_ref().ok_or_else(|| missing("files >= 1"))?,
+                "files",
+                1..=MAX_STEP_FILES,
+            )?,
+            size: size(&s.size, "size", MAX_STEP_BYTES)?,
             bs,
         },
         "delete_every" => Step::DeleteEvery {
             dir: need(&s.dir, "dir")?,
-            k: s.k.filter(|&k| k > 0).ok_or("op 'delete_every' needs k >= 1")?,
+            k: bounded(
+                s.k.as_ref().ok_or_else(|| missing("k >= 1"))?,
+                "k",
+                1..=u64::MAX,
+            )?,
         },
-        "write" => Step::Write { file: need(&s.file, "file")?, size: size(&s.size, "size")?, bs },
+        "write" => Step::Write {
+            file: need(&s.file, "file")?,
+            size: size(&s.size, "size", MAX_STEP_BYTES)?,
+            bs,
+        },
         "read" => Step::Read { file: need(&s.file, "file")?, bs },
         "overwrite" => Step::Overwrite {
             dir: need(&s.dir, "dir")?,
-            bytes: size(&s.bytes, "bytes")?,
+            bytes: size(&s.bytes, "bytes", MAX_STEP_BYTES)?,
             bs: if s.bs.is_some() { bs } else { 4096 },
-            fsync: s.fsync.unwrap_or(0),
+            fsync: s.fsync.map_or(0, |f| *f.get_ref()),
         },
         "unlink" => Step::Unlink { file: need(&s.file, "file")? },
         "sync" => Step::Sync,
-        "idle" => Step::Idle { ms: s.ms.ok_or("op 'idle' needs ms")? },
+        "idle" => Step::Idle {
+            ms: bounded(
+                s.ms.as_ref().ok_or_else(|| missing("ms"))?,
+                "ms",
+                1..=MAX_IDLE_MS,
+            )?,
+        },
         other => {
-            return Err(format!(
-                "unknown op '{other}' (create, delete_every, write, read, overwrite, unlink, sync, idle)"
+            return Err((
+                op_at,
+                format!(
+                    "unknown op '{other}' (create, delete_every, write, read, overwrite, unlink, sync, idle)"
+                ),
             ))
         }
     })
@@ -234,5 +325,65 @@ file = "/t/big"
                 .contains("unknown op")
         );
         assert!(Scenario::parse("bogus = 1\n", "s").is_err());
+    }
+
+    fn err(text: &str) -> String {
+        Scenario::parse(text, "sc.toml").unwrap_err().to_string()
+    }
+
+    /// Step errors name the line of the key at fault (or of the step's `op`), never line 0.
+    #[test]
+    fn step_errors_carry_the_line_of_their_key() {
+        let e = err("[[setup]]\nop = \"create\"\ndir = \"/d\"\nsize = \"4k\"\n");
+        assert_eq!(e, "sc.toml:2: setup step 1: op 'create' needs files >= 1");
+        let e = err("[[setup]]\nop = \"sync\"\n[[setup]]\nop = \"write\"\nfile = \"/f\"\nsize = \"4k\"\nbs = \"6k\"\n");
+        assert_eq!(
+            e,
+            "sc.toml:7: setup step 2: bs must be a multiple of 4 KiB (got 6144)"
+        );
+        let e = err("[repeat]\nmax_iterations = 2\n[[repeat.step]]\nop = \"nope\"\n");
+        assert!(
+            e.starts_with("sc.toml:4: repeat step 1: unknown op 'nope'"),
+            "{e}"
+        );
+        let e = err("[repeat]\nmax_iterations = 2\nstop_when_free_below = \"x\"\n[[repeat.step]]\nop = \"sync\"\n");
+        assert!(
+            e.starts_with("sc.toml:3: repeat.stop_when_free_below"),
+            "{e}"
+        );
+    }
+
+    /// Time, count and size values are bounded: an idle of 2^63 ms or a loop of 2^63
+    /// iterations is refused before anything runs, at the line of its key.
+    #[test]
+    fn idle_iterations_and_sizes_are_bounded() {
+        let e = err("[[setup]]\nop = \"idle\"\nms = 9223372036854775807\n");
+        assert_eq!(
+            e,
+            "sc.toml:3: setup step 1: ms must be in 1..=86400000 (got 9223372036854775807)"
+        );
+        assert!(err("[[setup]]\nop = \"idle\"\nms = 0\n").contains("ms must be in 1..="));
+        let e =
+            err("[repeat]\nmax_iterations = 9223372036854775807\n[[repeat.step]]\nop = \"sync\"\n");
+        assert!(
+            e.starts_with("sc.toml:2: repeat.max_iterations must be in 1..=100000"),
+            "{e}"
+        );
+        assert!(
+            err("[repeat]\nmax_iterations = 0\n[[repeat.step]]\nop = \"sync\"\n")
+                .contains("max_iterations must be in 1..=")
+        );
+        let e = err("[[setup]]\nop = \"write\"\nfile = \"/f\"\nsize = \"16t\"\n");
+        assert!(
+            e.starts_with("sc.toml:4: setup step 1: size: 17592186044416 bytes is more than"),
+            "{e}"
+        );
+        let e = err("[[setup]]\nop = \"read\"\nfile = \"/f\"\nbs = \"2g\"\n");
+        assert!(
+            e.contains("bs: 2147483648 bytes is more than 1073741824"),
+            "{e}"
+        );
+        let ok = Scenario::parse("[[setup]]\nop = \"idle\"\nms = 86400000\n", "s").unwrap();
+        assert_eq!(ok.setup, vec![Step::Idle { ms: MAX_IDLE_MS }]);
     }
 }

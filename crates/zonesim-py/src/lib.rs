@@ -189,10 +189,13 @@ fn experiment(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<(S
 }
 
 /// The points of a sweep grid: every combination of the values of `grid` (key, values as
-/// `--set` literals), the last key varying fastest; each point a list of `KEY=VALUE`.
+/// `--set` literals), the last key varying fastest; each point a list of `KEY=VALUE`. A grid
+/// of more than `zonesim::sim::sweep::MAX_RUNS` points is a `ValueError`, raised before any
+/// point is made.
 #[pyfunction]
-fn grid_points(grid: Vec<(String, Vec<String>)>) -> Vec<Vec<String>> {
-    zonesim::sim::sweep::points(&grid)
+fn grid_points(grid: Vec<(String, Vec<String>)>) -> PyResult<Vec<Vec<String>>> {
+    zonesim::sim::sweep::count_runs(&grid, 1, "grid").map_err(to_py)?;
+    Ok(zonesim::sim::sweep::points(&grid))
 }
 
 /// The names of the headline metrics of a run (a sweep's columns), in order.

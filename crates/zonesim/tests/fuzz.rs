@@ -1,7 +1,9 @@
 //! Hostile input never panics: random bytes and random mutations of valid files thrown at every
-//! parser — fio job files (parsed, then generated from), device TOML (loaded and validated) and
-//! each of the six trace formats (read, `trace stats`, `trace convert`) — and mutated traces
-//! replayed through the simulator. Every input ends in a result or a located error. Case counts are
+//! parser — fio job files (parsed, then generated from), device TOML (loaded and validated),
+//! `--set` overrides of every declared key, aging-scenario and sweep files, and each of the six
+//! trace formats (read, `trace stats`, `trace convert`) — and mutated traces replayed through
+//! the simulator. The valid files mutated are the corpus (the shipped examples and
+//! `tests/data/fuzz/`). `ZONESIM_FUZZ_CASES=N` runs N cases of each for a longer hunt. Every input ends in a result or a located error. Case counts are
 //! modest so the suite stays fast.
 
 use crate::common;
@@ -425,4 +427,144 @@ proptest! {
         }
         let _ = std::fs::remove_file(&path);
     }
+}
+
+// ---- `--set` over every declared key, scenario and sweep files -------------------------------
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Any declared key (the declarations' own list, `config keys`) with a hostile or random
+    /// value: a config or a one-line error naming a key, never a panic.
+    #[test]
+    fn set_any_declared_key(
+        picks in proptest::collection::vec((any::<u16>(), 0..TOKENS.len(), any::<u64>(), 0u8..4), 1..4),
+        preset in 0..zonesim::config::PRESETS.len(),
+    ) {
+        let keys = zonesim::config::keys::keys();
+        let sets: Vec<String> = picks
+            .iter()
+            .map(|&(k, t, n, how)| {
+                let key = keys[k as usize % keys.len()].key.replace("[]", "");
+                let v = match how {
+                    0 => TOKENS[t].to_string(),
+                    1 => n.to_string(),
+                    2 => format!("{}", f64::from_bits(n)),
+                    _ => format!("\"{}\"", TOKENS[t]),
+                };
+                format!("{key}={v}")
+            })
+            .collect();
+        match zonesim::load_device(zonesim::config::PRESETS[preset].0, &sets) {
+            Ok(cfg) => {
+                let g = zonesim::nand::Geometry::new(&cfg.nand);
+                if g.total_slots() <= 1 << 22 {
+                    let _ = zonesim::device::Device::new(&cfg, 1);
+                }
+            }
+            // Bad input, never a simulator bug (the CLI prints any message on one line).
+            Err(e) => prop_assert_eq!(e.exit_code(), 2, "{}", e),
+        }
+    }
+}
+
+const SCENARIOS: &[&str] = &[
+    "crates/zonesim/tests/data/fuzz/scenario-aging.toml",
+    "crates/zonesim/tests/data/fuzz/scenario-steps.toml",
+];
+
+/// Parses `bytes` as a scenario file; a valid one runs on a small device with the host file
+/// system: a report or a one-line error, never a panic.
+fn scenario_never_panics(bytes: &[u8], run: bool) -> Result<(), TestCaseError> {
+    let text = String::from_utf8_lossy(bytes);
+    let sc = match zonesim::host::scenario::Scenario::parse(&text, "sc.toml") {
+        Ok(sc) => sc,
+        Err(e) => {
+            prop_assert!(e.to_string().starts_with("sc.toml:"), "{}", e);
+            return Ok(());
+        }
+    };
+    if run {
+        let cfg = common::device("ufs-conventional", &["fs.kind=f2fs"]);
+        let opts = RunOptions {
+            seed: 1,
+            precondition: Precondition::None,
+            namespace: 0,
+            check_invariants: true,
+        };
+        if let Ok(r) = zonesim::RunSpec::new(cfg, WorkloadSpec::Scenario(sc))
+            .options(opts)
+            .run()
+        {
+            prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` as a sweep file beside a job file and loads it: points or a one-line error.
+fn sweep_never_panics(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let dir = std::env::temp_dir().join(format!("zonesim-fuzz-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("w.fio"), "[w]\nrw=randwrite\nsize=4m\n").unwrap();
+    let path = dir.join("s.toml");
+    std::fs::write(&path, bytes).unwrap();
+    match zonesim::sim::sweep::SweepFile::load(&path) {
+        Ok(s) => {
+            let n = zonesim::sim::sweep::count_runs(&s.grid, s.seeds.len(), "s").unwrap();
+            prop_assert!(n <= zonesim::sim::sweep::MAX_RUNS);
+            prop_assert_eq!(
+                zonesim::sim::sweep::points(&s.grid).len() as u64 * s.seeds.len() as u64,
+                n
+            );
+        }
+        Err(e) => prop_assert_eq!(e.exit_code(), 2, "{}", e),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn scenario_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        scenario_never_panics(&bytes, false)?;
+    }
+
+    #[test]
+    fn scenario_mutated_files(i in 0..SCENARIOS.len(), muts in mutations()) {
+        scenario_never_panics(&mutate(&read(SCENARIOS[i]), &muts), false)?;
+    }
+
+    #[test]
+    fn sweep_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        sweep_never_panics(&bytes)?;
+    }
+
+    #[test]
+    fn sweep_mutated_files(muts in mutations()) {
+        sweep_never_panics(&mutate(&read("crates/zonesim/tests/data/fuzz/sweep.toml"), &muts))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(8))]
+
+    /// Mutated scenarios run on the host file system of a small device.
+    #[test]
+    fn scenario_mutated_runs(i in 0..SCENARIOS.len(), muts in proptest::collection::vec((any::<u16>(), 0u8..6, any::<u8>()), 1..3)) {
+        scenario_never_panics(&mutate(&read(SCENARIOS[i]), &muts), true)?;
+    }
+}
+
+/// The corpus files are valid: the mutations start from files that parse.
+#[test]
+fn scenario_and_sweep_corpus_is_valid() {
+    for f in SCENARIOS {
+        zonesim::host::scenario::Scenario::parse(&String::from_utf8_lossy(&read(f)), f).unwrap();
+    }
+    let s =
+        zonesim::sim::sweep::SweepFile::load(&root("crates/zonesim/tests/data/fuzz/sweep.toml"))
+            .unwrap();
+    assert_eq!(zonesim::sim::sweep::points(&s.grid).len(), 4);
 }

@@ -289,7 +289,7 @@ impl F2fs {
             if f > t * self.p.gc_no_zoned_gc_percent as u64 / 100 {
                 self.gc.phase = GcPhase::NoGc;
                 self.gc.sleep_ms = self.p.gc_no_gc_sleep_time_ms;
-                return Some(self.gc.sleep_ms * 1_000_000);
+                return Some(self.gc.sleep_ms.saturating_mul(1_000_000));
             }
             let boosted = f <= t * self.p.gc_boost_zoned_gc_percent as u64 / 100;
             if self.gc.phase == GcPhase::NoGc {
@@ -330,7 +330,7 @@ impl F2fs {
             }
         }
         self.balance_fs_bg();
-        Some(self.gc.sleep_ms * 1_000_000)
+        Some(self.gc.sleep_ms.saturating_mul(1_000_000))
     }
 
     /// One zoned BG round: a window of `migration_window_granularity` segments (× the boost

@@ -352,7 +352,9 @@ impl F2fs {
             Some(CpReason::Prefree)
         } else if self.dirty_nodes > self.p.dirty_nodes_cp {
             Some(CpReason::DirtyNodes)
-        } else if self.now.saturating_sub(self.last_cp_ns) >= self.p.cp_interval_ms * 1_000_000 {
+        } else if self.now.saturating_sub(self.last_cp_ns)
+            >= self.p.cp_interval_ms.saturating_mul(1_000_000)
+        {
             Some(CpReason::Timer)
         } else {
             None

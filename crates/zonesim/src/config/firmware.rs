@@ -4,7 +4,7 @@
 //! defaults (SimpleSSD's instruction counts, MCMQ's code) is in docs/firmware.md.
 
 use super::declare::{choice, section};
-use super::rule::{at_least, float, free, int, Spec};
+use super::rule::{float, free, int, Spec};
 use super::{CellType, DeviceConfig};
 use crate::error::{Error, Result};
 
@@ -130,8 +130,10 @@ section! {
     #[derive(Debug, Clone)]
     pub struct CacheConfig [Default] {
         /// Bytes of the data cache, split equally over the conventional namespaces (MCMQ's
-        /// rule). 0: no data cache.
-        pub bytes: u64 = 0, at_least(4096).or_zero().unit("bytes");
+        /// rule). 0: no data cache. At most 64 GiB, as `ftl.l2p_cache_bytes` (beyond the DRAM
+        /// of any SSD controller); a share larger than its namespace caches all of it (the
+        /// report's `cache_pages` is then the namespace's pages).
+        pub bytes: u64 = 0, int(4096, 1 << 36).or_zero().unit("bytes");
     }
 }
 

@@ -5,12 +5,20 @@
 //! checked with the rest of the config, before anything simulates.
 
 use super::declare::{choice, section};
-use super::rule::{at_least, float, free, int, Spec};
+use super::rule::{float, free, int, Spec};
 use super::NamespaceKind;
 use crate::error::{Error, Result};
 
-/// A sysfs time, in ms.
-const MS: Spec = at_least(0).unit("ms");
+/// The kernel keeps these sysfs values in an `unsigned int`: at most 2^32 - 1 (49.7 days in
+/// ms). In ns they stay far from the 64-bit limit of simulated time.
+const U32: u64 = u32::MAX as u64;
+
+/// A sysfs time, in ms (0 allowed).
+const MS: Spec = int(0, U32).unit("ms");
+
+/// A sleep of the background GC thread, in ms: at least 1 (a thread that sleeps 0 ms wakes
+/// at every simulated nanosecond).
+const SLEEP_MS: Spec = int(1, U32).unit("ms");
 
 /// A percentage.
 const PERCENT: Spec = int(0, 100).unit("%");
@@ -64,27 +72,30 @@ section! {
         pub mode: Option<FsModeCfg> = None, free();
         /// Kernel release whose zoned GC knobs apply (seed 001 Table 1).
         pub kernel: FsKernel = FsKernel::V6_18, free();
-        /// mkfs.f2fs `-o`: overprovision ratio (unset: mkfs's search for the best one).
-        pub overprovision: Option<f64> = None, float(0.0, 100.0).open_min().open_max().unit("%");
+        /// mkfs.f2fs `-o`: overprovision ratio (unset: mkfs's search for the best one). In
+        /// [0.01, 95], the range mkfs.f2fs itself searches (0.01-10 % on large devices,
+        /// 10-95 % on small ones); below it the reserve formula `100 / ovp` explodes.
+        pub overprovision: Option<f64> = None, float(0.01, 95.0).unit("%");
         /// Reserved segments (unset: mkfs.f2fs's formula, which needs many small sections;
-        /// ZUFS sets 6,336 by hand).
-        pub reserved_segments: Option<u64> = None, at_least(0).unit("segments");
+        /// ZUFS sets 6,336 by hand). At most 2^32 - 1: F2FS counts segments in 32 bits.
+        pub reserved_segments: Option<u64> = None, int(0, U32).unit("segments");
         /// `ipu_policy` bit set (0x01..0x80).
         pub ipu_policy: Option<u32> = None, int(0, 0xff);
         /// Fsync writes in place (IPU) below this many dirty blocks (`min_fsync_blocks`).
-        pub min_fsync_blocks: Option<u32> = None, at_least(1).unit("blocks");
+        pub min_fsync_blocks: Option<u32> = None, int(1, U32).unit("blocks");
         /// `min_ipu_util`: IPU when utilisation is above this.
         pub min_ipu_util: Option<u32> = None, PERCENT;
         /// Background GC thread (`background_gc=on`); off is rejected on a zoned main area,
         /// as the kernel does.
         pub background_gc: Option<bool> = None, free();
         /// Background GC sleep after a round that found work.
-        pub gc_min_sleep_time: Option<u64> = None, MS;
+        pub gc_min_sleep_time: Option<u64> = None, SLEEP_MS;
         /// Background GC sleep ceiling.
-        pub gc_max_sleep_time: Option<u64> = None, MS;
+        pub gc_max_sleep_time: Option<u64> = None, SLEEP_MS;
         /// Background GC sleep when it found nothing to do.
-        pub gc_no_gc_sleep_time: Option<u64> = None, MS;
-        /// Conventional background GC runs after no request for this long.
+        pub gc_no_gc_sleep_time: Option<u64> = None, SLEEP_MS;
+        /// Conventional background GC runs after no request for this long (0: whenever it
+        /// wakes).
         pub gc_idle_time: Option<u64> = None, MS;
         /// Zoned: no background GC while free sections are above this share.
         pub gc_no_zoned_gc_percent: Option<u32> = None, PERCENT;
@@ -94,31 +105,33 @@ section! {
         pub gc_valid_thresh_ratio: Option<u32> = None, PERCENT;
         /// Zoned: boosted GC moves this many times more segments per round; at most the
         /// segments per section.
-        pub gc_boost_gc_multiple: Option<u32> = None, at_least(1);
+        pub gc_boost_gc_multiple: Option<u32> = None, int(1, U32);
         /// Zoned: boosted GC picks victims greedily (1) or by cost-benefit (0).
         pub gc_boost_gc_greedy: Option<u32> = None, int(0, 1);
         /// Segments moved per background GC round (3 zoned, else the segments per section);
         /// at most the segments per section.
-        pub migration_window_granularity: Option<u32> = None, at_least(1).unit("segments");
+        pub migration_window_granularity: Option<u32> = None, int(1, U32).unit("segments");
         /// Dirty segments scanned per victim or SSR search (`max_victim_search`).
-        pub max_victim_search: Option<u32> = None, at_least(1).unit("segments");
+        pub max_victim_search: Option<u32> = None, int(1, U32).unit("segments");
         /// Foreground GC victim selection.
         pub fg_gc_victim: FsFgVictim = FsFgVictim::Greedy, free();
-        /// Checkpoint interval (`CP_TIME`).
+        /// Checkpoint interval (`CP_TIME`; 0: at every background balance).
         pub cp_interval: Option<u64> = None, MS;
         /// Page-cache dirty limit: all dirty data is written back when it is exceeded (the
-        /// writer waits).
-        pub dirty_bytes: Option<u64> = None, at_least(0).unit("bytes");
+        /// writer waits). At most 8 TiB: no more data can be dirty than the largest array
+        /// holds.
+        pub dirty_bytes: Option<u64> = None, int(0, 1 << 43).unit("bytes");
         /// Checkpoint when this many node pages are dirty (stand-in for
-        /// `excess_dirty_nodes`).
-        pub dirty_nodes_cp: Option<u64> = None, at_least(0).unit("pages");
+        /// `excess_dirty_nodes`). At most 2^32: node ids are 32-bit.
+        pub dirty_nodes_cp: Option<u64> = None, int(0, 1 << 32).unit("pages");
         /// Discard (trim) freed segments at checkpoint on a conventional main area.
         pub discard: Option<bool> = None, free();
-        /// Largest device command the file system issues (bio size).
-        pub max_bio_bytes: Option<u64> = None, at_least(4096).multiple_of(4096).unit("bytes");
+        /// Largest device command the file system issues (bio size). At most 1 GiB, beyond
+        /// any block layer's `max_sectors_kb`.
+        pub max_bio_bytes: Option<u64> = None, int(4096, 1 << 30).multiple_of(4096).unit("bytes");
         /// Host time to copy one 4 KiB page into the page cache (buffered write or cached
-        /// read).
-        pub page_copy_ns: Option<u64> = None, at_least(0).unit("ns");
+        /// read). At most 10 ms (400 KB/s, slower than any CPU copies memory).
+        pub page_copy_ns: Option<u64> = None, int(0, 10_000_000).unit("ns");
         /// File-name extensions placed in HOT_DATA (mkfs `-e`-style list; kernel: `db`).
         pub hot_extensions: Option<Vec<String>> = None, free();
         /// File-name extensions placed in COLD_DATA (kernel: media types).

@@ -2,7 +2,7 @@
 //! them (`[ftl.gc]`, `[ftl.gc.bloom]`, `[ftl.gc.gcar]`, `[ftl.cost]`).
 
 use super::declare::{choice, section};
-use super::rule::{at_least, float, free, int, Spec};
+use super::rule::{float, free, int, Spec};
 
 /// A firmware cost per operation: at most 10 s in ns, as the NAND timings.
 const COST_NS: Spec = float(0.0, 1e10).unit("ns");
@@ -111,8 +111,9 @@ section! {
     pub struct BloomConfig [Default] {
         /// Number of filters V; one is current, the oldest is cleared every window (decay).
         pub filters: u32 = 4, int(1, 16);
-        /// Host page writes per decay window; 0: logical pages / 8.
-        pub window_pages: u64 = 0, at_least(0).unit("pages");
+        /// Host page writes per decay window; 0: logical pages / 8. At most 2^31, the
+        /// logical pages of the largest array the page map addresses.
+        pub window_pages: u64 = 0, int(0, 1 << 31).unit("pages");
         /// Target false-positive rate of one filter holding one window's pages.
         pub fp_rate: f64 = 0.01, float(0.0, 1.0).open_min().open_max();
         /// Hot if the page is in at least this many filters (recent windows); at most
@@ -249,8 +250,11 @@ section! {
         /// `two_level` mapping: an L1 entry maps a logically and physically contiguous region
         /// directly (compressed map, ZUFS §2.2) until a write breaks the contiguity.
         pub compressed_l1: bool = false, free();
-        /// `two_level` mapping: logical bytes one L1 entry covers (one L2 map table, or one
-        /// compressed region; ZUFS §2.2).
+        /// `two_level` mapping: logical bytes one L1 entry covers, with or without
+        /// `compressed_l1`: one L2 map table (`/ 4096 x map_entry_bytes` bytes of SRAM, also
+        /// the size of an L1 segment) or one compressed region (ZUFS §2.2). Larger regions
+        /// mean fewer, larger map units, so it changes the L2P cache's behaviour; an L1 segment
+        /// and an L2 table must fit `ftl.l2p_cache_bytes` together. Inert with other mappings.
         pub compressed_region_bytes: u64 = 4 << 20,
             int(1 << 20, 1 << 34).power_of_two().unit("bytes");
         /// Hybrid mapping: how a miss finds the level of an entry. `multiple` probes zone,

@@ -1,7 +1,7 @@
 //! `[host]`: the host link, the host's submission queues and how zoned writes are dispatched.
 
 use super::declare::{choice, section};
-use super::rule::{at_least, float, free, int, Spec};
+use super::rule::{float, free, int, Spec};
 
 /// Largest `host.queues` (NVMe: 64 Ki I/O queue pairs).
 pub const MAX_HOST_QUEUES: u32 = 65536;
@@ -48,8 +48,9 @@ section! {
         /// per job, unbounded, no per-queue report.
         pub queues: u32 = 0, int(0, MAX_HOST_QUEUES as u64).unit("queues");
         /// Entries of each submission queue: a job waits while its queue holds this many
-        /// commands. 0: unbounded.
-        pub queue_depth: u32 = 0, at_least(0).unit("commands");
+        /// commands. 0: unbounded. At most 65536, the largest queue NVMe defines (MQES is a
+        /// 16-bit, 0-based count).
+        pub queue_depth: u32 = 0, int(0, 65536).unit("commands");
         /// Which queue the controller fetches from next when several hold commands and the
         /// HIL core is busy (NVMe §4.13).
         pub arbitration: Arbitration = Arbitration::Rr, free();
@@ -59,8 +60,9 @@ section! {
         /// Weights of the high, medium and low classes under `wrr` (chosen).
         pub wrr_weights: [u32; 3] = [4, 2, 1], int(1, 256);
         /// Zoned writes: at most one write in flight per zone, later ones wait in the host in
-        /// issue order (mq-deadline's zone write locking, ZUFS §4.3). Zone appends take no
-        /// lock.
+        /// issue order (mq-deadline's zone write locking, ZUFS §4.3); a zone reset or finish
+        /// waits in the same order (zone write plugging), so no write overtakes it or is
+        /// overtaken by it. Zone appends take no lock.
         pub zone_write_lock: bool = true, free();
         /// Probability that a dispatched zoned write is requeued (UFS clock gating, ZUFS
         /// §3.3) and reaches the device `requeue_delay_us` later, overtaken by the writes

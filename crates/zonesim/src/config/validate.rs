@@ -233,6 +233,23 @@ impl DeviceConfig {
             }
             _ => {}
         }
+        if f.mapping == MappingKind::TwoLevel {
+            // A lookup holds an L1 segment and an L2 table, each one map unit of
+            // `compressed_region_bytes / 4 KiB` entries, in the L2P SRAM at once.
+            let unit = f.compressed_region_bytes / 4096 * f.map_entry_bytes as u64;
+            if unit.saturating_mul(2) > f.l2p_cache_bytes {
+                return Err(Error::config(
+                    "ftl.compressed_region_bytes",
+                    format!(
+                        "{}: its L2 table ({unit} bytes: one {}-byte entry per 4 KiB) and an L1 segment of the same size must fit ftl.l2p_cache_bytes ({}) together; at most {} with this cache",
+                        f.compressed_region_bytes,
+                        f.map_entry_bytes,
+                        f.l2p_cache_bytes,
+                        max_region(f.l2p_cache_bytes, f.map_entry_bytes),
+                    ),
+                ));
+            }
+        }
         if f.compressed_l1 && f.mapping != MappingKind::TwoLevel {
             return Err(Error::config(
                 "ftl.compressed_l1",
@@ -316,4 +333,16 @@ impl DeviceConfig {
         }
         Ok(())
     }
+}
+
+/// The largest `ftl.compressed_region_bytes` (a power of two of at least 1 MiB) whose map unit
+/// fits twice in `l2p_cache_bytes`, or "none" when not even 1 MiB does.
+fn max_region(l2p_cache_bytes: u64, entry_bytes: u32) -> String {
+    let entries = l2p_cache_bytes / 2 / entry_bytes as u64;
+    let region = entries.saturating_mul(4096);
+    if region < 1 << 20 {
+        return "none (raise ftl.l2p_cache_bytes or lower ftl.map_entry_bytes)".into();
+    }
+    let pow = 1u64 << (63 - region.leading_zeros());
+    super::rule::binary_size(pow).unwrap_or_else(|| pow.to_string())
 }

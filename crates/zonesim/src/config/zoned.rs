@@ -3,7 +3,7 @@
 //! (`[sched]`) and the namespaces themselves (`[[namespaces]]`).
 
 use super::declare::{choice, section};
-use super::rule::{at_least, float, free, int};
+use super::rule::{float, free, int};
 
 choice! {
     /// Zone-to-buffer mapping of zone write buffers.
@@ -46,11 +46,13 @@ section! {
         /// Global write buffer (SRAM/DRAM) of each conventional namespace: at least one die
         /// program unit (program unit x planes x page) and at most the flash capacity.
         pub bytes: u64, int(4096, 1 << 43).unit("bytes");
-        /// Zone write buffers shared by the zones of each zoned namespace (ConZone §3.2).
-        pub count: u32 = 2, at_least(1).unit("buffers");
+        /// Zone write buffers shared by the zones of each zoned namespace (ConZone §3.2). At
+        /// most 4096: a buffer serves an open zone, and zoned devices keep far fewer open
+        /// (ConZone 2, NVMe ZNS drives tens to hundreds).
+        pub count: u32 = 2, int(1, 4096).unit("buffers");
         /// Bytes of each zone write buffer (ConZone+ §6.1); with a zoned namespace at least
-        /// one regular program unit.
-        pub bytes_each: u64 = 384 * 1024, at_least(0).multiple_of(4096).unit("bytes");
+        /// one regular program unit. At most 1 GiB, beyond any controller's buffer memory.
+        pub bytes_each: u64 = 384 * 1024, int(0, 1 << 30).multiple_of(4096).unit("bytes");
         /// Zone-to-buffer mapping: `assoc` (any zone any buffer; all taken: flush the fullest;
         /// ConZone's default) or `modulo` (zone id mod count).
         pub zone_mapping: ZoneBufferMapping = ZoneBufferMapping::Assoc, free();
@@ -58,14 +60,16 @@ section! {
         /// (ZUFS §4.2: `sram_bytes` split into 4 KiB slots shared by the open zones).
         pub kind: BufferKind = BufferKind::Static, free();
         /// `zabm`: buffer SRAM of each zoned namespace, a multiple of 4096 holding at least
-        /// one regular program unit (chosen: the SRAM of two 768 KiB superpage buffers).
-        pub sram_bytes: u64 = 1536 * 1024, at_least(0).unit("bytes");
+        /// one regular program unit (chosen: the SRAM of two 768 KiB superpage buffers). At
+        /// most 1 GiB, beyond any UFS or SSD controller's SRAM.
+        pub sram_bytes: u64 = 1536 * 1024, int(0, 1 << 30).unit("bytes");
         /// `zabm`: a zone flushes as soon as one die's program unit is buffered (`die`) or only
         /// whole superpages (`superpage`, programmed in parallel across dies).
         pub flush_unit: FlushUnit = FlushUnit::Die, free();
         /// `zabm`: slots every open zone keeps in reserve; busy zones borrow the rest. Times
-        /// `zone.max_open` at most the slots of `sram_bytes`.
-        pub min_slots_per_zone: u32 = 16, at_least(0).unit("slots");
+        /// `zone.max_open` at most the slots of `sram_bytes` (so at most 262144, the slots of
+        /// 1 GiB).
+        pub min_slots_per_zone: u32 = 16, int(0, 1 << 18).unit("slots");
     }
 }
 
@@ -74,17 +78,17 @@ section! {
     #[derive(Debug, Clone)]
     pub struct ZoneSection [Default] {
         /// Distance between zone starts, a multiple of 4096 of at least the capacity. 0: the
-        /// zone capacity rounded up to a power of two.
-        pub size_bytes: u64 = 0, at_least(0).unit("bytes");
+        /// zone capacity rounded up to a power of two. At most 8 TiB, the largest array.
+        pub size_bytes: u64 = 0, int(0, 1 << 43).unit("bytes");
         /// Writable bytes per zone (need not be a power of two), a multiple of 4096: at most
         /// one allocation unit or a multiple of it. 0: one superblock of regular flash (one
-        /// block with `sub_block`).
-        pub capacity_bytes: u64 = 0, at_least(0).unit("bytes");
+        /// block with `sub_block`). At most 8 TiB, the largest array.
+        pub capacity_bytes: u64 = 0, int(0, 1 << 43).unit("bytes");
         /// Maximum open zones (0: unlimited); at most `max_active` (F2FS opens six; ZUFS
-        /// requires at least 6).
-        pub max_open: u32 = 6, at_least(0).unit("zones");
-        /// Maximum active zones (0: unlimited).
-        pub max_active: u32 = 0, at_least(0).unit("zones");
+        /// requires at least 6). At most 2^32 - 1, NVMe ZNS's 32-bit limit fields.
+        pub max_open: u32 = 6, int(0, u32::MAX as u64).unit("zones");
+        /// Maximum active zones (0: unlimited). At most 2^32 - 1, as `max_open`.
+        pub max_active: u32 = 0, int(0, u32::MAX as u64).unit("zones");
         /// Map zones onto single flash blocks instead of whole superblocks (ConZone+ §4.3).
         pub sub_block: bool = false, free();
         /// Budget of valid in-place-updated data held in SLC (ZMS budget-based in-place
@@ -158,8 +162,8 @@ section! {
         /// flash in whole program units (`migrate`).
         pub gc: SlcGc = SlcGc::InPlace, free();
         /// SLC GC runs when fewer free SLC superblocks than this remain (one open SLC
-        /// superblock for host data, one for GC).
-        pub gc_threshold_free_superblocks: u32 = 2, at_least(2).unit("superblocks");
+        /// superblock for host data, one for GC). At most 2^20, the most blocks a plane has.
+        pub gc_threshold_free_superblocks: u32 = 2, int(2, 1 << 20).unit("superblocks");
         /// `page`: SLC allocated at page level, zones share the frontiers (ConZone `pageslc`);
         /// `zone`: each zone writes SLC superblocks of its own and SLC GC migrates whole zones
         /// (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12).
@@ -216,10 +220,12 @@ section! {
         /// Conventional (page-mapped) or zoned.
         pub kind: NamespaceKind, free();
         /// Conventional: logical bytes (0: everything left after the other namespaces, with
-        /// `ftl.overprovisioning`). Zoned: ignored when `zones` is set.
-        pub capacity_bytes: u64 = 0, at_least(0).unit("bytes");
-        /// Zoned: number of zones (0: as many as the remaining regular flash holds).
-        pub zones: u32 = 0, at_least(0).unit("zones");
+        /// `ftl.overprovisioning`). Zoned: ignored when `zones` is set. At most 8 TiB, the
+        /// largest array.
+        pub capacity_bytes: u64 = 0, int(0, 1 << 43).unit("bytes");
+        /// Zoned: number of zones (0: as many as the remaining regular flash holds). At most
+        /// 2^31, the 4 KiB slots of the largest array.
+        pub zones: u32 = 0, int(0, 1 << 31).unit("zones");
         /// Conventional: live wholly in SLC blocks (ConZone+ §4: the metadata namespace).
         pub slc_only: bool = false, free();
         /// Conventional: the NVM set, the channels (each below `nand.channels`) its

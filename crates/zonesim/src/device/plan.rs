@@ -588,7 +588,25 @@ impl Planner<'_> {
                         if !channels.is_empty() {
                             view = view.on_channels(&channels);
                         }
-                        view.logical_pages(cfg.ftl.overprovisioning)
+                        // The rest of the flash, less what GC keeps spare: on a small
+                        // remainder the OP alone may leave GC fewer free superblocks than it
+                        // needs to make progress.
+                        let sb_slots = view.slots_per_superblock() as u64;
+                        let room = (view.superblocks as u64)
+                            .saturating_sub(gc_reserve_superblocks(cfg))
+                            * sb_slots;
+                        let logical = view.logical_pages(cfg.ftl.overprovisioning).min(room);
+                        if logical == 0 {
+                            return Err(Error::config(
+                                format!("namespaces[{i}].capacity_bytes"),
+                                format!(
+                                    "0 (the rest of the flash): {} superblocks are left, no more than GC keeps spare ({}); give the other namespaces less or raise nand.blocks_per_plane",
+                                    view.superblocks,
+                                    gc_reserve_superblocks(cfg)
+                                ),
+                            ));
+                        }
+                        logical
                     } else {
                         n.capacity_bytes / SLOT_BYTES
                     };
@@ -610,6 +628,20 @@ impl Planner<'_> {
                         max_active: cfg.zone.max_active,
                     };
                     zone.validate()?;
+                    // Zone starts are 32-bit page numbers in the maps (twice the span with the
+                    // IPU copies' second logical space): the zones' span must stay below 2^31.
+                    let span = zone.zone_size.saturating_mul(zone.zones as u64);
+                    if span >= 1 << 31 {
+                        return Err(Error::config(
+                            "zone.size_bytes",
+                            format!(
+                                "{} zones of {} bytes span {} 4 KiB pages; a zoned namespace spans fewer than 2^31 (8 TiB): lower zone.size_bytes or the zones of namespaces[{i}]",
+                                zone.zones,
+                                zone.zone_size * SLOT_BYTES,
+                                span
+                            ),
+                        ));
+                    }
                     let rows = take_regular(s.reg_rows[i])?;
                     let slc = Rows::take(&mut slc_next, s.slc_rows[i]);
                     out.push(NsPlan::Zoned {

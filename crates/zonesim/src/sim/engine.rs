@@ -134,8 +134,10 @@ impl<'d> Engine<'d> {
         self.q.push(start, Ev::Group { g: 0 });
         if let Some(h) = &self.fs {
             if h.fs.p.background_gc {
-                self.q
-                    .push(start + h.fs.p.gc_min_sleep_time_ms * 1_000_000, Ev::FsBg);
+                self.q.push(
+                    start + h.fs.p.gc_min_sleep_time_ms.saturating_mul(1_000_000),
+                    Ev::FsBg,
+                );
             }
         }
         let mut now = start;
@@ -458,7 +460,7 @@ impl<'d> Engine<'d> {
             h.reads_in_flight == 0
         } else {
             self.outstanding == 0
-                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms * 1_000_000
+                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000)
         };
         if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
             h.submit(self.dev, now);

@@ -209,6 +209,9 @@ impl FsHost {
     }
 }
 
+/// The most files the fio jobs of a run may use together (fio's own `nrfiles` limit).
+pub const MAX_FILES: u64 = 1 << 20;
+
 /// A fio job on files: its files and the map from the generator's offsets (over
 /// `nrfiles × filesize`, files interleaved block by block as fio's round-robin file service)
 /// to (file, offset).

@@ -448,6 +448,19 @@ impl HostPath {
     ) {
         match self.zoned_write(ns, h.io) {
             Some(_) if h.io.kind == IoKind::ZoneAppend => self.dispatch_zoned(dev, events, now, h),
+            // A zone reset or finish waits behind the writes already holding or waiting for
+            // the zone's lock, as the kernel's zone write plugging orders them: a write issued
+            // before it (at the old write pointer) lands before it, a write after it at the
+            // zone start. Without the lock it goes at once.
+            Some(zone) if matches!(h.io.kind, IoKind::ZoneReset | IoKind::ZoneFinish) => {
+                let order = self.order[ns].as_mut().expect("zoned");
+                if !order.locks() {
+                    return self.submit(dev, events, now, h);
+                }
+                if let Some(h) = order.write(zone, Held { zone, ..h }) {
+                    self.submit(dev, events, now, h);
+                }
+            }
             Some(zone) => {
                 let order = self.order[ns].as_mut().expect("zoned");
                 let h = Held {
@@ -462,11 +475,14 @@ impl HostPath {
         }
     }
 
-    /// The zone of a write or append to a zoned namespace (they go through the host's zone
-    /// write ordering), else None.
+    /// The zone of a write, append, zone reset or zone finish to a zoned namespace (they go
+    /// through the host's zone write ordering), else None.
     #[inline]
     fn zoned_write(&self, ns: usize, io: HostIo) -> Option<u32> {
-        if !matches!(io.kind, IoKind::Write | IoKind::ZoneAppend) {
+        if !matches!(
+            io.kind,
+            IoKind::Write | IoKind::ZoneAppend | IoKind::ZoneReset | IoKind::ZoneFinish
+        ) {
             return None;
         }
         // A zoned namespace is one with a zone write ordering.
@@ -594,7 +610,11 @@ impl HostPath {
         }
         if r.zone != NO_LOCK {
             if let Some(next) = self.order[ns].as_mut().and_then(|o| o.completed(r.zone)) {
-                self.dispatch_zoned(dev, events, now, next);
+                if matches!(next.io.kind, IoKind::ZoneReset | IoKind::ZoneFinish) {
+                    self.submit(dev, events, now, next);
+                } else {
+                    self.dispatch_zoned(dev, events, now, next);
+                }
             }
         }
         if r.out == NO_OUT {

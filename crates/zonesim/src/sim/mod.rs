@@ -169,6 +169,20 @@ pub(crate) fn run_resolved(
     }
     let mut end = eng.run(t0, ctl)?;
     let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
+    if timeseries
+        .as_ref()
+        .is_some_and(|t| t.rows.len() >= crate::stats::timeseries::MAX_ROWS)
+    {
+        return Err(Error::config(
+            "stats.interval_ms",
+            format!(
+                "{} ms is too small for this run: its time series reached {} rows before the run ended at {:.3} s simulated; raise it",
+                interval_ns as f64 / 1e6,
+                crate::stats::timeseries::MAX_ROWS,
+                end.since(t0) as f64 / 1e9
+            ),
+        ));
+    }
     // Unmount: the dirty data and a checkpoint reach the device.
     let mut fs_host = eng.fs.take();
     if let Some(h) = &mut fs_host {

@@ -219,8 +219,8 @@ impl Runner<'_> {
                 self.finish(IoKind::Flush, 0, 0);
             }
             Step::Idle { ms } => {
-                let until = self.now + ms * 1_000_000;
-                let gate = self.now + self.h.fs.p.gc_idle_time_ms * 1_000_000;
+                let until = self.now + ms.saturating_mul(1_000_000);
+                let gate = self.now + self.h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000);
                 self.bg_until(gate.min(until), self.h.fs.geo.zoned);
                 self.bg_until(until, true);
                 self.now = until;
@@ -282,7 +282,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
     let next_bg =
         h.fs.p
             .background_gc
-            .then(|| t0 + h.fs.p.gc_min_sleep_time_ms * 1_000_000);
+            .then(|| t0 + h.fs.p.gc_min_sleep_time_ms.saturating_mul(1_000_000));
     let measure = Instant::now();
     let measure_cpu = crate::stats::report::thread_cpu_s();
     let mut r = Runner {

@@ -558,6 +558,23 @@ pub(super) fn jobs(
 
 /// Sources of fio jobs on the host file system's files.
 fn file_jobs(specs: &[JobSpec], seed: u64) -> Result<Vec<Source>> {
+    // Files of all jobs and clones together (each a few hundred bytes of host state): each
+    // option is bounded alone, their product is bounded here.
+    let mut files = 0u64;
+    for spec in specs {
+        files += spec.files.nrfiles.unwrap_or(1) as u64 * spec.numjobs as u64;
+        if files > super::fs::MAX_FILES {
+            return Err(Error::parse(
+                "job file",
+                spec.line,
+                format!(
+                    "job '{}': the jobs open more than {} files in all (nrfiles x numjobs, summed over the jobs)",
+                    spec.name,
+                    super::fs::MAX_FILES
+                ),
+            ));
+        }
+    }
     let mut out = Vec::new();
     for (j, spec) in specs.iter().enumerate() {
         for k in 0..spec.numjobs {

@@ -23,6 +23,29 @@ use crate::error::{Error, Result};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+/// The most runs a sweep may ask for (points x seeds): counted before any point is expanded,
+/// so a typo in a grid is refused at once instead of filling the memory.
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// The runs of `grid` x `seeds` (the product of the value counts), or the error naming the
+/// grid when it exceeds [`MAX_RUNS`] (`origin`: where the grid comes from).
+pub fn count_runs(grid: &[(String, Vec<String>)], seeds: usize, origin: &str) -> Result<u64> {
+    let n = grid
+        .iter()
+        .try_fold(seeds as u64, |n, (_, v)| n.checked_mul(v.len() as u64))
+        .filter(|&n| n <= MAX_RUNS);
+    n.ok_or_else(|| {
+        let sizes: Vec<String> = grid.iter().map(|(_, v)| v.len().to_string()).collect();
+        Error::config(
+            "grid",
+            format!(
+                "{} points x {seeds} seeds are more than {MAX_RUNS} runs (in {origin}); split the sweep",
+                sizes.join(" x ")
+            ),
+        )
+    })
+}
+
 /// Every combination of the grid's values, in key order with the last key varying fastest;
 /// each point is the list of its `KEY=VALUE` overrides (values as `--set` literals).
 pub fn points(grid: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
@@ -122,6 +145,7 @@ impl SweepFile {
                 format!("must not be empty (in {origin})"),
             ));
         }
+        count_runs(&grid, raw.seeds.len(), &origin)?;
         Ok(SweepFile {
             device: relative(&raw.device),
             workload: raw.workload.map(|w| dir.join(w)),

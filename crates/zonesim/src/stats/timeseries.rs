@@ -111,6 +111,10 @@ impl Window {
     }
 }
 
+/// The most rows a time series holds (a few hundred MB of report at most): an interval that
+/// small for the run's simulated time is refused rather than grown without bound.
+pub const MAX_ROWS: usize = 1 << 20;
+
 /// Records completions per interval and closes intervals as simulated time passes.
 pub struct Sampler {
     interval_ns: u64,
@@ -169,15 +173,28 @@ impl Sampler {
     /// Close every interval that ends at or before `now`, sampling `sections` for each.
     pub fn advance(&mut self, now: SimTime, sections: &[&dyn SeriesSection]) {
         while self.next <= now {
+            if self.full() {
+                // No more rows: the run's end refuses the interval (`sim`), nothing samples.
+                self.next = SimTime::MAX;
+                return;
+            }
             let end = self.next;
             self.close(end, self.interval_ns, sections);
             self.next = end + self.interval_ns;
         }
     }
 
+    /// Whether the series holds [`MAX_ROWS`] rows (it samples no more).
+    pub fn full(&self) -> bool {
+        self.series.rows.len() >= MAX_ROWS
+    }
+
     /// The series, with a last (shorter) row up to `end` if the run ended inside an interval.
     pub fn finish(mut self, end: SimTime, sections: &[&dyn SeriesSection]) -> TimeSeries {
         self.advance(end, sections);
+        if self.full() {
+            return self.series;
+        }
         let begun = self.next.ns() - self.interval_ns;
         if end.ns() > begun {
             self.close(end, end.ns() - begun, sections);
