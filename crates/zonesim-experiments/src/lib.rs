@@ -43,8 +43,8 @@ pub mod scoreboard;
 
 pub use render::{render, render_markdown};
 pub use row::{
-    pct_change, row_abs, row_dir, row_dir_by, row_info, row_min, row_range, row_rel, row_sign,
-    Cause, Kind, Row, Status,
+    pct_change, row_abs, row_dir, row_dir_by, row_info, row_range, row_rel, row_sign, Cause, Kind,
+    Row, Status,
 };
 pub use scale::{ExpOptions, Scale};
 
@@ -285,7 +285,7 @@ mod tests {
         assert!(pct_change(4.0, 0.0).is_nan() && pct_change(0.0, 0.0) == 0.0);
         let fail = row_abs("a", "m", 10.0, 20.0, 1.0);
         assert!(fail.fails());
-        let gap = row_abs("a", "m", 10.0, 20.0, 1.0).known_gap("why");
+        let gap = row_abs("a", "m", 10.0, 20.0, 1.0).gap(Cause::MissingMechanism, "why");
         assert_eq!(gap.verdict, "known gap");
         assert!(!gap.fails());
         let cal = row_abs("a", "m", 10.0, 20.0, 1.0).calibration("fitted");

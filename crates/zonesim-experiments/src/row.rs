@@ -255,23 +255,6 @@ impl Row {
         self
     }
 
-    /// A known gap without a cause class: the form of rows not yet on the scoreboard.
-    pub fn known_gap(mut self, why: &str) -> Row {
-        self.known_gap = Some(why.into());
-        self.settle();
-        self
-    }
-
-    /// A known gap with `why` if the row fails; unchanged if it passes. Such a row can never
-    /// fail: the form of rows not yet on the scoreboard.
-    pub fn gap_if_fails(self, why: &str) -> Row {
-        if self.within == Some(false) {
-            self.known_gap(why)
-        } else {
-            self
-        }
-    }
-
     /// This row's verdict may differ at the paper's scale, for the measured reason `why`.
     pub fn scale_dependent(mut self, why: &str) -> Row {
         self.scale_dependent = Some(why.into());
@@ -286,7 +269,7 @@ impl Row {
 
     /// A declared known gap whose row passes.
     pub fn stale_gap(&self) -> bool {
-        self.known_gap.is_some() && self.within == Some(true) && self.cause.is_some()
+        self.known_gap.is_some() && self.within == Some(true)
     }
 
     /// The row's key within its experiment: its registry id, else case and metric.
@@ -321,20 +304,6 @@ pub fn row_abs(case: &str, metric: &str, ours: f64, reference: f64, band: f64) -
         Some(reference),
         format!("within ±{band}"),
         Some((ours - reference).abs() <= band),
-        Kind::Prediction,
-    )
-}
-
-/// A row that must reach at least `min`: the form of rows not yet on the scoreboard (a
-/// one-sided bound cannot catch an overshoot; use [`row_range`]).
-pub fn row_min(case: &str, metric: &str, ours: f64, reference: f64, min: f64) -> Row {
-    Row::new(
-        case,
-        metric,
-        ours,
-        Some(reference),
-        format!("at least {min}"),
-        Some(ours >= min),
         Kind::Prediction,
     )
 }
