@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(list.len(), 3);
         let opts = crate::ExpOptions {
             seed: 1,
-            quick: true,
+            scale: crate::Scale::Quick,
         };
         let go = || {
             par_map(&list, |e| {
