@@ -7,11 +7,13 @@
 //! heap beats a calendar queue here and needs no tuning.
 
 mod hostmem;
+mod perm;
 mod queue;
 mod time;
 mod timeline;
 
 pub use hostmem::{huge_vec, prefetch};
+pub use perm::{below, mix64, unit_f64, Perm, BATCH};
 pub use queue::EventQueue;
 pub use time::SimTime;
 pub use timeline::{Slot, Timeline};
