@@ -76,6 +76,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    zonesim::stats::provenance::set_commit(env!("ZONESIM_GIT_COMMIT"));
     // Like other command-line tools, end quietly when the reader of stdout goes away
     // (`zonesim bench | head`) instead of panicking on a failed print.
     #[cfg(unix)]

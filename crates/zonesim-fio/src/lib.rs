@@ -189,6 +189,7 @@ unsafe fn engine<'a>(td: *mut Td) -> Result<&'a mut Engine, String> {
 unsafe extern "C" fn zs_init(td: *mut Td) -> c_int {
     guard("init", 1, || {
         abi::check_fio_version()?;
+        zonesim::stats::provenance::set_commit(env!("ZONESIM_GIT_COMMIT"));
         engine(td).map(|_| 0)
     })
 }

@@ -260,6 +260,7 @@ fn experiment_record(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyRe
 
 #[pymodule]
 fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    zonesim::stats::provenance::set_commit(env!("ZONESIM_GIT_COMMIT"));
     m.add("ConfigError", m.py().get_type_bound::<ConfigError>())?;
     m.add("InternalError", m.py().get_type_bound::<InternalError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

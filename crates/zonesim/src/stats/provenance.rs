@@ -6,11 +6,24 @@
 
 use crate::config::DeviceConfig;
 use serde::Serialize;
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The git commit zonesim was built from (`build.rs`: `git describe --always`), or "unknown"
-/// when built outside a git checkout.
-pub const COMMIT: &str = env!("ZONESIM_GIT_COMMIT");
+/// The git commit of the program that links the library, set once at its start by
+/// [`set_commit`]; "unknown" until then.
+static COMMIT: OnceLock<&'static str> = OnceLock::new();
+
+/// Records the git commit of the running program (the CLI, the fio engine and the Python module
+/// call it with the `ZONESIM_GIT_COMMIT` of their build script). The library does not read git
+/// itself so that a commit does not rebuild it. The first call wins.
+pub fn set_commit(commit: &'static str) {
+    let _ = COMMIT.set(commit);
+}
+
+/// The commit [`set_commit`] recorded, or "unknown".
+pub fn commit() -> &'static str {
+    COMMIT.get().copied().unwrap_or("unknown")
+}
 
 /// Where a report came from (docs/report.md, "Provenance").
 #[derive(Debug, Clone, Serialize)]
@@ -91,7 +104,7 @@ impl Provenance {
     ) -> Provenance {
         Provenance {
             version: env!("CARGO_PKG_VERSION"),
-            commit: COMMIT,
+            commit: commit(),
             command: std::env::args().collect(),
             device: serde_json::to_value(device).unwrap_or_default(),
             workload,

@@ -1,7 +1,10 @@
-//! Records the git commit zonesim is built from as `ZONESIM_GIT_COMMIT` (the report's
-//! `provenance.commit`): `git describe --always --abbrev=12`, or "unknown" outside a git
-//! checkout (a source archive, a wheel built from an sdist). Uncommitted changes are not
-//! marked: following the index would rebuild the library at every `git add`.
+//! Build script of the leaf crates (the CLI, the fio engine, the Python module): records the git
+//! commit they are built from as `ZONESIM_GIT_COMMIT`, which each hands to the library at start
+//! (`zonesim::stats::provenance::set_commit`) for the report's `provenance.commit`:
+//! `git describe --always --abbrev=12`, or "unknown" outside a git checkout (a source archive,
+//! a wheel built from an sdist). Only the leaves follow HEAD, so a commit rebuilds a small crate,
+//! not the library and its tests. Uncommitted changes are not marked: following the index would
+//! rebuild at every `git add`.
 
 use std::process::Command;
 
@@ -26,5 +29,5 @@ fn main() {
             println!("cargo:rerun-if-changed={path}");
         }
     }
-    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=../../build/git_commit.rs");
 }
