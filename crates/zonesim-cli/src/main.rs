@@ -131,6 +131,9 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line, always: a message from a library may carry newlines.
             eprintln!("zonesim: {}", error_line(&e));
+            if e.downcast_ref::<run_cmd::Interrupted>().is_some() {
+                return ExitCode::from(run_cmd::EXIT_INTERRUPTED);
+            }
             match e.downcast_ref::<zonesim::Error>() {
                 // 2 for bad input, 70 for a simulator bug (zonesim::error::EXIT_INTERNAL).
                 Some(z) => ExitCode::from(z.exit_code()),

@@ -6,6 +6,7 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
 use zonesim::{Control, Error, RunSpec, WorkloadSpec};
@@ -200,11 +201,17 @@ pub fn run(a: RunArgs) -> Result<()> {
         b.set_message(format!("{phase}: {done} requests completed"));
         b.tick();
     };
+    // Ctrl-C ends the run with the report of what ran (a scenario runs its steps to the end:
+    // there the default disposition stays).
+    if !matches!(resolved, WorkloadSpec::Scenario(_)) {
+        on_ctrl_c_finish();
+    }
     let report = zonesim::run(
         &spec,
         &mut Control {
             progress: Some(&mut progress),
             stop: None,
+            finish: Some(&CTRL_C),
         },
     )?;
     if let Some(b) = bar {
@@ -213,7 +220,63 @@ pub fn run(a: RunArgs) -> Result<()> {
     if let Some(w) = unwritten_warning(&report) {
         eprintln!("zonesim: warning: {w}");
     }
-    emit(&a, &spec.device, &wl_name, &report, &groups)
+    emit(&a, &spec.device, &wl_name, &report, &groups)?;
+    if report.interrupted {
+        return Err(Interrupted {
+            completed: report.sim.requests_completed,
+            simulated_s: report.sim.simulated_ns as f64 / 1e9,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Set by the first Ctrl-C of `zonesim run`.
+static CTRL_C: AtomicBool = AtomicBool::new(false);
+
+/// Exit code of a run ended by Ctrl-C: 128 + SIGINT, what shells report for a command SIGINT
+/// ended.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// A run ended early by Ctrl-C, after its report was written: `main` prints this one line and
+/// exits with [`EXIT_INTERRUPTED`].
+#[derive(Debug)]
+pub struct Interrupted {
+    completed: u64,
+    simulated_s: f64,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "interrupted: the report covers the {} requests of the first {:.6} simulated s (the requests in flight completed)",
+            self.completed, self.simulated_s
+        )
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The first Ctrl-C (SIGINT) asks the run to end with its report (`CTRL_C`); a second one
+/// ends the process at once, as SIGINT does by default.
+fn on_ctrl_c_finish() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_sigint(_: libc::c_int) {
+            if CTRL_C.swap(true, Ordering::SeqCst) {
+                // SAFETY: signal and raise are async-signal-safe.
+                unsafe {
+                    libc::signal(libc::SIGINT, libc::SIG_DFL);
+                    libc::raise(libc::SIGINT);
+                }
+            }
+        }
+        // SAFETY: the handler only swaps an atomic, or restores the default and re-raises.
+        unsafe {
+            libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
+        }
+    }
 }
 
 /// Each job's fio reporting group (a `stonewall` starts a new one, as in fio), in report order.

@@ -483,6 +483,7 @@ fn run_once(w: &World, cfg: &zonesim::config::DeviceConfig) -> Outcome {
             &mut zonesim::Control {
                 progress: None,
                 stop: Some(&STOP),
+                finish: None,
             },
         )
     }));

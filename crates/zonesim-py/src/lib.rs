@@ -142,6 +142,7 @@ fn run(
             &mut Control {
                 progress: Some(&mut observe),
                 stop: Some(&stop),
+                finish: None,
             },
         )
     });

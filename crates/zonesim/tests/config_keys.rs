@@ -310,6 +310,7 @@ fn bad_fs_keys_fail_before_preconditioning() {
     let mut ctl = Control {
         progress: Some(&mut progress),
         stop: None,
+        finish: None,
     };
     let spec = zonesim::RunSpec::new(cfg, wl).options(opts);
     let e = zonesim::run(&spec, &mut ctl).unwrap_err();

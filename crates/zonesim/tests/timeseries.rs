@@ -123,6 +123,7 @@ fn a_stop_flag_interrupts_the_run() {
         &mut Control {
             progress: None,
             stop: Some(&stop),
+            finish: None,
         },
     )
     .unwrap_err();

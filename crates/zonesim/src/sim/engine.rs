@@ -65,6 +65,9 @@ pub(super) struct Engine<'d> {
     /// The host file system (`--fs`), if any.
     pub fs: Option<FsHost>,
     last_issue: SimTime,
+    /// Ended early on request (`Control::finish`): the sources issue nothing more and the
+    /// requests in flight complete.
+    pub interrupted: bool,
 }
 
 impl<'d> Engine<'d> {
@@ -98,6 +101,7 @@ impl<'d> Engine<'d> {
             next_sample: SimTime::MAX,
             fs: None,
             last_issue: SimTime::ZERO,
+            interrupted: false,
         }
     }
 
@@ -131,6 +135,9 @@ impl<'d> Engine<'d> {
     }
 
     pub fn run(&mut self, start: SimTime, ctl: &mut Control) -> Result<SimTime> {
+        if ctl.finishing() {
+            self.interrupt();
+        }
         self.q.push(start, Ev::Group { g: 0 });
         if let Some(h) = &self.fs {
             if h.fs.p.background_gc {
@@ -147,6 +154,11 @@ impl<'d> Engine<'d> {
                 if self.on_fs_bg(t) {
                     now = t;
                 }
+                continue;
+            }
+            if self.interrupted && matches!(ev, Ev::Issue { .. } | Ev::Group { .. }) {
+                // Ended early: nothing more is issued (a later arrival or group does not
+                // extend the run); what is in flight still completes.
                 continue;
             }
             now = t;
@@ -178,10 +190,23 @@ impl<'d> Engine<'d> {
             }
             if self.completed & 0xFFFF == 0 {
                 ctl.tick(self.phase, self.completed)?;
+                if !self.interrupted && ctl.finishing() {
+                    self.interrupt();
+                }
             }
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
         Ok(now)
+    }
+
+    /// End the run early: every source stops issuing; the requests in flight complete, so
+    /// every issued request completes once and the device invariants hold at the end.
+    #[cold]
+    fn interrupt(&mut self) {
+        self.interrupted = true;
+        for s in &mut self.sources {
+            s.stop();
+        }
     }
 
     fn start_group(&mut self, now: SimTime, g: u32) {

@@ -74,8 +74,12 @@ pub struct Control<'a> {
     /// Called now and then (every 65536 completions) with the phase and the requests completed.
     pub progress: Option<Progress<'a>>,
     /// Checked at the same points: once set (by another thread, a signal handler), the run
-    /// stops with [`Error::Interrupted`].
+    /// stops with [`Error::Interrupted`] and no report.
     pub stop: Option<&'a AtomicBool>,
+    /// Checked at the same points: once set (Ctrl-C in `zonesim run`), the sources issue
+    /// nothing more, the requests in flight complete, and the run ends with the report of what
+    /// ran, marked `interrupted` (set during preconditioning: the measured run issues nothing).
+    pub finish: Option<&'a AtomicBool>,
 }
 
 impl Control<'_> {
@@ -94,6 +98,11 @@ impl Control<'_> {
             Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted { phase, completed }),
             _ => Ok(()),
         }
+    }
+
+    /// Whether the run is asked to end early with the report of what ran.
+    fn finishing(&self) -> bool {
+        self.finish.is_some_and(|f| f.load(Ordering::Relaxed))
     }
 }
 
@@ -168,6 +177,7 @@ pub(crate) fn run_resolved(
         eng.sample_every(interval_ns, t0);
     }
     let mut end = eng.run(t0, ctl)?;
+    let interrupted = eng.interrupted;
     let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
     if timeseries
         .as_ref()
@@ -249,6 +259,7 @@ pub(crate) fn run_resolved(
         ordering,
         iotailor,
         dispatch,
+        interrupted,
         ..report::RunRecord::default()
     };
     Ok(report::assemble(dev, fs_host.as_ref(), record))

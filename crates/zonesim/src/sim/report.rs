@@ -44,6 +44,9 @@ pub struct RunRecord {
     pub ordering: Option<OrderCounters>,
     pub iotailor: Option<TailorCounters>,
     pub dispatch: Option<DispatchCounters>,
+    /// The run was ended early on request (`Control::finish`, Ctrl-C): the report covers what
+    /// ran until then.
+    pub interrupted: bool,
 }
 
 impl Default for RunRecord {
@@ -72,6 +75,7 @@ impl Default for RunRecord {
             ordering: None,
             iotailor: None,
             dispatch: None,
+            interrupted: false,
         }
     }
 }
@@ -84,6 +88,7 @@ pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
     Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
         provenance: None,
+        interrupted: r.interrupted,
         host: r.host,
         jobs: r.jobs,
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),

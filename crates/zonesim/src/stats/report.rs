@@ -98,6 +98,9 @@ pub struct Report {
     /// preconditioning, start time (runs of a `RunSpec`; absent for the lower-level entries).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<super::Provenance>,
+    /// The run was ended early (Ctrl-C in `zonesim run`): the report covers the requests
+    /// issued until then, each completed; false for a run that ran to its end.
+    pub interrupted: bool,
     pub host: HostReport,
     pub jobs: Vec<JobReport>,
     #[serde(serialize_with = "sorted_keys")]
