@@ -259,10 +259,17 @@ def run(
         from tqdm.auto import tqdm
 
         bar = tqdm(unit=" req", desc="running", leave=False)
+        shown = [None]  # the phase the bar shows
 
-        def callback(phase: str, done: int) -> None:
-            bar.set_description(phase, refresh=False)
-            bar.n = done
+        def callback(phase: str, done: int, fraction: Optional[float]) -> None:
+            # With a known total (runtime, request or byte budget, trace file size) the bar
+            # counts percent of the phase done, with tqdm's rate and ETA; else requests.
+            if phase != shown[0]:
+                shown[0] = phase
+                bar.set_description(phase, refresh=False)
+                bar.reset(total=100 if fraction is not None else None)
+                bar.unit = "%" if fraction is not None else " req"
+            bar.n = round(fraction * 100, 1) if fraction is not None else done
             bar.refresh()
 
     try:

@@ -12,6 +12,7 @@ mod import_mqsim_map;
 mod layout_cmd;
 #[cfg(target_os = "linux")]
 mod mount_cmd;
+mod progress;
 mod report_html;
 mod report_json;
 mod run_cmd;

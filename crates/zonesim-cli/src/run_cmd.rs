@@ -3,11 +3,9 @@
 use crate::summary;
 use crate::trace_cmd::TraceReadOpts;
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
 use zonesim::{Control, Error, RunSpec, WorkloadSpec};
 
@@ -184,23 +182,8 @@ pub fn run(a: RunArgs) -> Result<()> {
     // Resolved once here for the summary's name and parse errors before anything runs.
     let (resolved, wl_name) = spec.resolve_workload()?;
     let groups = report_groups(&resolved);
-    let started = Instant::now();
-    let interactive = std::io::stderr().is_terminal();
-    let mut bar: Option<ProgressBar> = None;
-    let mut progress = |phase: &'static str, done: u64| {
-        if !interactive || started.elapsed() < Duration::from_secs(1) {
-            return;
-        }
-        let b = bar.get_or_insert_with(|| {
-            let b = ProgressBar::new_spinner();
-            b.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
-            );
-            b
-        });
-        b.set_message(format!("{phase}: {done} requests completed"));
-        b.tick();
-    };
+    let mut display = crate::progress::Display::new(show_progress());
+    let mut progress = |t: &zonesim::Tick| display.tick(t);
     // Ctrl-C ends the run with the report of what ran (a scenario runs its steps to the end:
     // there the default disposition stays).
     if !matches!(resolved, WorkloadSpec::Scenario(_)) {
@@ -214,9 +197,7 @@ pub fn run(a: RunArgs) -> Result<()> {
             finish: Some(&CTRL_C),
         },
     )?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    display.finish();
     if let Some(w) = unwritten_warning(&report) {
         eprintln!("zonesim: warning: {w}");
     }
@@ -229,6 +210,16 @@ pub fn run(a: RunArgs) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// Whether the progress line is shown: on a terminal (stderr), unless `ZONESIM_PROGRESS=0`;
+/// `ZONESIM_PROGRESS=1` forces it (a terminal multiplexer that is no tty).
+fn show_progress() -> bool {
+    match std::env::var("ZONESIM_PROGRESS").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => std::io::stderr().is_terminal(),
+    }
 }
 
 /// Set by the first Ctrl-C of `zonesim run`.

@@ -3,8 +3,9 @@
 //! Thin, like the CLI: it turns Python arguments into a [`zonesim::RunSpec`], calls the one run
 //! function of the library ([`zonesim::run`]) with the GIL released, and hands the report back
 //! as the CLI's JSON text. Nothing of the simulation is here or in Python. Ctrl-C: the run's
-//! progress observer takes the GIL every 65536 completed requests to let Python see pending
-//! signals; a `KeyboardInterrupt` sets the run's stop flag and is raised when it returns.
+//! progress observer takes the GIL every `zonesim::sim::TICK_COMPLETIONS` (16384) completed requests to
+//! let Python see pending signals; a `KeyboardInterrupt` sets the run's stop flag and is raised
+//! when it returns.
 
 // pyo3 0.22's macros test a `gil-refs` cfg that newer rustc does not know.
 #![allow(unexpected_cfgs)]
@@ -125,10 +126,10 @@ fn run(
     let stop = AtomicBool::new(false);
     let raised: Mutex<Option<PyErr>> = Mutex::new(None);
     let result = py.allow_threads(|| {
-        let mut observe = |phase: &'static str, done: u64| {
+        let mut observe = |t: &zonesim::Tick| {
             Python::with_gil(|py| {
                 let r = py.check_signals().and_then(|()| match &progress {
-                    Some(cb) => cb.call1(py, (phase, done)).map(drop),
+                    Some(cb) => cb.call1(py, (t.phase, t.completed, t.fraction)).map(drop),
                     None => Ok(()),
                 });
                 if let Err(e) = r {

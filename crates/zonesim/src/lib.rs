@@ -24,7 +24,7 @@ pub use error::{Error, Result};
 /// (the fio ioengine, the FUSE disk) uses the lower-level [`emu::Handle`]; a multi-phase
 /// experiment continues a device with [`sim::run_device`]. All three build the report in one
 /// place ([`sim::assemble`]).
-pub use sim::{execute as run, Control, RunSpec, WorkloadSpec};
+pub use sim::{execute as run, Control, RunSpec, Tick, WorkloadSpec};
 
 /// Load a device config (a preset name or a TOML file, then `KEY=VALUE` overrides) and check
 /// every rule before anything simulates: the config's own ([`config::DeviceConfig::load`]) and

@@ -306,7 +306,7 @@ fn bad_fs_keys_fail_before_preconditioning() {
         ..RunOptions::default()
     };
     let mut calls = 0;
-    let mut progress = |_: &'static str, _: u64| calls += 1;
+    let mut progress = |_: &zonesim::Tick| calls += 1;
     let mut ctl = Control {
         progress: Some(&mut progress),
         stop: None,

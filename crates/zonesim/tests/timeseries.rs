@@ -165,3 +165,48 @@ fn bad_intervals_are_config_errors() {
         assert!(e.to_string().contains("stats.interval"), "{set}: {e}");
     }
 }
+
+#[test]
+fn a_finish_flag_ends_the_run_with_the_report_of_what_ran() {
+    let spec = RunSpec::new(
+        device("ufs-conventional", &[]),
+        WorkloadSpec::FioText {
+            text: "[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=300000\n".into(),
+            name: "w.fio".into(),
+        },
+    );
+    // Set after the first progress snapshot past 50,000 completions, as a Ctrl-C would.
+    let finish = AtomicBool::new(false);
+    let mut seen = Vec::new();
+    let mut progress = |t: &zonesim::Tick| {
+        seen.push(*t);
+        if t.completed >= 50_000 {
+            finish.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let r = zonesim::run(
+        &spec,
+        &mut Control {
+            progress: Some(&mut progress),
+            stop: None,
+            finish: Some(&finish),
+        },
+    )
+    .expect("an interrupted run still reports");
+    assert!(r.interrupted);
+    let done = r.sim.requests_completed;
+    assert_eq!(r.sim.requests_issued, done, "in-flight requests completed");
+    assert!(
+        (50_000..50_000 + 2 * zonesim::sim::TICK_COMPLETIONS).contains(&done),
+        "{done}"
+    );
+    assert_eq!(r.jobs[0].host.write.ios, done);
+    // Snapshots: the fraction of number_ios done, increasing.
+    let f: Vec<f64> = seen.iter().filter_map(|t| t.fraction).collect();
+    assert!(f.windows(2).all(|w| w[0] <= w[1]), "{f:?}");
+    let last = seen.last().unwrap();
+    assert!((last.fraction.unwrap() - last.completed as f64 / 300_000.0).abs() < 1e-3);
+    // Not interrupted: false.
+    let cfg = device("ufs-conventional", &[]);
+    assert!(!run(&cfg, &jobs(MIX), Precondition::None, 3).interrupted);
+}

@@ -236,6 +236,10 @@ pub struct TraceReader {
     records: u64,
     t0: Option<u64>,
     done: bool,
+    /// Bytes of input consumed, and the input's size when known (a regular file): the
+    /// fraction of the trace read, for progress.
+    consumed: u64,
+    size: Option<u64>,
 }
 
 impl fmt::Debug for TraceReader {
@@ -261,11 +265,18 @@ impl TraceReader {
     pub fn open(path: &Path, opts: &TraceOptions) -> Result<TraceReader> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let name = path.display().to_string();
-        TraceReader::from_reader(
+        let size = file
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len());
+        let mut r = TraceReader::from_reader(
             &name,
             Box::new(BufReader::with_capacity(READ_BUF, file)),
             opts,
-        )
+        )?;
+        r.size = size;
+        Ok(r)
     }
 
     /// A reader over any buffered input; `name` is used in error messages.
@@ -286,6 +297,8 @@ impl TraceReader {
             records: 0,
             t0: None,
             done: false,
+            consumed: 0,
+            size: None,
         };
         if opts.format.is_none() {
             r.parser.format = r.detect_format()?;
@@ -332,6 +345,7 @@ impl TraceReader {
             .take(limit)
             .read_until(b'\n', buf)
             .map_err(|e| Error::io(&self.name, e))?;
+        self.consumed += n as u64;
         if n > MAX_LINE_BYTES {
             return Err(Error::parse(
                 &self.name,
@@ -367,6 +381,13 @@ impl TraceReader {
     /// Records produced so far.
     pub fn records(&self) -> u64 {
         self.records
+    }
+
+    /// The fraction of the input read so far (by bytes, 0..=1), when its size is known (a
+    /// file opened by [`TraceReader::open`]).
+    pub fn fraction_read(&self) -> Option<f64> {
+        let size = self.size.filter(|&s| s > 0)?;
+        Some((self.consumed as f64 / size as f64).min(1.0))
     }
 
     /// blkparse writes that carried a flush flag (`F`: pre-flush or FUA). They are produced as
@@ -407,6 +428,7 @@ impl TraceReader {
                 self.line += 1;
                 let parsed = self.parser.parse(trim(&avail[..i]));
                 self.input.consume(i + 1);
+                self.consumed += i as u64 + 1;
                 return Ok(Some(parsed));
             }
         }

@@ -8,7 +8,7 @@
 use super::fs::FsHost;
 use super::host_path::{schedule, Held, HostPath, InFlight, Rejected, Released};
 use super::source::Source;
-use super::Control;
+use super::{Control, Tick, TICK_COMPLETIONS};
 use crate::device::Device;
 use crate::engine::{EventQueue, SimTime};
 use crate::error::{Error, Result};
@@ -188,8 +188,8 @@ impl<'d> Engine<'d> {
             if let Some(r) = self.host.rejected {
                 return Err(self.rejected_error(r));
             }
-            if self.completed & 0xFFFF == 0 {
-                ctl.tick(self.phase, self.completed)?;
+            if self.completed & (TICK_COMPLETIONS - 1) == 0 {
+                ctl.tick(&self.snapshot(start, now))?;
                 if !self.interrupted && ctl.finishing() {
                     self.interrupt();
                 }
@@ -197,6 +197,24 @@ impl<'d> Engine<'d> {
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
         Ok(now)
+    }
+
+    /// The phase (started at `start`) at `now`, for the progress observer.
+    #[cold]
+    fn snapshot(&self, start: SimTime, now: SimTime) -> Tick {
+        let mut fraction = Some(0.0);
+        let mut bytes = 0;
+        for s in &self.sources {
+            fraction = fraction.zip(s.progress(now)).map(|(a, b)| a + b);
+            bytes += s.stats.read.bytes + s.stats.write.bytes + s.stats.trim.bytes;
+        }
+        Tick {
+            phase: self.phase,
+            completed: self.completed,
+            bytes,
+            simulated_ns: now.since(start),
+            fraction: fraction.map(|f| f / self.sources.len().max(1) as f64),
+        }
     }
 
     /// End the run early: every source stops issuing; the requests in flight complete, so

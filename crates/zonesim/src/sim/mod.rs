@@ -64,14 +64,34 @@ impl Default for RunOptions {
     }
 }
 
-/// Progress observer: called now and then with the phase ("preconditioning" or "running")
-/// and the requests completed so far in it.
-pub type Progress<'a> = &'a mut dyn FnMut(&'static str, u64);
+/// Progress observer: called now and then (every [`TICK_COMPLETIONS`] completions) with a
+/// snapshot of the phase.
+pub type Progress<'a> = &'a mut dyn FnMut(&Tick);
+
+/// How often the run reports progress and checks its stop flags: every this many completions
+/// (a power of two; a mask test per event, the snapshot only then).
+pub const TICK_COMPLETIONS: u64 = 1 << 14;
+
+/// A snapshot of a running phase, for progress displays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tick {
+    /// "preconditioning" or "running".
+    pub phase: &'static str,
+    /// Requests completed in the phase so far, and the bytes they moved.
+    pub completed: u64,
+    pub bytes: u64,
+    /// Simulated time since the phase started, ns.
+    pub simulated_ns: u64,
+    /// The fraction of the phase done (0..=1): the mean over its sources of each one's
+    /// runtime elapsed or request, byte or trace budget used; None when a source has no known
+    /// total (a trace read from a pipe).
+    pub fraction: Option<f64>,
+}
 
 /// What the caller of a run sees and steers while it runs.
 #[derive(Default)]
 pub struct Control<'a> {
-    /// Called now and then (every 65536 completions) with the phase and the requests completed.
+    /// Called now and then (every [`TICK_COMPLETIONS`] completions) with a snapshot.
     pub progress: Option<Progress<'a>>,
     /// Checked at the same points: once set (by another thread, a signal handler), the run
     /// stops with [`Error::Interrupted`] and no report.
@@ -90,12 +110,15 @@ impl Control<'_> {
 
     /// Report progress; an error if the run is to stop.
     #[cold]
-    fn tick(&mut self, phase: &'static str, completed: u64) -> Result<()> {
+    fn tick(&mut self, t: &Tick) -> Result<()> {
         if let Some(p) = &mut self.progress {
-            p(phase, completed);
+            p(t);
         }
         match self.stop {
-            Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted { phase, completed }),
+            Some(s) if s.load(Ordering::Relaxed) => Err(Error::Interrupted {
+                phase: t.phase,
+                completed: t.completed,
+            }),
             _ => Ok(()),
         }
     }

@@ -301,6 +301,31 @@ impl Source {
         }
     }
 
+    /// The fraction of the source done at `now` (0..=1): the larger of its runtime elapsed
+    /// and its request, byte or trace budget used (whichever ends it first); None when no
+    /// total is known (a trace read from a pipe). Cold: for the progress observer.
+    pub fn progress(&self, now: SimTime) -> Option<f64> {
+        if self.exhausted {
+            return Some(1.0);
+        }
+        let time = match (self.runtime_ns, self.deadline) {
+            (Some(r), Some(d)) => Some(1.0 - d.since(now) as f64 / r.max(1) as f64),
+            (Some(_), None) => Some(0.0), // not started (a later stonewall group)
+            _ => None,
+        };
+        let own = match &self.kind {
+            Kind::Job(g) => g.progress(),
+            Kind::Trace(t) => match t.replay.max_requests {
+                Some(m) => Some(t.counts.requests as f64 / m.max(1) as f64),
+                None => t.reader.fraction_read(),
+            },
+        };
+        match (time, own) {
+            (Some(a), Some(b)) => Some(a.max(b).clamp(0.0, 1.0)),
+            (a, b) => a.or(b).map(|f| f.clamp(0.0, 1.0)),
+        }
+    }
+
     /// A trace replay (not an fio job).
     pub fn is_trace(&self) -> bool {
         matches!(&self.kind, Kind::Trace(_))

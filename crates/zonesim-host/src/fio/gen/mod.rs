@@ -374,6 +374,21 @@ impl JobGen {
         })
     }
 
+    /// The fraction of the job's request or byte budget issued (0..=1), whichever ends it
+    /// first; None when neither bounds it (a time-based job: its runtime does).
+    pub fn progress(&self) -> Option<f64> {
+        let frac = |done: u64, budget: u64| {
+            (budget != u64::MAX).then(|| done as f64 / budget.max(1) as f64)
+        };
+        match (
+            frac(self.done_ios, self.budget_ios),
+            frac(self.done_bytes, self.budget_bytes),
+        ) {
+            (Some(a), Some(b)) => Some(a.max(b).min(1.0)),
+            (a, b) => a.or(b).map(|f| f.min(1.0)),
+        }
+    }
+
     /// The job's region as (start, length) in bytes.
     pub fn region(&self) -> (u64, u64) {
         (self.start, self.len)
