@@ -54,6 +54,12 @@
 //! | `prioclass` | int 0-3 | `0` | I/O priority class: 0 none (= best-effort), 1 realtime, 2 best-effort, 3 idle (fio's option, Linux `IOPRIO_CLASS_*`) |
 //! | `ipu` | bool | `0` | zonesim extension (not fio): writes are in-place updates, taken below a zone's write pointer within the device's `zone.ipu_budget_bytes` (ZMS, docs/zoned.md); rejected ones are counted by the device; on files under `--fs` it marks the job's files and the file system sends their overwrites in place, falling back out of place when refused (docs/fs.md) |
 //! | `continue_on_error` | `none`, `read`, `write`, `io`, `verify`, `all`, `0`, `1` | `none` | fio's option: with `write`, `io`, `all` or `1` a write the zoned namespace rejects (off the write pointer, too many open zones, ...) is counted under `device.zones.errors` and the job goes on; otherwise it ends the run with an error naming the job and the zone rule |
+//! | `write_lat_log` | string, or bare | unset | fio's latency logs `NAME_lat.N.log`, `NAME_clat.N.log`, `NAME_slat.N.log` (N: the job's number from 1, clones counted; a bare flag names them after the job); value: latency in ns (`lat` = `clat`: the latency from issue to completion, host queueing included; `slat` is 0: no submission cost is modelled) |
+//! | `write_bw_log` | string, or bare | unset | fio's bandwidth log `NAME_bw.N.log`, KiB/s |
+//! | `write_iops_log` | string, or bare | unset | fio's IOPS log `NAME_iops.N.log` |
+//! | `log_avg_msec` | integer 0..=86400000 (ms) | `0` | 0: one log row per I/O; N: one row per direction per N simulated ms, the window's mean latency, bandwidth or IOPS |
+//! | `per_job_logs` | bool | `1` | 0: log names without the job number (`NAME_lat.log`); two jobs that would then write one file are refused |
+//! | `log_offset` | `0` | `0` | fio's option; `1` (an offset column) is not supported |
 //! | `namespace` | integer ≥ 0 | the run's `--namespace` | zonesim extension (not fio): the namespace (logical unit) the job targets, so jobs on several namespaces of one device run concurrently |
 //!
 //! Accepted and ignored because their value cannot change what this model does:
@@ -294,6 +300,48 @@ pub struct JobSpec {
     pub continue_on_error: ContinueOnError,
     /// Options that only a file system gives meaning to (`zonesim run --fs`, docs/fs.md).
     pub files: FileOpts,
+    /// fio's latency, bandwidth and IOPS logs (`write_lat_log`, ...).
+    pub logs: LogOpts,
+}
+
+/// The longest `log_avg_msec` window: one day.
+pub const MAX_LOG_AVG_MSEC: u64 = 86_400_000;
+
+/// fio's log options: which logs a job writes, how they are named and averaged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogOpts {
+    /// `write_lat_log=NAME`: `NAME_lat`, `NAME_clat` and `NAME_slat` logs; an empty name (the
+    /// bare flag) is the job's name.
+    pub lat: Option<String>,
+    /// `write_bw_log=NAME`: `NAME_bw` (KiB/s).
+    pub bw: Option<String>,
+    /// `write_iops_log=NAME`: `NAME_iops`.
+    pub iops: Option<String>,
+    /// `log_avg_msec`, 0..=[`MAX_LOG_AVG_MSEC`] ms: 0 logs every I/O; N one row per direction
+    /// per N ms window, averaged over it.
+    pub avg_msec: u64,
+    /// `per_job_logs` (default 1): file names carry the job's number, `NAME_lat.1.log`;
+    /// with 0, `NAME_lat.log`.
+    pub per_job: bool,
+}
+
+impl Default for LogOpts {
+    fn default() -> Self {
+        LogOpts {
+            lat: None,
+            bw: None,
+            iops: None,
+            avg_msec: 0,
+            per_job: true,
+        }
+    }
+}
+
+impl LogOpts {
+    /// Whether the job writes any log.
+    pub fn any(&self) -> bool {
+        self.lat.is_some() || self.bw.is_some() || self.iops.is_some()
+    }
 }
 
 /// fio's file options, used when the job runs on the host file system.
@@ -372,5 +420,6 @@ pub fn default_job() -> JobSpec {
         namespace: None,
         continue_on_error: ContinueOnError::None,
         files: FileOpts::default(),
+        logs: LogOpts::default(),
     }
 }

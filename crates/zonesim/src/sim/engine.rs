@@ -417,6 +417,9 @@ impl<'d> Engine<'d> {
         s.outstanding -= 1;
         s.completed += 1;
         s.stats.record(kind, issued, now, bytes);
+        if let Some(l) = &mut s.logs {
+            l.record(kind, issued, now, bytes);
+        }
         let q = s.queue;
         if let Some(st) = self.host.queues.stats.get_mut(q as usize) {
             st.record(kind, issued, now, bytes);

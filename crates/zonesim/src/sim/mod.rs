@@ -12,6 +12,7 @@
 //! - `report.rs`: the report, built in one place; `sweep.rs`: grids of runs.
 
 mod engine;
+mod fio_log;
 pub mod fs;
 mod host_path;
 mod precondition;
@@ -232,12 +233,17 @@ pub(crate) fn run_resolved(
     let ordering = eng.host.ordering();
     let iotailor = eng.host.iotailor();
     let dispatch = eng.host.dispatch();
-    let sources = std::mem::take(&mut eng.sources);
+    let mut sources = std::mem::take(&mut eng.sources);
     let queue_stats = std::mem::take(&mut eng.host.queues.stats);
     drop(eng);
     dev.clock = end;
     if opts.check_invariants {
         dev.check_invariants().map_err(invariant)?;
+    }
+    for s in &mut sources {
+        if let Some(l) = &mut s.logs {
+            l.finish(s.stats.last_completion.max(t0))?;
+        }
     }
     let mut total = IoStats::default();
     let mut jobs = Vec::new();

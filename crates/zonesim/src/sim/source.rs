@@ -11,6 +11,7 @@ use crate::stats::report::{TraceMode, TraceReport};
 use crate::stats::IoStats;
 use std::path::PathBuf;
 
+use super::fio_log::JobLogs;
 use super::Workload;
 
 /// The latest arrival a timed replay schedules, relative to its first record (2^62 ns, 146
@@ -236,6 +237,8 @@ pub(super) struct Source {
     pub queue: u32,
     /// A job on the host file system's files.
     pub files: Option<Box<super::fs::FileJob>>,
+    /// fio's logs of the job (`write_lat_log`, ...), when it writes any.
+    pub logs: Option<Box<JobLogs>>,
     /// A write its zoned namespace rejects is counted and the source goes on; otherwise it
     /// ends the run (fio jobs and traces: their `continue_on_error`).
     pub continue_on_error: bool,
@@ -262,6 +265,7 @@ impl Source {
             group_reported: false,
             queue: 0,
             files: None,
+            logs: None,
             continue_on_error: true,
         }
     }
@@ -271,14 +275,18 @@ impl Source {
         self.exhausted = true;
     }
 
-    pub fn job(spec: &JobSpec, name: String, gen: JobGen) -> Source {
+    /// Job number `num` (from 1, clones counted, as fio numbers its jobs for log names);
+    /// its fio logs are created now.
+    pub fn job(spec: &JobSpec, name: String, gen: JobGen, num: usize) -> Result<Source> {
         let mut s = Source::new(name, Kind::Job(Box::new(gen)), spec.iodepth);
         s.stonewall = spec.stonewall;
         s.thinktime_ns = spec.thinktime_ns;
         s.prio = spec.prio;
         s.runtime_ns = spec.runtime_ns;
         s.continue_on_error = spec.continue_on_error.writes();
-        s
+        let realtime = spec.prio.class == crate::host::sched::CLASS_RT;
+        s.logs = JobLogs::open(&spec.logs, &spec.name, num, realtime)?.map(Box::new);
+        Ok(s)
     }
 
     /// Zoned job: take the device's written bytes per zone (`wps`, whole namespace).
@@ -295,6 +303,9 @@ impl Source {
 
     pub fn start(&mut self, now: SimTime) {
         self.deadline = self.runtime_ns.map(|r| now + r);
+        if let Some(l) = &mut self.logs {
+            l.start(now);
+        }
         if let Kind::Trace(t) = &mut self.kind {
             t.base = now;
             t.last_arrival = now;
@@ -491,8 +502,8 @@ pub(super) fn build(
 ) -> Result<Vec<Source>> {
     let capacity = NsTarget::of(dev, ns).target.capacity_bytes;
     match workload {
-        Workload::Jobs(specs) if fs => file_jobs(specs, seed),
-        Workload::Jobs(specs) => jobs(specs, dev, ns, seed),
+        Workload::Jobs(specs) if fs => distinct_logs(file_jobs(specs, seed)?),
+        Workload::Jobs(specs) => distinct_logs(jobs(specs, dev, ns, seed)?),
         Workload::Scenario(_) => Err(Error::Internal(
             "a scenario has no sources: it runs step by step (sim/scenario.rs)".into(),
         )),
@@ -570,7 +581,7 @@ pub(super) fn jobs(
             } else {
                 spec.name.clone()
             };
-            let mut s = Source::job(spec, name, gen);
+            let mut s = Source::job(spec, name, gen, out.len() + 1)?;
             s.ns = ns;
             s.zone_size = target.zone.map(|z| z.size_bytes);
             // Only the first clone carries the stonewall: the clones run together.
@@ -579,6 +590,24 @@ pub(super) fn jobs(
         }
     }
     Ok(out)
+}
+
+/// Jobs whose fio logs are distinct files (`per_job_logs=0` with jobs of one name would mix
+/// two jobs' rows in one file).
+fn distinct_logs(sources: Vec<Source>) -> Result<Vec<Source>> {
+    let mut seen = std::collections::HashMap::new();
+    for s in &sources {
+        for p in s.logs.iter().flat_map(|l| l.paths()) {
+            if let Some(other) = seen.insert(p, &s.name) {
+                return Err(Error::Usage(format!(
+                    "jobs '{other}' and '{}' would write the same log file {}: set per_job_logs=1 or give their logs distinct names",
+                    s.name,
+                    p.display()
+                )));
+            }
+        }
+    }
+    Ok(sources)
 }
 
 /// Sources of fio jobs on the host file system's files.
@@ -614,7 +643,7 @@ fn file_jobs(specs: &[JobSpec], seed: u64) -> Result<Vec<Source>> {
             } else {
                 spec.name.clone()
             };
-            let mut s = Source::job(spec, name, gen);
+            let mut s = Source::job(spec, name, gen, out.len() + 1)?;
             s.files = Some(Box::new(fj));
             s.stonewall = spec.stonewall && k == 0;
             out.push(s);

@@ -2,6 +2,7 @@
 
 use super::{
     default_job, ContinueOnError, Distribution, JobSpec, RwMode, SizeSpec, WriteHint, ZoneMode,
+    MAX_LOG_AVG_MSEC,
 };
 use zonesim_core::error::{Error, Result};
 
@@ -248,6 +249,20 @@ fn apply(
             spec.runtime_ns = (ns > 0).then_some(ns);
         }
         "time_based" => spec.time_based = parse_bool(key, value)?,
+        // fio's logs: a bare flag names the files after the job (resolved when it runs).
+        "write_lat_log" => spec.logs.lat = Some(value.unwrap_or("").to_string()),
+        "write_bw_log" => spec.logs.bw = Some(value.unwrap_or("").to_string()),
+        "write_iops_log" => spec.logs.iops = Some(value.unwrap_or("").to_string()),
+        "log_avg_msec" => spec.logs.avg_msec = parse_int(key, v()?, 0, MAX_LOG_AVG_MSEC)?,
+        "per_job_logs" => spec.logs.per_job = parse_bool(key, value)?,
+        "log_offset" => {
+            if parse_bool(key, value)? {
+                return Err(
+                    "log_offset=1 is not supported: the logs have fio's default columns (time, value, direction, block size, priority)"
+                        .into(),
+                );
+            }
+        }
         "thinktime" => spec.thinktime_ns = parse_time(key, v()?, NS_PER_US)?,
         "stonewall" | "wait_for_previous" => spec.stonewall = parse_bool(key, value)?,
         "zonemode" => {
