@@ -445,6 +445,7 @@ fn timeseries_section(r: &Value, who: &str, data: &mut Map<String, Value>) -> St
             y_range: None,
         });
     }
+    s += &job_throughput(ts, who, stride);
     let _ = write!(
         s,
         "<p class=\"note\">{} intervals of {} ms{}.</p>",
@@ -459,6 +460,53 @@ fn timeseries_section(r: &Value, who: &str, data: &mut Map<String, Value>) -> St
         }
     );
     s
+}
+
+/// Each job's throughput (read + write MiB/s) over time, from the time series' per-job rows
+/// (`timeseries.jobs`, runs of several jobs); empty without them.
+fn job_throughput(ts: &Value, who: &str, stride: usize) -> String {
+    let Some(jobs) = ts.get("jobs").and_then(Value::as_array) else {
+        return String::new();
+    };
+    let series: Vec<Series> = jobs
+        .iter()
+        .filter_map(|j| {
+            let cols: Vec<&str> = j["columns"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            let at = |c: &str| cols.iter().position(|x| *x == c);
+            let (t, r, w) = (at("t_ms")?, at("read_mib_s")?, at("write_mib_s")?);
+            let rows = j["rows"].as_array()?;
+            let points = rows
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| k % stride == 0 || *k + 1 == rows.len())
+                .filter_map(|(_, row)| {
+                    let v = |i: usize| row.get(i).and_then(Value::as_f64);
+                    Some((v(t)? / 1e3, v(r)? + v(w)?))
+                })
+                .collect();
+            Some(Series {
+                name: j["name"].as_str()?.to_string(),
+                points,
+                step: false,
+            })
+        })
+        .collect();
+    if series.is_empty() {
+        return String::new();
+    }
+    svg::line_chart(&Chart {
+        title: format!("throughput per job · {who}"),
+        x_label: "simulated time (s)".into(),
+        y_label: "MiB/s (read + write)".into(),
+        series,
+        x_log: false,
+        y_integer: false,
+        y_range: None,
+    })
 }
 
 fn activity_section(r: &Value, who: &str) -> String {
@@ -596,6 +644,20 @@ mod tests {
         assert_eq!(d["device_counters"]["device.waf"], json!(1.5));
         assert_eq!(d["timeseries"]["rows"], json!(2));
         assert_eq!(d["zones"][0]["conditions"]["FULL"], json!(1));
+    }
+
+    #[test]
+    fn per_job_throughput_is_drawn_when_the_series_has_jobs() {
+        let mut r = sample();
+        assert!(!render(&r, "r.json").contains("throughput per job"));
+        let cols = json!(["t_ms", "read_mib_s", "write_mib_s"]);
+        r["timeseries"]["jobs"] = json!([
+            {"name": "fill<a>", "columns": cols, "rows": [[1.0, 0.0, 2.0], [2.0, 0.0, 3.0]]},
+            {"name": "scan", "columns": cols, "rows": [[1.0, 4.0, 0.0], [2.0, 5.0, 0.0]]}
+        ]);
+        let page = render(&r, "r.json");
+        assert!(page.contains("throughput per job"));
+        assert!(page.contains("fill&lt;a&gt;") && page.contains("scan"));
     }
 
     #[test]

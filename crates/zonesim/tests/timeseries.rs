@@ -210,3 +210,33 @@ fn a_finish_flag_ends_the_run_with_the_report_of_what_ran() {
     let cfg = device("ufs-conventional", &[]);
     assert!(!run(&cfg, &jobs(MIX), Precondition::None, 3).interrupted);
 }
+
+#[test]
+fn each_job_has_its_own_rows_that_add_up_to_the_totals() {
+    let cfg = device("ufs-conventional", &["stats.interval_ms=5"]);
+    let two = "[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=8000\n[w]\nrw=randwrite\nbs=16k\niodepth=2\nnumber_ios=3000\n";
+    let r = run(&cfg, &jobs(two), Precondition::None, 3);
+    let ts = r.timeseries.as_ref().expect("sampled");
+    let names: Vec<&str> = ts.jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["r", "w"]);
+    for j in &ts.jobs {
+        assert_eq!(j.rows.len(), ts.rows.len());
+        assert_eq!(j.columns, ts.columns[..9]);
+    }
+    for (k, row) in ts.rows.iter().enumerate() {
+        assert_eq!(ts.jobs[0].rows[k][0], row[0], "same intervals");
+        for c in 1..9 {
+            if ts.columns[c].ends_with("_iops") || ts.columns[c].ends_with("_mib_s") {
+                let sum = ts.jobs[0].rows[k][c] + ts.jobs[1].rows[k][c];
+                assert!(
+                    (sum - row[c]).abs() <= 1e-6 * row[c].max(1.0),
+                    "{}",
+                    ts.columns[c]
+                );
+            }
+        }
+    }
+    // One job: no per-job rows (they would repeat the totals).
+    let r = run(&cfg, &jobs(MIX), Precondition::None, 3);
+    assert!(r.timeseries.unwrap().jobs.is_empty());
+}

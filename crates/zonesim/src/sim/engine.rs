@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::firmware::IdleWork;
 use crate::host::{HostIo, IoKind};
 use crate::interface::Completion;
+use crate::stats::timeseries::MAX_JOB_SERIES;
 use crate::stats::{Sampler, SeriesSection};
 
 /// The events of a run, in one queue ordered by (time, insertion).
@@ -106,8 +107,15 @@ impl<'d> Engine<'d> {
     }
 
     /// Sample a time series every `interval_ns` from `start` (the measured phase).
+    /// Runs of 2 to `MAX_JOB_SERIES` jobs sample each job's own rows too.
     pub fn sample_every(&mut self, interval_ns: u64, start: SimTime) {
-        let s = Sampler::new(interval_ns, start, &self.sections());
+        let n = self.sources.len();
+        let jobs: Vec<String> = if (2..=MAX_JOB_SERIES).contains(&n) {
+            self.sources.iter().map(|s| s.name.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        let s = Sampler::new(interval_ns, start, &self.sections(), &jobs);
         self.next_sample = s.next_boundary();
         self.sampler = Some(s);
     }
@@ -425,7 +433,7 @@ impl<'d> Engine<'d> {
             st.record(kind, issued, now, bytes);
         }
         if let Some(ts) = &mut self.sampler {
-            ts.record(kind, issued, now, bytes);
+            ts.record(src as usize, kind, issued, now, bytes);
         }
         if kind == IoKind::Read && s.files.is_some() {
             if let Some(h) = &mut self.fs {

@@ -39,6 +39,31 @@ pub struct TimeSeries {
     pub interval_ms: f64,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<f64>>,
+    /// Each job's own rows (runs of 2 to [`MAX_JOB_SERIES`] jobs), the same intervals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub jobs: Vec<JobSeries>,
+}
+
+/// One job's part of the time series: its requests completed per interval, in the columns
+/// `t_ms` and the host columns of each direction (`read_iops` ... `write_lat_p99_us`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct JobSeries {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+}
+
+/// The most jobs (clones counted) whose own series a run samples: beyond it only the totals
+/// (each job's histograms cost tens of KiB).
+pub const MAX_JOB_SERIES: usize = 64;
+
+/// The host columns of both directions after `t_ms`, in row order.
+fn host_columns() -> Vec<String> {
+    let mut columns = vec!["t_ms".to_string()];
+    for dir in ["read", "write"] {
+        columns.extend(HOST_COLUMNS.iter().map(|c| format!("{dir}_{c}")));
+    }
+    columns
 }
 
 impl TimeSeries {
@@ -115,38 +140,81 @@ impl Window {
 /// small for the run's simulated time is refused rather than grown without bound.
 pub const MAX_ROWS: usize = 1 << 20;
 
+/// The completions of one direction pair (all requests, or one job's) in the interval.
+struct Windows {
+    read: Window,
+    write: Window,
+}
+
+impl Windows {
+    fn new() -> Windows {
+        Windows {
+            read: Window::new(),
+            write: Window::new(),
+        }
+    }
+
+    #[inline]
+    fn record(&mut self, kind: IoKind, latency_ns: u64, bytes: u64) {
+        let w = match kind {
+            IoKind::Read => &mut self.read,
+            IoKind::Write | IoKind::ZoneAppend | IoKind::InPlace => &mut self.write,
+            _ => return,
+        };
+        w.record(latency_ns, bytes);
+    }
+
+    fn drain(&mut self, secs: f64, out: &mut Vec<f64>) {
+        self.read.drain(secs, out);
+        self.write.drain(secs, out);
+    }
+}
+
 /// Records completions per interval and closes intervals as simulated time passes.
 pub struct Sampler {
     interval_ns: u64,
     start: SimTime,
     /// End of the current interval.
     next: SimTime,
-    read: Window,
-    write: Window,
+    all: Windows,
+    /// Each job's windows (empty: no per-job series), indexed by the job's source number.
+    jobs: Vec<Windows>,
     series: TimeSeries,
 }
 
 impl Sampler {
     /// A sampler of intervals of `interval_ns` from `start`, with the host columns and those of
     /// `sections` (in order).
-    pub fn new(interval_ns: u64, start: SimTime, sections: &[&dyn SeriesSection]) -> Sampler {
-        let mut columns = vec!["t_ms".to_string()];
-        for dir in ["read", "write"] {
-            columns.extend(HOST_COLUMNS.iter().map(|c| format!("{dir}_{c}")));
-        }
+    /// `jobs`: the names of the jobs to sample one by one as well (empty: none).
+    pub fn new(
+        interval_ns: u64,
+        start: SimTime,
+        sections: &[&dyn SeriesSection],
+        jobs: &[String],
+    ) -> Sampler {
+        let mut columns = host_columns();
         for s in sections {
             columns.extend(s.series_columns().iter().map(|c| c.to_string()));
         }
+        let job_series = jobs
+            .iter()
+            .map(|name| JobSeries {
+                name: name.clone(),
+                columns: host_columns(),
+                rows: Vec::new(),
+            })
+            .collect();
         Sampler {
             interval_ns: interval_ns.max(1),
             start,
             next: start + interval_ns.max(1),
-            read: Window::new(),
-            write: Window::new(),
+            all: Windows::new(),
+            jobs: jobs.iter().map(|_| Windows::new()).collect(),
             series: TimeSeries {
                 interval_ms: interval_ns as f64 / 1e6,
                 columns,
                 rows: Vec::new(),
+                jobs: job_series,
             },
         }
     }
@@ -158,16 +226,16 @@ impl Sampler {
         self.next
     }
 
-    /// A request of `kind` issued at `issued` completed at `done`. Reads count as reads, writes
-    /// and appends as writes; other kinds are not in the series.
+    /// A request of job `job` (its source number) of `kind` issued at `issued` completed at
+    /// `done`. Reads count as reads, writes and appends as writes; other kinds are not in the
+    /// series.
     #[inline]
-    pub fn record(&mut self, kind: IoKind, issued: SimTime, done: SimTime, bytes: u64) {
-        let w = match kind {
-            IoKind::Read => &mut self.read,
-            IoKind::Write | IoKind::ZoneAppend | IoKind::InPlace => &mut self.write,
-            _ => return,
-        };
-        w.record(done - issued, bytes);
+    pub fn record(&mut self, job: usize, kind: IoKind, issued: SimTime, done: SimTime, bytes: u64) {
+        let lat = done - issued;
+        self.all.record(kind, lat, bytes);
+        if let Some(w) = self.jobs.get_mut(job) {
+            w.record(kind, lat, bytes);
+        }
     }
 
     /// Close every interval that ends at or before `now`, sampling `sections` for each.
@@ -204,10 +272,16 @@ impl Sampler {
 
     fn close(&mut self, end: SimTime, len_ns: u64, sections: &[&dyn SeriesSection]) {
         let mut row = Vec::with_capacity(self.series.columns.len());
-        row.push(end.since(self.start) as f64 / 1e6);
+        let t_ms = end.since(self.start) as f64 / 1e6;
+        row.push(t_ms);
         let secs = len_ns as f64 / 1e9;
-        self.read.drain(secs, &mut row);
-        self.write.drain(secs, &mut row);
+        self.all.drain(secs, &mut row);
+        for (w, js) in self.jobs.iter_mut().zip(&mut self.series.jobs) {
+            let mut r = Vec::with_capacity(js.columns.len());
+            r.push(t_ms);
+            w.drain(secs, &mut r);
+            js.rows.push(r);
+        }
         for s in sections {
             s.sample_series(&mut row);
         }
@@ -233,14 +307,21 @@ mod tests {
     #[test]
     fn rows_per_interval_with_rates_and_extra_columns() {
         let ms = 1_000_000;
-        let mut s = Sampler::new(10 * ms, SimTime(5 * ms), &[&Fixed]);
+        let jobs = ["a".to_string(), "b".to_string()];
+        let mut s = Sampler::new(10 * ms, SimTime(5 * ms), &[&Fixed], &jobs);
         assert_eq!(s.series.columns.len(), 1 + 8 + 2);
         // 100 reads of 4 KiB, 100 us each, completing in the first 10 ms.
         for i in 0..100 {
             let done = SimTime(5 * ms + i * 50_000 + 100_000);
-            s.record(IoKind::Read, SimTime(done.ns() - 100_000), done, 4096);
+            s.record(
+                i as usize % 2,
+                IoKind::Read,
+                SimTime(done.ns() - 100_000),
+                done,
+                4096,
+            );
         }
-        s.record(IoKind::Flush, SimTime(5 * ms), SimTime(6 * ms), 0);
+        s.record(0, IoKind::Flush, SimTime(5 * ms), SimTime(6 * ms), 0);
         // Nothing in the second interval; the run ends 3 ms into the third.
         s.advance(SimTime(25 * ms), &[&Fixed]);
         let ts = s.finish(SimTime(28 * ms), &[&Fixed]);
@@ -257,5 +338,18 @@ mod tests {
         let csv = ts.to_csv();
         assert!(csv.starts_with("t_ms,read_iops,read_mib_s,"), "{csv}");
         assert_eq!(csv.lines().count(), 4);
+        // Each job's rows: half the reads each, the same intervals.
+        assert_eq!(ts.jobs.len(), 2);
+        for j in &ts.jobs {
+            assert_eq!(j.columns, ts.columns[..9]);
+            assert_eq!(j.rows.len(), 3);
+            assert!(
+                (j.rows[0][1] - 5_000.0).abs() < 1e-6,
+                "{}: {}",
+                j.name,
+                j.rows[0][1]
+            );
+            assert_eq!(j.rows[2][0], 23.0);
+        }
     }
 }
