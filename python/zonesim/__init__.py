@@ -267,8 +267,8 @@ def run(
             if phase != shown[0]:
                 shown[0] = phase
                 bar.set_description(phase, refresh=False)
-                bar.reset(total=100 if fraction is not None else None)
                 bar.unit = "%" if fraction is not None else " req"
+                bar.reset(total=100 if fraction is not None else None)
             bar.n = round(fraction * 100, 1) if fraction is not None else done
             bar.refresh()
 
