@@ -69,6 +69,8 @@ pub(super) struct Engine<'d> {
     /// Ended early on request (`Control::finish`): the sources issue nothing more and the
     /// requests in flight complete.
     pub interrupted: bool,
+    /// Events the interruption popped to sort out (not counted as processed).
+    pub purged: u64,
 }
 
 impl<'d> Engine<'d> {
@@ -103,6 +105,7 @@ impl<'d> Engine<'d> {
             fs: None,
             last_issue: SimTime::ZERO,
             interrupted: false,
+            purged: 0,
         }
     }
 
@@ -162,11 +165,6 @@ impl<'d> Engine<'d> {
                 if self.on_fs_bg(t) {
                     now = t;
                 }
-                continue;
-            }
-            if self.interrupted && matches!(ev, Ev::Issue { .. } | Ev::Group { .. }) {
-                // Ended early: nothing more is issued (a later arrival or group does not
-                // extend the run); what is in flight still completes.
                 continue;
             }
             now = t;
@@ -233,9 +231,24 @@ impl<'d> Engine<'d> {
         for s in &mut self.sources {
             s.stop();
         }
+        // The pending arrivals and group starts go (a later one would extend the run); the
+        // events of requests in flight stay, in their order.
+        let mut kept = Vec::with_capacity(self.q.len());
+        self.purged = self.q.len() as u64; // popped here, not processed
+        while let Some((t, ev)) = self.q.pop() {
+            if !matches!(ev, Ev::Issue { .. } | Ev::Group { .. }) {
+                kept.push((t, ev));
+            }
+        }
+        for (t, ev) in kept {
+            self.q.push(t, ev);
+        }
     }
 
     fn start_group(&mut self, now: SimTime, g: u32) {
+        if self.interrupted {
+            return; // ended early: a later group does not start
+        }
         for k in 0..self.groups[g as usize].len() {
             let src = self.groups[g as usize][k];
             // Zoned jobs of a later group start from the zones' write pointers as they are now.

@@ -229,7 +229,8 @@ pub(crate) fn run_resolved(
     }
     let measure_wall_s = measure.elapsed().as_secs_f64();
     let measure_cpu_s = crate::stats::report::thread_cpu_s() - measure_cpu;
-    let (issued, completed, events) = (eng.issued, eng.completed, eng.q.events());
+    let (issued, completed) = (eng.issued, eng.completed);
+    let events = eng.q.events() - eng.purged;
     let ordering = eng.host.ordering();
     let iotailor = eng.host.iotailor();
     let dispatch = eng.host.dispatch();
