@@ -225,14 +225,10 @@ fn each_job_has_its_own_rows_that_add_up_to_the_totals() {
     }
     for (k, row) in ts.rows.iter().enumerate() {
         assert_eq!(ts.jobs[0].rows[k][0], row[0], "same intervals");
-        for c in 1..9 {
-            if ts.columns[c].ends_with("_iops") || ts.columns[c].ends_with("_mib_s") {
+        for (c, (name, &total)) in ts.columns.iter().zip(row).enumerate().take(9).skip(1) {
+            if name.ends_with("_iops") || name.ends_with("_mib_s") {
                 let sum = ts.jobs[0].rows[k][c] + ts.jobs[1].rows[k][c];
-                assert!(
-                    (sum - row[c]).abs() <= 1e-6 * row[c].max(1.0),
-                    "{}",
-                    ts.columns[c]
-                );
+                assert!((sum - total).abs() <= 1e-6 * total.max(1.0), "{name}");
             }
         }
     }
