@@ -54,6 +54,24 @@ fn run_point(s: &SweepFile, t: &Task) -> PointResult {
     Ok(r.headline())
 }
 
+/// fio's logs (`write_lat_log`, ...) name their files after the job, so every point of a
+/// sweep would write the same files at once: refused.
+fn refuse_logs(s: &SweepFile) -> Result<(), Error> {
+    let Some(p) = &s.workload else {
+        return Ok(());
+    };
+    let text = zonesim::error::read_text_file(p)?;
+    let jobs = zonesim::host::fio::parse_job_file(&text, &p.display().to_string())?;
+    match jobs.iter().find(|j| j.logs.any()) {
+        Some(j) => Err(Error::Usage(format!(
+            "{}: job '{}' writes fio logs (write_lat_log, write_bw_log, write_iops_log), which every point of the sweep would write to the same files; drop them from the sweep's job file",
+            p.display(),
+            j.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A CSV field: quoted when it holds a comma, quote or newline.
 fn field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
@@ -74,6 +92,7 @@ pub fn run(a: SweepArgs) -> Result<()> {
     let s = SweepFile::load(&a.file)?;
     // The base device must load: a bad base is the file's error, not every point's.
     zonesim::load_device(&s.device, &s.sets)?;
+    refuse_logs(&s)?;
     let tasks: Vec<Task> = points(&s.grid)
         .into_iter()
         .flat_map(|p| {

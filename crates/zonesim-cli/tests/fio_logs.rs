@@ -140,3 +140,21 @@ fn log_offset_is_refused_in_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn a_sweep_refuses_jobs_with_logs() {
+    let d = dir("sweep");
+    std::fs::write(d.join("j.fio"), format!("{JOB}write_lat_log=x\n")).unwrap();
+    let grid = "workload = \"j.fio\"\n[grid]\n\"ftl.gc.victim\" = [\"greedy\", \"fifo\"]\n";
+    std::fs::write(d.join("s.toml"), grid).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_zonesim"))
+        .current_dir(&d)
+        .args(["sweep", "s.toml", "--out", "o.csv"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("job 't' writes fio logs"), "{err}");
+    assert!(!d.join("x_clat.1.log").exists());
+}
