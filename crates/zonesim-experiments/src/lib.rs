@@ -136,7 +136,7 @@ pub fn all() -> Vec<Experiment> {
         },
         Experiment {
             name: "supgc-fio",
-            title: "SUP-GC / Bloom / single-stream GC placement under fio randrw (seed 003 §5.3.2)",
+            title: "SUP-GC / Bloom / single-stream GC placement under fio randrw (SUP-GC §5.3.2)",
             run: supgc_fio::run,
         },
         Experiment {
