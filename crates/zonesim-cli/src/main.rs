@@ -149,7 +149,15 @@ fn clap_one_line(text: &str) -> String {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    para.join(" ").trim_start_matches("error: ").to_string()
+    let mut line = para.join(" ").trim_start_matches("error: ").to_string();
+    // clap's "did you mean" hints ("tip: a similar argument exists: '--precondition'") sit in
+    // a paragraph of their own: keep them on the line.
+    for tip in text.lines().map(str::trim).filter(|l| l.starts_with("tip:")) {
+        line.push_str(" (");
+        line.push_str(tip.trim_start_matches("tip:").trim());
+        line.push(')');
+    }
+    line
 }
 
 /// An error and its causes on one line, each cause once (a cause whose text the message
@@ -180,7 +188,15 @@ mod tests {
             "the following required arguments were not provided: <NAME>"
         );
         let text = "error: unexpected argument '--x' found\n\n  tip: to pass '--x' as a value, use '-- --x'\n\nUsage: zonesim run\n";
-        assert_eq!(clap_one_line(text), "unexpected argument '--x' found");
+        assert_eq!(
+            clap_one_line(text),
+            "unexpected argument '--x' found (to pass '--x' as a value, use '-- --x')"
+        );
+        let text = "error: unexpected argument '--precondtion' found\n\n  tip: a similar argument exists: '--precondition'\n\nUsage: zonesim run [OPTIONS]\n";
+        assert_eq!(
+            clap_one_line(text),
+            "unexpected argument '--precondtion' found (a similar argument exists: '--precondition')"
+        );
     }
 
     #[test]
