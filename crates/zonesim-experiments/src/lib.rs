@@ -230,7 +230,8 @@ impl Outcome {
         } else {
             String::new()
         };
-        let checked = c(Status::Pass) + c(Status::Direction) + c(Status::KnownGap) + c(Status::Fail);
+        let checked =
+            c(Status::Pass) + c(Status::Direction) + c(Status::KnownGap) + c(Status::Fail);
         format!(
             "{:<26} {} of {checked} checked reproduced ({} pass, {} direction), {} known gap, {} fail{stale}; unchecked: {} calibration, {} set point, {} structural, {} sensitivity, {} info -- {}",
             self.name,

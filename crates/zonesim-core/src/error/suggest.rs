@@ -9,7 +9,12 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let limit = if word.len() <= 4 { 1 } else { 2 };
     candidates
         .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(&word, &c.to_ascii_lowercase()), c))
+        .map(|c| {
+            (
+                strsim::damerau_levenshtein(&word, &c.to_ascii_lowercase()),
+                c,
+            )
+        })
         .filter(|&(d, c)| d <= limit && d < c.len())
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
@@ -26,6 +31,9 @@ mod tests {
         assert_eq!(nearest("IODEPTH", keys), Some("iodepth"));
         assert_eq!(nearest("sz", keys), None, "short words: one edit at most");
         assert_eq!(nearest("frobnicate", keys), None);
-        assert_eq!(nearest("conzone-papr", ["conzone-paper", "zufs-2026"]), Some("conzone-paper"));
+        assert_eq!(
+            nearest("conzone-papr", ["conzone-paper", "zufs-2026"]),
+            Some("conzone-paper")
+        );
     }
 }

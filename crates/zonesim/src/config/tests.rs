@@ -158,9 +158,13 @@ fn bad_set_value_names_the_set() {
 
 #[test]
 fn a_misspelt_preset_gets_the_nearest_name() {
-    let e = crate::load_device("conzone-papr", &[]).unwrap_err().to_string();
+    let e = crate::load_device("conzone-papr", &[])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("did you mean conzone-paper?"), "{e}");
-    let e = crate::load_device("nothing-like-it", &[]).unwrap_err().to_string();
+    let e = crate::load_device("nothing-like-it", &[])
+        .unwrap_err()
+        .to_string();
     assert!(!e.contains("did you mean"), "{e}");
 }
 

@@ -4,6 +4,7 @@
 
 /// The job-file options [`super::parse_job_file`] accepts (fio's names, plus zonesim's
 /// `namespace` and `ipu`); a test keeps this list and the parser in step.
+#[rustfmt::skip]
 pub const SUPPORTED: &[&str] = &[
     "name", "rw", "readwrite", "bs", "blocksize", "size", "offset", "io_size", "io_limit",
     "number_ios", "loops", "iodepth", "numjobs", "rwmixread", "rwmixwrite", "fsync",
@@ -17,6 +18,7 @@ pub const SUPPORTED: &[&str] = &[
 
 /// The option names and aliases of fio's own job options (`.name` / `.alias` in fio-3.42's
 /// `options.c`; engine-specific options are not listed).
+#[rustfmt::skip]
 const FIO_OPTIONS: &[&str] = &[
     "allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "ba",
     "block_error_percentiles", "blockalign", "blocksize", "blocksize_range",
@@ -103,7 +105,10 @@ mod tests {
             unknown_option("bssplit"),
             "fio option 'bssplit' is not supported by zonesim (docs/workloads.md lists what is)"
         );
-        assert_eq!(unknown_option("frobnicate"), "unknown fio option 'frobnicate'");
+        assert_eq!(
+            unknown_option("frobnicate"),
+            "unknown fio option 'frobnicate'"
+        );
     }
 
     #[test]
