@@ -172,8 +172,8 @@ section! {
         pub hint_write_ns: f64 = 0.0, COST_NS;
         /// `hint`: per GC page moved.
         pub hint_gc_page_ns: f64 = 0.0, COST_NS;
-        /// `gcar`: cache traversal per replacement (per host page written); calibrated to seed
-        /// 003 Fig. 13 (GCaR at 0.65 of Cosmos+ on the supgc-throughput device: 10 µs / (10 µs
+        /// `gcar`: cache traversal per replacement (per host page written); calibrated to
+        /// SUP-GC Fig. 13 (GCaR at 0.65 of Cosmos+ on the supgc-throughput device: 10 µs / (10 µs
         /// + 4 pages x 1.35 µs)).
         pub gcar_write_ns: f64 = 1350.0, COST_NS;
         /// `gcar`: traversal per GC page kept in the buffer (calibrated as `gcar_write_ns`).
