@@ -2,8 +2,8 @@
 //! suggestions) and every option fio itself knows, so a real fio option zonesim does not model
 //! is told apart from a typo.
 
-/// The job-file options [`super::parse_job_file`] accepts (fio's names, plus zonesim's
-/// `namespace` and `ipu`); a test keeps this list and the parser in step.
+/// The job-file options [`super::parse_job_file`] accepts (fio's names, plus zonesim's own
+/// `namespace`, `ipu` and `zone_append`); a test keeps this list and the parser in step.
 #[rustfmt::skip]
 pub const SUPPORTED: &[&str] = &[
     "name", "rw", "readwrite", "bs", "blocksize", "size", "offset", "io_size", "io_limit",
@@ -115,7 +115,7 @@ mod tests {
     fn supported_names_are_fio_names_or_zonesim_extensions() {
         for s in SUPPORTED {
             assert!(
-                FIO_OPTIONS.contains(s) || ["namespace", "ipu"].contains(s),
+                FIO_OPTIONS.contains(s) || ["namespace", "ipu", "zone_append"].contains(s),
                 "{s} is neither fio's nor a declared extension"
             );
         }
