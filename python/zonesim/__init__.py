@@ -17,12 +17,13 @@ import os
 from typing import Any, Iterable, Optional, Union
 
 from . import _zonesim
-from ._zonesim import ConfigError, InternalError
+from ._zonesim import ConfigError, InternalError, MissingFileError
 
 __version__ = _zonesim.__version__
 __all__ = [
     "ConfigError",
     "InternalError",
+    "MissingFileError",
     "Device",
     "Result",
     "experiment",

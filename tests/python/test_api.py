@@ -95,6 +95,14 @@ def test_bad_workloads_raise_with_file_and_line(tmp_path):
         zonesim.run(workload=JOB, trace="x.trace")
 
 
+def test_a_missing_file_is_a_file_not_found_error(tmp_path):
+    missing = str(tmp_path / "absent.fio")
+    with pytest.raises(FileNotFoundError, match="absent.fio") as e:
+        zonesim.run(workload=missing)
+    assert isinstance(e.value, zonesim.ConfigError)
+    assert isinstance(e.value, zonesim.MissingFileError)
+
+
 def test_jobs_frame_has_a_row_per_job_and_direction(job):
     r = zonesim.run(workload=job + "", seed=1)
     df = r.jobs()

@@ -29,6 +29,7 @@ pub enum ExperimentCmd {
         /// Also write the outcome as JSON to this file (`all`: an array).
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Seed of the experiment's runs (the snapshots and records use 1).
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// quick (a smoke test of the same structure), full (the default) or paper (the
@@ -73,8 +74,10 @@ pub enum ExperimentCmd {
         /// records to `--from` (default results/paper).
         #[arg(long)]
         run: bool,
+        /// Experiments run at a time with --run (default: one per core).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
         jobs: Option<u32>,
+        /// Seed of the --run runs.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },

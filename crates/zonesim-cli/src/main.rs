@@ -40,7 +40,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a simulation (no arguments: the default device and workload).
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = RUN_EXAMPLES)]
     Run(Box<run_cmd::RunArgs>),
     /// List the device presets.
     Presets,
@@ -54,12 +54,13 @@ enum Cmd {
     /// each run twice with the invariant checks on; failures print a reproducer.
     Soak(soak::SoakArgs),
     /// Reproductions of published experiments: list, run NAME.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = EXPERIMENT_EXAMPLES)]
     Experiment(experiment_cmd::ExperimentCmd),
     /// Size the namespaces of an F2FS metadata + zoned data device (ConZone+ §4.1).
     #[command(allow_negative_numbers = true)]
     Layout(layout_cmd::LayoutArgs),
     /// Run every point of a grid of device keys (SWEEP.toml) on a local pool; results as CSV.
+    #[command(after_help = SWEEP_EXAMPLES)]
     Sweep(sweep_cmd::SweepArgs),
     /// A finished run's JSON report as one self-contained HTML page (figures and tables).
     Report(report_html::ReportArgs),
@@ -73,8 +74,37 @@ enum Cmd {
     Trace(trace_cmd::TraceCmd),
     /// Expose a namespace as DIR/disk through FUSE until unmounted, then write the report.
     #[cfg(target_os = "linux")]
+    #[command(after_help = MOUNT_EXAMPLES)]
     Mount(Box<mount_cmd::MountArgs>),
 }
+
+// The examples that end `--help` (paths relative to the repository root).
+const RUN_EXAMPLES: &str = "Examples (from the repository root):
+  zonesim run                                    the default device and workload
+  zonesim run --device conzone-paper --workload examples/zoned.fio
+                                                 fio zonemode=zbd jobs on the zoned namespace
+  zonesim run --device nvme-ssd --set ftl.gc.victim=d_choice --precondition steady \\
+      --workload examples/my.fio --json report.json
+                                                 a key override, in GC steady state, JSON report
+  zonesim run --trace tests/fixtures/traces/tpcc-small.trace --as-fast-as-possible --qd 16 \\
+      --precondition seq                         a block trace replayed at queue depth 16";
+
+const SWEEP_EXAMPLES: &str = "Examples (from the repository root):
+  zonesim sweep examples/gc-sweep.toml --out results.csv --workers 2   2 points at a time
+  zonesim sweep examples/gc-sweep.toml --out results.csv               one point per core
+  python -m zonesim sweep examples/gc-sweep.toml --out results.parquet the same, as Parquet";
+
+const EXPERIMENT_EXAMPLES: &str = "Examples:
+  zonesim experiment list                          the reproductions, one line each
+  zonesim experiment run conzone-hybrid-read       ours beside the paper's numbers
+  zonesim experiment run all --quick               one verdict line per experiment
+  zonesim experiment run zms-randread --markdown   the table as markdown";
+
+const MOUNT_EXAMPLES: &str = "Examples (as root, with fuse3; docs/emulation.md):
+  zonesim mount /mnt/zs --json mount.json &        the namespace appears as /mnt/zs/disk
+  losetup --find --show /mnt/zs/disk               a block device over it (say /dev/loop0)
+  mkfs.xfs /dev/loop0 && mount /dev/loop0 /mnt/x   a file system on the simulated device
+  umount /mnt/x; losetup -d /dev/loop0; umount /mnt/zs   unmount: the report is written";
 
 fn main() -> ExitCode {
     zonesim::stats::provenance::set_commit(env!("ZONESIM_GIT_COMMIT"));
@@ -153,7 +183,19 @@ fn clap_one_line(text: &str) -> String {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    para.join(" ").trim_start_matches("error: ").to_string()
+    let mut line = para.join(" ").trim_start_matches("error: ").to_string();
+    // clap's "did you mean" hints ("tip: a similar argument exists: '--precondition'") sit in
+    // a paragraph of their own: keep them on the line.
+    for tip in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("tip:"))
+    {
+        line.push_str(" (");
+        line.push_str(tip.trim_start_matches("tip:").trim());
+        line.push(')');
+    }
+    line
 }
 
 /// An error and its causes on one line, each cause once (a cause whose text the message
@@ -184,7 +226,15 @@ mod tests {
             "the following required arguments were not provided: <NAME>"
         );
         let text = "error: unexpected argument '--x' found\n\n  tip: to pass '--x' as a value, use '-- --x'\n\nUsage: zonesim run\n";
-        assert_eq!(clap_one_line(text), "unexpected argument '--x' found");
+        assert_eq!(
+            clap_one_line(text),
+            "unexpected argument '--x' found (to pass '--x' as a value, use '-- --x')"
+        );
+        let text = "error: unexpected argument '--precondtion' found\n\n  tip: a similar argument exists: '--precondition'\n\nUsage: zonesim run [OPTIONS]\n";
+        assert_eq!(
+            clap_one_line(text),
+            "unexpected argument '--precondtion' found (a similar argument exists: '--precondition')"
+        );
     }
 
     #[test]

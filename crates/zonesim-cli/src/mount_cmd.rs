@@ -30,6 +30,9 @@ pub struct MountArgs {
     /// Override a device key: --set nand.channels=4 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+    /// Namespace exposed as DIR/disk (default 0). A FUSE file is not a zoned block device, so
+    /// on a zoned namespace only writes at each zone's write pointer succeed (others fail with
+    /// EIO); file systems need a conventional namespace (docs/emulation.md).
     #[arg(long, default_value_t = 0)]
     pub namespace: usize,
     /// Data store: none | memory | sparse:PATH.
@@ -44,9 +47,11 @@ pub struct MountArgs {
     /// Record the requests as a trace (fio iolog v3, or blkparse with --record-format).
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// iolog | blkparse.
+    /// Format of --record: iolog (fio iolog v3, replayable by `zonesim run --trace`) |
+    /// blkparse.
     #[arg(long, default_value = "iolog")]
     pub record_format: String,
+    /// Seed of the device's random choices (as `zonesim run --seed`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Write the JSON report here at unmount.

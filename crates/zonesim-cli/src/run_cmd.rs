@@ -14,11 +14,14 @@ pub struct RunArgs {
     /// Device: a preset name (see `zonesim presets`) or a TOML file.
     #[arg(long, default_value = "ufs-conventional")]
     pub device: String,
-    /// fio job file.
-    #[arg(long, conflicts_with = "trace")]
+    /// fio job file: the subset of fio's options that docs/workloads.md lists (a fio option
+    /// outside it is refused, naming it); without one, the namespace's default workload.
+    #[arg(long, value_name = "JOB.fio", conflicts_with = "trace")]
     pub workload: Option<PathBuf>,
-    /// Block trace to replay.
-    #[arg(long)]
+    /// Block trace to replay (MSR, blkparse, DiskSim, fio iolog, Alibaba, Tencent; format
+    /// detected unless --trace-format; docs/traces.md); the options under "Trace replay"
+    /// shape the replay.
+    #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     /// Run the fio jobs on files of a host file system (`f2fs`, docs/fs.md) or on the raw
     /// namespace (`none`, the default unless the device has an `[fs]` section).
@@ -31,9 +34,18 @@ pub struct RunArgs {
     /// Override a device key: --set nand.channels=4 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+    /// Seed of every random choice of the run (fio's random offsets and read/write mixes, the
+    /// random and d-choice GC victims, requeue draws): the same inputs and seed give the same
+    /// report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Bring the device to a state first: none | seq | steady | steady-fast (steady synthesised, conventional namespaces).
+    /// Bring the device to a state before measuring; its counters are reset after it.
+    /// `none`: empty device (reads of unwritten pages are warned about). `seq`: every
+    /// logical page written once, sequentially (about the time of writing the capacity).
+    /// `steady`: `seq`, then random 4 KiB overwrites of twice the capacity, driving GC to its
+    /// steady state (three times `seq`'s writes, and GC: the slowest). `steady-fast`: the
+    /// state `steady` leaves, synthesised instead of simulated, in time linear in the device's
+    /// pages (conventional namespaces only).
     #[arg(long, default_value = "none", value_parser = parse_pre)]
     pub precondition: Precondition,
     /// Namespace the workload, trace and preconditioning target (default: the device's
@@ -46,36 +58,36 @@ pub struct RunArgs {
     #[command(flatten)]
     pub trace_opts: TraceReadOpts,
     /// Replay the trace as fast as possible at --qd instead of at its arrival times.
-    #[arg(long)]
+    #[arg(long, help_heading = "Trace replay")]
     pub as_fast_as_possible: bool,
     /// Queue depth of an as-fast-as-possible replay, 1..=65536 (the fio `iodepth` bound).
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=zonesim::host::fio::MAX_IODEPTH as i64))]
+    #[arg(long, help_heading = "Trace replay", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=zonesim::host::fio::MAX_IODEPTH as i64))]
     pub qd: u32,
     /// Multiply trace inter-arrival times (timed replay).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, help_heading = "Trace replay", default_value_t = 1.0)]
     pub time_scale: f64,
     /// Fold addresses beyond capacity modulo the capacity (default).
-    #[arg(long, overrides_with = "no_fold")]
+    #[arg(long, help_heading = "Trace replay", overrides_with = "no_fold")]
     pub fold: bool,
     /// Reject (skip and count) requests beyond capacity instead of folding them.
-    #[arg(long)]
+    #[arg(long, help_heading = "Trace replay")]
     pub no_fold: bool,
     /// Replay only records at or after this trace time (ns).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, help_heading = "Trace replay", default_value_t = 0)]
     pub trace_start_ns: u64,
     /// Stop the replay at this trace time (ns).
-    #[arg(long)]
+    #[arg(long, help_heading = "Trace replay")]
     pub trace_stop_ns: Option<u64>,
     /// Skip the first N requests of the trace.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, help_heading = "Trace replay", default_value_t = 0)]
     pub trace_skip: u64,
     /// Replay at most N requests.
-    #[arg(long)]
+    #[arg(long, help_heading = "Trace replay")]
     pub trace_max_requests: Option<u64>,
     /// Trace replay on a zoned namespace: count the writes the zone rules reject and go on
     /// (fio jobs set `continue_on_error=write` in the job file); without it the first
     /// rejected write ends the run with an error.
-    #[arg(long)]
+    #[arg(long, help_heading = "Trace replay")]
     pub continue_on_error: bool,
     /// Check the device invariants (map, valid counts, pools) before and after the run.
     #[arg(long)]

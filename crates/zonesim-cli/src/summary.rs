@@ -85,11 +85,16 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         let _ = writeln!(out, "namespace {ns} ({kind}, {main}; {count} namespaces)");
     }
     let _ = writeln!(out, "workload  {workload}");
-    let _ = writeln!(
-        out,
-        "precond   {} (WAF {:.3})",
-        r.precondition.mode, r.precondition.waf
-    );
+    // Without preconditioning nothing was written before the run: no WAF to show.
+    if r.precondition.mode == "none" {
+        let _ = writeln!(out, "precond   none (the run starts on an empty device)");
+    } else {
+        let _ = writeln!(
+            out,
+            "precond   {} (WAF {:.3})",
+            r.precondition.mode, r.precondition.waf
+        );
+    }
     let _ = writeln!(out);
     let _ = writeln!(
         out,

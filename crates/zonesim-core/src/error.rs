@@ -8,6 +8,8 @@
 
 use std::path::PathBuf;
 
+pub mod suggest;
+
 /// A bad-input error. `Display` is the one-line message shown to the user.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -17,8 +17,8 @@ use super::{pct_change, row_info, Cause, ExpOptions, Outcome};
 use zonesim::error::Result;
 use zonesim::sim::Precondition;
 
-const S_BW: &str = "seed 000 §6.3 Fig. 9(c): \"The results demonstrate a 65% increase in write bandwidth when buffer conflicts are eliminated\"";
-const S_WAF: &str = "seed 000 §6.3 Fig. 9(c): the write amplification factor \"is reduced by 24%\"";
+const S_BW: &str = "ConZone+ §6.3 Fig. 9(c): \"The results demonstrate a 65% increase in write bandwidth when buffer conflicts are eliminated\"";
+const S_WAF: &str = "ConZone+ §6.3 Fig. 9(c): the write amplification factor \"is reduced by 24%\"";
 
 /// Bandwidth (MiB/s), WAF, premature flushes, SLC pages written of one case.
 type Case = (f64, f64, f64, f64);
@@ -106,7 +106,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "conzone-buffer-conflict".into(),
         title: "two writers, 48 KiB writes, modulo buffer mapping: same vs different parity zones".into(),
-        source: "seed 000 (ConZone+) §6.3 Fig. 9(c): +65% bandwidth and -24% WAF without conflicts".into(),
+        source: "ConZone+ §6.3 Fig. 9(c): +65% bandwidth and -24% WAF without conflicts".into(),
         rows,
         notes: vec![
             "Bands: +-25 % of the paper's effect. QD 1 per writer: fio's default iodepth (the paper ran fio and gives no depth); QD 2 and 4 are sensitivity rows.".into(),

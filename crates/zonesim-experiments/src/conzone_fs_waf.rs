@@ -1,4 +1,4 @@
-//! `conzone-fs-waf` (ConZone+, seed 000 §6.4, Fig. 11; §4.1): F2FS on zoned vs block storage.
+//! `conzone-fs-waf` (ConZone+ §6.4, Fig. 11; §4.1): F2FS on zoned vs block storage.
 //! A data area of 85 zones (85 × 48 MiB zone capacity ≈ 4 GiB) on `conzone-paper`; step 1
 //! writes a file of half the data area sequentially with 4 KiB direct writes; step 2 updates it
 //! with 4 KiB direct random writes, four times the file (the paper: 2 GiB, then 8 GiB). Four
@@ -32,7 +32,7 @@ use zonesim::config::fs::{FsConfig, FsKernel, FsModeCfg};
 use zonesim::error::Result;
 use zonesim::host::fs::ROOT;
 
-const SRC: &str = "seed 000 §6.4";
+const SRC: &str = "ConZone+ §6.4";
 /// Block-adaptive's step-1 bandwidth in the paper, MiB/s: the host time is fitted to it.
 const HOST_TARGET: f64 = 106.0;
 
@@ -231,7 +231,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     rows.push(
         row_abs("zoned", "metadata namespace zones", z.meta_zones, 2.0, 0.0)
             .id("conzone.sec4-1.metadata-zones")
-            .src("seed 000 §4.1: \"one zone is sufficient to store metadata for small-capacity devices (e.g., 4 GiB). F2FS reserves the first zone and starts placing metadata from the second zone ... we recommend starting with a reservation of two zones\""),
+            .src("ConZone+ §4.1: \"one zone is sufficient to store metadata for small-capacity devices (e.g., 4 GiB). F2FS reserves the first zone and starts placing metadata from the second zone ... we recommend starting with a reservation of two zones\""),
     );
     rows.push(
         band("block-adaptive", "step 1 write MiB/s", ba.step1_mib_s, 106.0, 0.0)
@@ -440,7 +440,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "conzone-fs-waf".into(),
         title: "F2FS on zoned vs block storage: FS WAF, bandwidth, block-lfs space (ConZone+ §6.4, Fig. 11)".into(),
-        source: "seed 000 (ConZone+) §6.4 and Fig. 11; §4.1".into(),
+        source: "ConZone+ §6.4 and Fig. 11; §4.1".into(),
         rows,
         notes: vec![
             format!("data area {zones} zones x {zone_mib} MiB on conzone-paper ({} MiB); file = half of it written with 4 KiB direct writes, then 4 KiB direct random updates of 4x the file; the paper: 4 GiB, 2 GiB, 8 GiB{}", zones * zone_mib, if o.quick() { "; --quick: every zone 4x smaller (96-page blocks), the same 85 sections, mkfs reserve (13 sections) and ratios, F2FS's no-GC sleep / 4" } else { "" }),

@@ -74,12 +74,12 @@ fn case(o: &ExpOptions, mapping: &str, k: usize, ios: u64) -> Result<(f64, f64, 
     ))
 }
 
-const S93: &str = "seed 000 §6.3 Fig. 9(a): \"when the read range is 1 MiB, the KIOPS of both mapping mechanisms reaches 20.2K, as all mapping entries can be accommodated in the L2P cache\"";
-const SDROP: &str = "seed 000 §6.3 Fig. 9(a): \"the KIOPS of page mapping drops by 16.5% and 33.5%, respectively, compared to the 1 MiB baseline\"";
+const S93: &str = "ConZone+ §6.3 Fig. 9(a): \"when the read range is 1 MiB, the KIOPS of both mapping mechanisms reaches 20.2K, as all mapping entries can be accommodated in the L2P cache\"";
+const SDROP: &str = "ConZone+ §6.3 Fig. 9(a): \"the KIOPS of page mapping drops by 16.5% and 33.5%, respectively, compared to the 1 MiB baseline\"";
 const SMISS: &str =
-    "seed 000 §6.3: \"the rising L2P miss rates, which increase to 41.1% and 98.1% under page mapping\"";
-const SHYB: &str = "seed 000 §6.3 Fig. 9(a): the drop is named for page mapping only; hybrid's entries \"can still reside in the cache\" (hybrid unchanged from 1 MiB)";
-const STAIL: &str = "seed 000 §6.3 Fig. 9(b): \"the tail latency of random reads under hybrid mapping remains consistently around 50 us\" (percentile not given; p99)";
+    "ConZone+ §6.3: \"the rising L2P miss rates, which increase to 41.1% and 98.1% under page mapping\"";
+const SHYB: &str = "ConZone+ §6.3 Fig. 9(a): the drop is named for page mapping only; hybrid's entries \"can still reside in the cache\" (hybrid unchanged from 1 MiB)";
+const STAIL: &str = "ConZone+ §6.3 Fig. 9(b): \"the tail latency of random reads under hybrid mapping remains consistently around 50 us\" (percentile not given; p99)";
 const CAL: &str = "host.overhead_us = 15.3 of conzone-paper fitted to 20.2 KIOPS at QD 1";
 /// "Both reach 20.2K": a difference below a quarter of the smallest effect the paper reports
 /// beside it (the 16.5 % drop at 16 MiB) counts as equal.
@@ -234,7 +234,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "conzone-hybrid-read".into(),
         title: "4 KiB random reads, page vs hybrid mapping, 1 MiB / 16 MiB / 1 GiB ranges".into(),
-        source: "seed 000 (ConZone+) §6.3 Fig. 9(a)(b): 20.2 KIOPS at 1 MiB for both; page -16.5% / -33.5% at 16 MiB / 1 GiB with 41.1% / 98.1% L2P misses; hybrid unchanged, its tail about 50 us".into(),
+        source: "ConZone+ §6.3 Fig. 9(a)(b): 20.2 KIOPS at 1 MiB for both; page -16.5% / -33.5% at 16 MiB / 1 GiB with 41.1% / 98.1% L2P misses; hybrid unchanged, its tail about 50 us".into(),
         rows,
         notes: vec![
             format!("{ios} reads per case at QD 1: the paper gives no read count; this is the count at which uniform reads over 16 MiB (4,096 pages) touch 41.1 % new pages, the paper's own 16 MiB miss rate (a set point). The 1 GiB miss rate and both drops follow from it; the sensitivity rows halve and double it."),

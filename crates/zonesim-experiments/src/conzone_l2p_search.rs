@@ -19,7 +19,7 @@ use super::{pct_change, row_dir, row_info, ExpOptions, Outcome};
 use zonesim::device::Device;
 use zonesim::error::Result;
 
-const S_MISS: &str = "seed 000 §6.6 Fig. 13: \"When the L2P miss rate reaches 27.4%\"";
+const S_MISS: &str = "ConZone+ §6.6 Fig. 13: \"When the L2P miss rate reaches 27.4%\"";
 const TIB: f64 = (1u64 << 40) as f64;
 
 /// How far each zone is written, and so which entries map it.
@@ -115,7 +115,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
                 0.0,
             );
             r.tolerance = format!("{}; {level}", r.tolerance);
-            r.id("conzone.fig13.kiops").src("seed 000 §6.6 Fig. 13: \"the KIOPS of MULTIPLE is 10% lower than BITMAP\"")
+            r.id("conzone.fig13.kiops").src("ConZone+ §6.6 Fig. 13: \"the KIOPS of MULTIPLE is 10% lower than BITMAP\"")
         },
         row_dir(
             "MULTIPLE vs BITMAP",
@@ -124,7 +124,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             true,
         )
         .id("conzone.fig13.tail")
-        .src("seed 000 §6.6 Fig. 13: \"and its tail latency is also higher\" (no number)"),
+        .src("ConZone+ §6.6 Fig. 13: \"and its tail latency is also higher\" (no number)"),
         band(
             "BITMAP",
             "bitmap SRAM MiB per TiB",
@@ -133,7 +133,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             0.0,
         )
         .id("conzone.sec3-3.bitmap-sram")
-        .src("seed 000 §3.3: a granularity bitmap \"incurring a capacity overhead of approximately 0.006%. For a 1 TiB flash storage, this would require about 64 MiB\"")
+        .src("ConZone+ §3.3: a granularity bitmap \"incurring a capacity overhead of approximately 0.006%. For a 1 TiB flash storage, this would require about 64 MiB\"")
         .structural("the model keeps 2 bits per 4 KiB page of the zone span (device.l2p.zoned.bitmap_sram_bytes), the paper's own rule"),
         band(
             "every zone full, pinned",
@@ -143,7 +143,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             0.0,
         )
         .id("conzone.sec6-6.pin-sram")
-        .src("seed 000 §6.6: \"Assuming a zone size of 16 MiB and an L2P cache entry size of 4 B, only 256 KiB of volatile memory is needed to cache all entries for 1 TiB\"")
+        .src("ConZone+ §6.6: \"Assuming a zone size of 16 MiB and an L2P cache entry size of 4 B, only 256 KiB of volatile memory is needed to cache all entries for 1 TiB\"")
         .structural("with ftl.l2p_pin_aggregated a FULL zone keeps one pinned 4-byte entry (device.l2p.zoned.pinned, measured after writing every zone), scaled to 16 MiB zones and 1 TiB as the paper does"),
         row_info("MULTIPLE", "KIOPS", m.kiops),
         row_info("BITMAP", "KIOPS", b.kiops),
@@ -184,7 +184,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "conzone-l2p-search".into(),
         title: "hybrid-map miss handling: MULTIPLE vs BITMAP search at ~27% L2P misses".into(),
-        source: "seed 000 (ConZone+) §6.6 Fig. 13: at 27.4% misses MULTIPLE has about 10% lower KIOPS than BITMAP and a higher tail; §3.3 bitmap SRAM, §6.6 pinned entries".into(),
+        source: "ConZone+ §6.6 Fig. 13: at 27.4% misses MULTIPLE has about 10% lower KIOPS than BITMAP and a higher tail; §3.3 bitmap SRAM, §6.6 pinned entries".into(),
         rows,
         notes: vec![
             format!("{zones} zones x 44.4 MiB written, L2P cache dropped (power cycle), {} random 4 KiB reads at QD 1.", zones as u64 * 11 * 357 / 100),

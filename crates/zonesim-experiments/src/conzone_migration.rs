@@ -1,4 +1,4 @@
-//! `conzone-migration` (ConZone+, seed 000 §6.5 "Exploring Internal Data Migration Logic in Zoned
+//! `conzone-migration` (ConZone+ §6.5 "Exploring Internal Data Migration Logic in Zoned
 //! Storage with F2FS", Fig. 12): QLC with every write buffered in SLC first (`slc.policy = "all"`,
 //! SLC GC migrating to QLC, `slc.gc = "migrate"`), three fio-like write streams with the lifetime
 //! hints short, medium and extreme, which F2FS puts in its hot, warm and cold logs (so in different
@@ -34,7 +34,7 @@ use zonesim::engine::SimTime;
 use zonesim::error::{Error, Result};
 use zonesim::host::fs::{Ino, ROOT};
 
-const SRC: &str = "seed 000 §6.5, Fig. 12";
+const SRC: &str = "ConZone+ §6.5, Fig. 12";
 const MIB: u64 = 1 << 20;
 const BLK: u64 = 4096;
 const SENS: &str = "SLC region x4 (sensitivity)";
@@ -411,7 +411,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "conzone-migration".into(),
         title: "Three write-hint streams on QLC with SLC for all writes: page- vs zone-granular SLC, block baseline (ConZone+ §6.5, Fig. 12)".into(),
-        source: "seed 000 (ConZone+) §6.5 and Fig. 12".into(),
+        source: "ConZone+ §6.5 and Fig. 12".into(),
         rows,
         notes: vec![
             format!("streams (4 KiB buffered writes, fsync after each): short 16 x 6 MiB files, 8 random updates per file, 160 MiB of updates to one file; medium 16 x 12 MiB, 8 per file, 200 us sleep, 160 MiB to one file; extreme 32 x 4 MiB; interleaved one write each in turn{}", if o.quick() { "; --quick: every size / 4, every zone 4x smaller (96-page blocks, the same 85 sections)" } else { "" }),

@@ -76,8 +76,8 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             let th = if *threads == 1 { "ST" } else { "MT" };
             let wrow = row_info(&format!("{name} {th}"), "write MiB/s", w);
             rows.push(match (d, t) {
-                (0, 0) => wrow.id("conzone.fig8.zoned-write").src("seed 000 §6.2 Fig. 8: zoned writes \"closely aligned\" with ZMS, ST and MT (no number in the text)"),
-                (1, 0) => wrow.id("conzone.fig8.block-write").src("seed 000 §6.2 Fig. 8: block writes \"closely aligned\" with the Pixel 6, ST and MT (no number in the text)"),
+                (0, 0) => wrow.id("conzone.fig8.zoned-write").src("ConZone+ §6.2 Fig. 8: zoned writes \"closely aligned\" with ZMS, ST and MT (no number in the text)"),
+                (1, 0) => wrow.id("conzone.fig8.block-write").src("ConZone+ §6.2 Fig. 8: block writes \"closely aligned\" with the Pixel 6, ST and MT (no number in the text)"),
                 _ => wrow,
             });
             rows.push(row_info(&format!("{name} {th}"), "read MiB/s", rd));
@@ -95,7 +95,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         "{} (\"nearly twice\": under 2, within 25 % of the doubling)",
         zr.tolerance
     );
-    rows.push(zr.id("conzone.fig8.zoned-mt-read").src("seed 000 §6.2 Fig. 8: \"in ConZone - Zoned Device, the read bandwidth in the MT case is nearly twice that of the ST case\" (the paper's cause is host CPU, ours die parallelism)"));
+    rows.push(zr.id("conzone.fig8.zoned-mt-read").src("ConZone+ §6.2 Fig. 8: \"in ConZone - Zoned Device, the read bandwidth in the MT case is nearly twice that of the ST case\" (the paper's cause is host CPU, ours die parallelism)"));
     let mut br = row_range(
         "block MT / ST",
         "read bandwidth ratio",
@@ -108,11 +108,11 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         "{} (\"roughly doubling\": +-25 % of the doubling)",
         br.tolerance
     );
-    rows.push(br.id("conzone.fig8.block-mt-read").src("seed 000 §6.2 Fig. 8: the Pixel 6 \"mirrors that of both ConZone - Zoned Device and ConZone - Block Device, with the bandwidth roughly doubling as the thread count increases\""));
+    rows.push(br.id("conzone.fig8.block-mt-read").src("ConZone+ §6.2 Fig. 8: the Pixel 6 \"mirrors that of both ConZone - Zoned Device and ConZone - Block Device, with the bandwidth roughly doubling as the thread count increases\""));
     Ok(Outcome {
         name: "conzone-seq".into(),
         title: "512 KiB sequential write and read, 1 and 4 threads, zoned vs block device".into(),
-        source: "seed 000 (ConZone+) §6.2 Fig. 8 (no bandwidths in the text; MT reads nearly 2x ST on the zoned device, roughly 2x on the block device)".into(),
+        source: "ConZone+ §6.2 Fig. 8 (no bandwidths in the text; MT reads nearly 2x ST on the zoned device, roughly 2x on the block device)".into(),
         rows,
         notes: vec![
             format!("each thread writes then reads {per_thread} x 48 MiB at QD 1; per-thread bandwidths summed"),

@@ -1,4 +1,4 @@
-//! `conzone-sqlite` (ConZone+, seed 000 §6.3 "Challenges of Zoned Storage in SQLite Transaction
+//! `conzone-sqlite` (ConZone+ §6.3 "Challenges of Zoned Storage in SQLite Transaction
 //! Processing", Fig. 10): Mobibench-like SQLite in WAL mode on F2FS, one row per transaction, on
 //! the zoned and the block form of `conzone-paper` (`conzone_common::fs_device`: metadata on the
 //! SLC namespace 0, the main area on namespace 1, zoned or page-mapped). An insert phase (`n` rows
@@ -31,7 +31,7 @@ use zonesim::error::{Error, Result};
 use zonesim::host::apps::sqlite::{Sqlite, SqliteConfig, TxnKind};
 use zonesim::host::fs::ROOT;
 
-const SRC: &str = "seed 000 §6.3, Fig. 10";
+const SRC: &str = "ConZone+ §6.3, Fig. 10";
 /// F2FS block.
 const BLK: f64 = 4096.0;
 
@@ -447,7 +447,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "conzone-sqlite".into(),
         title: "SQLite WAL insert / update on F2FS, zoned vs block ConZone+: TPS, device WAF, premature flushes, TLC GC (ConZone+ §6.3, Fig. 10)".into(),
-        source: "seed 000 (ConZone+) §6.3 and Fig. 10".into(),
+        source: "ConZone+ §6.3 and Fig. 10".into(),
         rows,
         notes: vec![
             format!("Mobibench-like: {n} insert transactions (one 128-byte row each, appended), then {n} update transactions (one random existing row each); the paper: 2,000,000 operations on a 4 GiB device{}", if o.quick() { "; --quick: 100,000 of each on every zone 4x smaller (96-page blocks, the same 85 sections)" } else { "" }),

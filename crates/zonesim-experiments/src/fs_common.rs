@@ -1,5 +1,5 @@
-//! Helpers of the file-system-level reproductions (ConZone+ (seed 000) §6.3–6.5, Zoned UFS
-//! (seed 001) §5.5–5.6, ZMS (seed 002)): a device with the F2FS model mounted on it (`sim::fs`,
+//! Helpers of the file-system-level reproductions (ConZone+ §6.3–6.5, Zoned UFS
+//! (ZUFS) §5.5–5.6, ZMS): a device with the F2FS model mounted on it (`sim::fs`,
 //! as `zonesim run --fs f2fs`), driven one file operation at a time in a closed loop at queue
 //! depth 1: an operation's device commands (staged: data, node, flush) are submitted when the
 //! previous operation completed, and the clock moves to their completion plus the host's

@@ -1,4 +1,4 @@
-//! Shared setup of the `mcmq-*` reproductions (seed 004 §IV, MCMQ DATE'22): the `mcmq-2022` preset
+//! Shared setup of the `mcmq-*` reproductions (MCMQ §IV, MCMQ DATE'22): the `mcmq-2022` preset
 //! (MLC, 8 channels, Table I latencies) with the multi-core firmware model, fio flows (one job,
 //! one host queue and one FTL worker per flow), and the statistics the figures need.
 //!
@@ -23,7 +23,7 @@ use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 use zonesim::stats::Report;
 
 /// Seed 004 §IV-C, the workload of Figs. 5-7.
-pub const SRC_WORKLOAD: &str = "seed 004 §IV-C: \"The I/O threads generate requests to each logical page in the LPA space with equal probability. The size of each I/O request is set to 8KB.\"";
+pub const SRC_WORKLOAD: &str = "MCMQ §IV-C: \"The I/O threads generate requests to each logical page in the LPA space with equal probability. The size of each I/O request is set to 8KB.\"";
 
 /// Core clock of the firmware cores: MCMQ's harts are QEMU-TCG RISC-V cores, which do about
 /// 200-400 MHz of useful work; 250 MHz is a calibration without a paper number (the paper
@@ -113,7 +113,7 @@ pub fn device(
 }
 
 /// `flows` fio jobs of uniform random 8 KiB `rw` at QD 1 (`norandommap`: every page equally
-/// likely at each request, as seed 004 §IV-C), `ios` each; flow k on namespace
+/// likely at each request, as MCMQ §IV-C), `ios` each; flow k on namespace
 /// `ns_of(k)`.
 pub fn flows(rw: &str, flows: u32, ios: u64, ns_of: impl Fn(u32) -> usize) -> Result<WorkloadSpec> {
     let mut text = String::new();

@@ -1,4 +1,4 @@
-//! `mcmq-isolation`: MCMQ (seed 004) §IV-D Fig. 7. Four flows on a shared namespace, on four
+//! `mcmq-isolation`: MCMQ §IV-D Fig. 7. Four flows on a shared namespace, on four
 //! namespaces sharing all channels (shared storage: the data cache is split four ways, each
 //! namespace as large as the shared one), and on four namespaces each pinned to two of the eight
 //! channels (no sharing: NVM sets, each a quarter of the capacity). The paper's order is no
@@ -18,10 +18,10 @@ use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
-const SRC_ORDER: &str = "seed 004 §IV-D Fig. 7: \"although namespace isolation reduces synchronization overhead between different FTL threads, the I/O performance is worse than shared namespace because the data cache is partitioned\"";
-const SRC_NOSHARE: &str = "seed 004 §IV-D Fig. 7: \"No sharing has a significantly higher performance than both shared namespace and shared storage.\"";
-const SRC_WB: &str = "seed 004 §IV-D: \"Each namespace has a smaller data cache and the number of issued cache writebacks increases.\"";
-const SRC_MISS: &str = "seed 004 §IV-D: \"with no sharing, each namespace is assigned a subset of the underlying flash resource and the capacity of each namespace is smaller so the requests are more concentrated and cache misses are reduced\"";
+const SRC_ORDER: &str = "MCMQ §IV-D Fig. 7: \"although namespace isolation reduces synchronization overhead between different FTL threads, the I/O performance is worse than shared namespace because the data cache is partitioned\"";
+const SRC_NOSHARE: &str = "MCMQ §IV-D Fig. 7: \"No sharing has a significantly higher performance than both shared namespace and shared storage.\"";
+const SRC_WB: &str = "MCMQ §IV-D: \"Each namespace has a smaller data cache and the number of issued cache writebacks increases.\"";
+const SRC_MISS: &str = "MCMQ §IV-D: \"with no sharing, each namespace is assigned a subset of the underlying flash resource and the capacity of each namespace is smaller so the requests are more concentrated and cache misses are reduced\"";
 
 const FLOWS: u32 = 4;
 /// Requests per flow, in cache sizes: the shared cache is written 8 times over, each quarter of
@@ -313,7 +313,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "mcmq-isolation".into(),
         title: "MCMQ Fig. 7: shared namespace vs shared storage vs no sharing (NVM sets)".into(),
-        source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-D Fig. 7".into(),
+        source: "MCMQ (DATE'22) §IV-D Fig. 7".into(),
         rows,
         notes: vec![
             format!("Workload: {SRC_WORKLOAD}; {FLOWS} flows of random 8 KiB writes at QD 1, {} requests per flow, on a fresh device (writes are what the data cache and its write-backs decide), one host queue and worker per flow; device {} GiB ({} blocks per plane; the paper: 512 GB).", dims.ios(TURNS), dims.device_gib(), dims.blocks_per_plane),

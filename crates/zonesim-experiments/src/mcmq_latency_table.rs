@@ -1,4 +1,4 @@
-//! `mcmq-latency-table`: MCMQ (seed 004) §IV-B Table I. Per-page-type flash latencies measured by
+//! `mcmq-latency-table`: MCMQ §IV-B Table I. Per-page-type flash latencies measured by
 //! the simulator on the `mcmq-2022` device (configured, as MCMQ was, to the table's real means;
 //! at paper scale with the paper's 512 GB): reads of an LSB and an MSB page, a program of a word
 //! line holding an LSB and an MSB page, and a block erase, each booked on an idle die. Printed
@@ -19,7 +19,7 @@ use zonesim::engine::SimTime;
 use zonesim::error::Result;
 use zonesim::nand::{NandArray, OpClass};
 
-const SRC: &str = "seed 004 §IV-B Table I: Real 56.2 ± 1.6 / 71.5 ± 8.4 us read LSB/MSB, 381.2 ± 157.3 / 1578.5 ± 68.5 us program LSB/MSB, erase 1.20 ± 0.008 ms; MCMQ 60.7 ± 17.2 / 71.3 ± 26.6, 381.3 ± 96.1 / 1584.6 ± 323.6, 1.20 ± 0.3";
+const SRC: &str = "MCMQ §IV-B Table I: Real 56.2 ± 1.6 / 71.5 ± 8.4 us read LSB/MSB, 381.2 ± 157.3 / 1578.5 ± 68.5 us program LSB/MSB, erase 1.20 ± 0.008 ms; MCMQ 60.7 ± 17.2 / 71.3 ± 26.6, 381.3 ± 96.1 / 1584.6 ± 323.6, 1.20 ± 0.3";
 
 /// Latency of one operation booked on an idle die of a fresh array, µs.
 fn measure(
@@ -141,7 +141,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "mcmq-latency-table".into(),
         title: "MCMQ Table I: per-page-type flash latencies, simulated vs real and MCMQ".into(),
-        source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-B Table I".into(),
+        source: "MCMQ (DATE'22) §IV-B Table I".into(),
         rows,
         notes: vec![
             format!("Each latency is simulated: one operation booked on an idle die of the mcmq-2022 array ({} blocks per plane, {} GiB; 8 KiB pages, MLC: page p is LSB when p is even), minus the channel transfer measured the same way. The tolerance is the table's ± (one standard deviation).", dims.blocks_per_plane, dims.device_gib()),

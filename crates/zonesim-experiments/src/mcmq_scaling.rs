@@ -1,4 +1,4 @@
-//! `mcmq-scaling`: MCMQ (seed 004) §IV-C Fig. 5. Uniform random 8 KiB I/O from 1..6 flows on one
+//! `mcmq-scaling`: MCMQ §IV-C Fig. 5. Uniform random 8 KiB I/O from 1..6 flows on one
 //! shared namespace, one host queue and one FTL worker per flow ("8 logical cores (allowing up
 //! to 6 FTL workers)", §IV-A): per-flow throughput falls and latency rises as workers are
 //! added, because every page serialises on the namespace's data-cache and mapping locks and all
@@ -14,7 +14,7 @@ use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
-const SRC: &str = "seed 004 §IV-C Fig. 5: \"as the number of FTL threads increases, the I/O throughput does not scale linearly. Instead, the I/O throughput of each I/O trace decreases and the end-to-end request latency increases significantly, when more FTL threads are used.\"";
+const SRC: &str = "MCMQ §IV-C Fig. 5: \"as the number of FTL threads increases, the I/O throughput does not scale linearly. Instead, the I/O throughput of each I/O trace decreases and the end-to-end request latency increases significantly, when more FTL threads are used.\"";
 /// Flow (= FTL worker) counts: the paper's range.
 const COUNTS: [u32; 6] = [1, 2, 3, 4, 5, 6];
 
@@ -112,7 +112,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "mcmq-scaling".into(),
         title: "MCMQ Fig. 5: per-flow throughput and latency vs FTL workers, one shared namespace".into(),
-        source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-C Fig. 5".into(),
+        source: "MCMQ (DATE'22) §IV-C Fig. 5".into(),
         rows,
         notes: vec![
             format!("Workload: {SRC_WORKLOAD}; random 50/50 read/write at QD 1 per flow, {ios} requests per flow, over one {} MiB namespace (preconditioned sequentially), a {} MiB data cache, flow k on host queue k and FTL worker k; 1 to 6 flows (the paper's up to 6 FTL workers).", dims.ns_mib, dims.cache_mib),

@@ -1,4 +1,4 @@
-//! `mcmq-vs-mqsim`: MCMQ (seed 004) §IV-C Fig. 6. 1, 2 and 4 uniform 8 KiB flows with
+//! `mcmq-vs-mqsim`: MCMQ §IV-C Fig. 6. 1, 2 and 4 uniform 8 KiB flows with
 //! `firmware.model = "off"` (no CPU or lock model: MQSim's view) and `"cores"` (MCMQ's): without
 //! the firmware model per-flow throughput stays flat and the total scales linearly; with it,
 //! per-flow throughput falls. The cores' clock is a calibration (`mcmq_common::CORE_MHZ`): a
@@ -9,8 +9,8 @@ use super::{row_abs, row_dir, row_info, ExpOptions, Outcome};
 use zonesim::error::Result;
 use zonesim::sim::Precondition;
 
-const SRC: &str = "seed 004 §IV-C Fig. 6: \"the simulated I/O throughput for a single flow remains constant even when more flows are introduced, and the overall throughput of all flows scales linearly with the number of I/O flows\"";
-const SRC_CORES: &str = "seed 004 §IV-C (Fig. 6 against Fig. 5): \"As write requests from different I/O flows are served with the same write cache, there can be synchronization overhead between flows that leads to slowdown of a single flow. These behaviour and thread interaction are not captured and simulated by existing simulators such as MQSim.\"";
+const SRC: &str = "MCMQ §IV-C Fig. 6: \"the simulated I/O throughput for a single flow remains constant even when more flows are introduced, and the overall throughput of all flows scales linearly with the number of I/O flows\"";
+const SRC_CORES: &str = "MCMQ §IV-C (Fig. 6 against Fig. 5): \"As write requests from different I/O flows are served with the same write cache, there can be synchronization overhead between flows that leads to slowdown of a single flow. These behaviour and thread interaction are not captured and simulated by existing simulators such as MQSim.\"";
 /// "Remains constant" / "scales linearly" as a band: ±10 % of flat (and of linear). The text
 /// gives no number; a flat line of a normalized plot read within a tenth. Our seed-to-seed
 /// spread of the per-flow ratio is under 1 % (seeds 1-6).
@@ -95,7 +95,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "mcmq-vs-mqsim".into(),
         title: "MCMQ Fig. 6: per-flow throughput with 1, 2, 4 flows, firmware model off (MQSim) vs cores (MCMQ)".into(),
-        source: "seed 004_52ba186c000ebafa (MCMQ, DATE'22) §IV-C Fig. 6".into(),
+        source: "MCMQ (DATE'22) §IV-C Fig. 6".into(),
         rows,
         notes: vec![
             format!("Workload: {SRC_WORKLOAD}; random 8 KiB reads at QD 1 per flow, {} requests per flow, over one {} MiB namespace (preconditioned sequentially), {} MiB data cache; device {} GiB ({} blocks per plane; the paper: 512 GB).", dims.ios(1), dims.ns_mib, dims.cache_mib, dims.device_gib(), dims.blocks_per_plane),

@@ -1,5 +1,5 @@
 //! Measured steady-state stop for the long random-write experiments (docs/experiments.md
-//! "Steady-state stop"). A fixed overwrite volume (the fio run of ZMS (seed 002) over a 1 GiB file:
+//! "Steady-state stop"). A fixed overwrite volume (the fio run of ZMS over a 1 GiB file:
 //! "Random Write Performance & Write Amplification", whose run length the talk does not state)
 //! exists only to reach steady state; this room replaces it with a measured stop: the run proceeds
 //! in equal windows and stops once the windowed metrics (for `zms-randwrite`: FS WAF, device WAF,

@@ -1,4 +1,4 @@
-//! `supgc-fio`: SUP-GC (seed 003) §5.3.2, the FIO test at the file-system layer (Figs. 14-18).
+//! `supgc-fio`: SUP-GC §5.3.2, the FIO test at the file-system layer (Figs. 14-18).
 //!
 //! The paper runs fio `randrw` (libaio, 4 KB blocks, 10 jobs) at write ratios of 1, 25, 50, 75
 //! and 99 % on its 1 TB MLC Cosmos+ (16 KB pages, 128 pages per block, 64 dies, page mapping,
@@ -313,7 +313,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "supgc-fio".into(),
         title: "SUP-GC vs Cosmos+ / BF-Optimized / GCaR-Optimized, fio randrw 4 KiB numjobs 10: uniform (checked) and zipf 1.2 (assumed skew, sensitivity)".into(),
-        source: "seed 003_2bba45ff35fd98e6 (SUP-GC) §5.3.2, Figs. 14-18 and their text".into(),
+        source: "SUP-GC §5.3.2, Figs. 14-18 and their text".into(),
         rows,
         notes: notes(o.scale),
     })
@@ -323,7 +323,7 @@ type At<'a> = dyn Fn(usize, u32, usize) -> &'a Point + 'a;
 
 /// Fig. 14, 1 % writes: no GC, the classification cost alone.
 fn one_percent_rows(at: &At<'_>) -> Vec<Row> {
-    let src = "seed 003 §5.3.2 Fig. 14 (1% writes)";
+    let src = "SUP-GC §5.3.2 Fig. 14 (1% writes)";
     let iops = |p: usize| pct_change(at(0, 1, p).m[0], at(0, 1, 0).m[0]);
     let most = |k: usize| {
         (0..POLICIES.len())
@@ -390,7 +390,7 @@ fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
         ));
         let r = row_abs(&case, "GC onset, GB of data volume per TB raw", ours, gb, 100.0)
             .id(&format!("supgc.fig{fig}.gc-onset"))
-            .src(&format!("seed 003 §5.3.2 Fig. {fig}: erases and GC page moves start to rise at {gb} GB; ours is the reads + writes issued until the first GC page move, as a share of the raw capacity x 1,000 GB (a ratio of capacity: the device here is smaller); band +-100 GB, the figure's x-axis step"));
+            .src(&format!("SUP-GC §5.3.2 Fig. {fig}: erases and GC page moves start to rise at {gb} GB; ours is the reads + writes issued until the first GC page move, as a share of the raw capacity x 1,000 GB (a ratio of capacity: the device here is smaller); band +-100 GB, the figure's x-axis step"));
         let measured = format!("Measured: host writes at onset {:.1} % of the raw capacity; the paper's 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes, 12.5 / 15 / 15 % of its 1 TB.", writes);
         rows.push(if ratio == 25 {
             // Scale-dependent (measured): a gap at the paper's scale only.
@@ -422,7 +422,7 @@ fn comparison_rows(at: &At<'_>) -> Vec<Row> {
                 let (u, z) = (ch(0), ch(1));
                 let b = band(reference);
                 let src = format!(
-                    "seed 003 §5.3.2, text after Fig. {fig}: SUP-GC {reference:+}% vs {wname} at 700 GB; band 30% of the value, at least 3 points (the paper gives one run per point and no spread; 3 points is over 6x the seed-to-seed sd of these changes, at most 0.5 point over seeds 1-3){}",
+                    "SUP-GC §5.3.2, text after Fig. {fig}: SUP-GC {reference:+}% vs {wname} at 700 GB; band 30% of the value, at least 3 points (the paper gives one run per point and no spread; 3 points is over 6x the seed-to-seed sd of these changes, at most 0.5 point over seeds 1-3){}",
                     if ratio == 75 && k == 3 { " [the 75% p99 sentence repeats the 50% one word for word]" } else { "" }
                 );
                 let case = format!("uniform, {ratio}% writes, sup vs {wname}");
@@ -455,13 +455,13 @@ fn direction_rows(at: &At<'_>) -> Vec<Row> {
     };
     let items: [(&str, &str, u32, usize, usize, bool, &str); 4] = [
         ("supgc.fig17.bf-below-cosmos", "bloom vs single", 75, 1, 0, false,
-         "seed 003 §5.3.2 Fig. 17: at 700 GB BF-Optimized \"sharply declines, slightly falling below Cosmos+ and GCaR\" (the quoted gains derive to BF +0.5% above Cosmos+: the text disagrees with its numbers)"),
+         "SUP-GC §5.3.2 Fig. 17: at 700 GB BF-Optimized \"sharply declines, slightly falling below Cosmos+ and GCaR\" (the quoted gains derive to BF +0.5% above Cosmos+: the text disagrees with its numbers)"),
         ("supgc.fig18.sup-moves-lower", "sup vs single", 99, 2, 2, false,
-         "seed 003 §5.3.2 Fig. 18(d): \"SUP-GC shows a significantly lower GC page move count\""),
+         "SUP-GC §5.3.2 Fig. 18(d): \"SUP-GC shows a significantly lower GC page move count\""),
         ("supgc.fig18.sup-p99-lower", "sup vs single", 99, 2, 3, false,
-         "seed 003 §5.3.2 Fig. 18(e): \"SUP-GC demonstrates significantly lower tail latency compared to Cosmos+\""),
+         "SUP-GC §5.3.2 Fig. 18(e): \"SUP-GC demonstrates significantly lower tail latency compared to Cosmos+\""),
         ("supgc.fig18.bf-moves-higher", "bloom vs single", 99, 1, 2, true,
-         "seed 003 §5.3.2 Fig. 18(c)(d): BF-Optimized's erases and GC page moves are \"consistently higher than those of Cosmos+ and GCaR\""),
+         "SUP-GC §5.3.2 Fig. 18(c)(d): BF-Optimized's erases and GC page moves are \"consistently higher than those of Cosmos+ and GCaR\""),
     ];
     let mut rows = Vec::new();
     for (id, who, ratio, p, k, higher, src) in items {

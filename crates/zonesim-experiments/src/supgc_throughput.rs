@@ -1,4 +1,4 @@
-//! `supgc-throughput`: SUP-GC (seed 003) §5.3.1, Fig. 13 — the throughput of each placement
+//! `supgc-throughput`: SUP-GC §5.3.1, Fig. 13 — the throughput of each placement
 //! scheme on a fresh Cosmos+ with no GC (sysbench's prepare phase written through the block
 //! layer), normalized to the Cosmos+ baseline: SUP-GC 1.0, BF-Optimized about 0.95,
 //! GCaR-Optimized 0.65. Without GC the only difference between the schemes is the controller
@@ -18,7 +18,7 @@ use zonesim::error::Result;
 use zonesim::host::fio::parse_job_file;
 use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 
-const SRC13: &str = "seed 003 §5.3.1 Fig. 13";
+const SRC13: &str = "SUP-GC §5.3.1 Fig. 13";
 
 /// Bloom cost per written page swept by the sensitivity rows, ns (the default is 1,000).
 const BLOOM_WRITE_NS: [f64; 4] = [100.0, 250.0, 500.0, 1000.0];
@@ -135,7 +135,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "supgc-throughput".into(),
         title: "Fig. 13: throughput without GC, normalized to Cosmos+ (controller-CPU cost of each scheme)".into(),
-        source: "seed 003_2bba45ff35fd98e6 (SUP-GC) §5.3.1 Fig. 13".into(),
+        source: "SUP-GC §5.3.1 Fig. 13".into(),
         rows,
         notes: vec![
             "The GCaR row is a calibration: ftl.cost.gcar_write_ns = gcar_gc_page_ns = 1350 are fitted to it (and then used unchanged by supgc-fio). The Bloom costs are assumed defaults (docs/placement.md), so the BF row is a prediction; its known gap carries the sensitivity over the Bloom cost per written page. ftl.cost.host_cmd_ns = 10 us per command as in supgc-fio.".into(),

@@ -1,4 +1,4 @@
-//! The device of the `zms-*` reproductions (ZMS, seed 002, ATC'24 talk) at each scale, and the
+//! The device of the `zms-*` reproductions (ZMS, ATC'24 talk) at each scale, and the
 //! bands the talk's words give.
 //!
 //! The talk's device ("Evaluation Setup"): "Zoned UFS: 128GiB, UFS 2.1; zone size: 138MiB; a

@@ -1,4 +1,4 @@
-//! `zms-multizone`: ZMS (seed 002, ATC'24 talk) "Challenge #1: Multi-zone Write Performance"
+//! `zms-multizone`: ZMS (ATC'24 talk) "Challenge #1: Multi-zone Write Performance"
 //! and "Performance of Writing to Multiple Zones": three concurrent writers, each writing its
 //! own zone sequentially on `zms-2024` (two 384 KiB superpage buffers for the zoned LU, SLC
 //! buffering of unaligned flushes), without and with IOTailor (`host.iotailor`,
@@ -22,7 +22,7 @@ use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
-const SRC: &str = "seed 002, \"Performance of Writing to Multiple Zones\"";
+const SRC: &str = "ZMS, \"Performance of Writing to Multiple Zones\"";
 /// The zoned LU of `zms-2024`.
 const ZMS_NS: usize = 1;
 
@@ -162,7 +162,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             false,
         )
         .id("zms.conclusion.unaligned-flushes")
-        .src("seed 002 \"Conclusion\": \"IOTailor improves performance of writing to multiple zones by avoiding unaligned buffer flushes due to buffer switching\" (a premature flush is a buffer flushed before it holds a TLC program unit)"),
+        .src("ZMS \"Conclusion\": \"IOTailor improves performance of writing to multiple zones by avoiding unaligned buffer flushes due to buffer switching\" (a premature flush is a buffer flushed before it holds a TLC program unit)"),
     );
     let dev = if o.scale == Scale::Paper {
         "the talk's 128 GiB device (938 zones, zms_common)"
@@ -172,7 +172,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zms-multizone".into(),
         title: "ZMS Challenge #1: three writers to their own zones, without and with IOTailor".into(),
-        source: "seed 002 (ZMS, ATC'24 talk), \"Challenge #1\", \"Performance of Writing to Multiple Zones\" and \"Conclusion\"".into(),
+        source: "ZMS (ATC'24 talk), \"Challenge #1\", \"Performance of Writing to Multiple Zones\" and \"Conclusion\"".into(),
         rows,
         notes: vec![
             format!("{dev}, zoned LU; three fio jobs writing zones 0, 1, 2 sequentially from empty ({size} each: one zone at full and paper scale), {bs} KiB writes at QD {qd} per job (chosen: the talk's jobs write files through F2FS, whose write-back decides the device's request sizes; the talk gives neither). Sensitivity rows: 128 KiB at QD 4, 512 KiB at QD 1, 4 KiB at QD 16."),

@@ -1,4 +1,4 @@
-//! `zms-randread`: ZMS (seed 002, ATC'24 talk) "Random Read Performance": 4 KiB random reads
+//! `zms-randread`: ZMS (ATC'24 talk) "Random Read Performance": 4 KiB random reads
 //! over an 8 GiB file, a conventional (block) UFS against ZMS: "Baseline: map cache miss ratio:
 //! 27.1%", "ZMS: no map cache miss", "37~44% better random read performance".
 //!
@@ -26,7 +26,7 @@ use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
-const SRC: &str = "seed 002 \"Random Read Performance\" (8GiB file random read)";
+const SRC: &str = "ZMS \"Random Read Performance\" (8GiB file random read)";
 /// The data LU of both sides.
 const DATA_NS: usize = 1;
 /// The queue depth of the checked rows (fio's default) and the sensitivity table's.
@@ -139,7 +139,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zms-randread".into(),
         title: "ZMS: 4 KiB random reads over an 8 GiB file, block baseline (page map + L2P cache) vs ZMS (zone map)".into(),
-        source: "seed 002 (ZMS, ATC'24 talk), \"Random Read Performance\"".into(),
+        source: "ZMS (ATC'24 talk), \"Random Read Performance\"".into(),
         rows,
         notes: vec![
             format!("Device: {dev}; baseline = its conventional metadata LU plus one conventional LU over the rest (page-mapped FTL, 6,127,616 B L2P map-page cache: 187 of the 256 map pages of 32 KiB that map 8 GiB); ZMS = the zoned LU with zone mapping. Each device is filled sequentially (precondition seq), then {ios} reads of 4 KiB at uniform offsets (with replacement) of the 8 GiB file (namespace 1): the talk's file; it gives no run length."),

@@ -1,4 +1,4 @@
-//! `zms-randwrite`: ZMS (seed 002, ATC'24 talk) "Random Write Performance & Write
+//! `zms-randwrite`: ZMS (ATC'24 talk) "Random Write Performance & Write
 //! Amplification": "2.85x ~ 6.4x lower write amplification", "5x ~ 13.6x higher random write
 //! throughput", with "Buffered random read/write | Fio, 4 KiB IO over 1 GiB file" (Evaluation
 //! Setup) on a zoned UFS with "a conventional logical unit for F2FS meta area"; "Baseline: the
@@ -45,7 +45,7 @@ use zonesim::config::DeviceConfig;
 use zonesim::error::{Error, Result};
 
 const EXP: &str = "zms-randwrite";
-const SRC: &str = "seed 002 \"Random Write Performance & Write Amplification\" (4 KiB buffered random writes, 1 GiB file)";
+const SRC: &str = "ZMS \"Random Write Performance & Write Amplification\" (4 KiB buffered random writes, 1 GiB file)";
 /// The data LU.
 const DATA_NS: usize = 1;
 /// F2FS block.
@@ -527,7 +527,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zms-randwrite".into(),
         title: "ZMS: 4 KiB buffered random writes over a 1 GiB file on F2FS, block baseline vs ZMS: end-to-end WAF and throughput".into(),
-        source: "seed 002 (ZMS, ATC'24 talk): Random Write Performance & Write Amplification; Evaluation Setup".into(),
+        source: "ZMS (ATC'24 talk): Random Write Performance & Write Amplification; Evaluation Setup".into(),
         rows,
         notes: vec![
             format!("data LU {zones} zones x {zone_mib} MiB, a {file_mib} MiB test file (the talk: 128 GiB, 138 MiB zones, 1 GiB file{}); metadata on the conventional LU (namespace 0)", match o.scale { Scale::Quick => "; --quick: every zone 4x smaller, the same 64 sections", Scale::Full => "; full: the preset's 64 zones", Scale::Paper => "; paper scale: the talk's device" }),

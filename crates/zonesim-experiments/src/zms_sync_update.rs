@@ -1,4 +1,4 @@
-//! `zms-sync-update`: ZMS (seed 002, ATC'24 talk) "Synchronous Update Performance": "Using the
+//! `zms-sync-update`: ZMS (ATC'24 talk) "Synchronous Update Performance": "Using the
 //! budget-based in-place update, ZMS shows no performance degradation in tiny synchronous
 //! update and SQLite rollback journal mode"; "60~100% performance gain in write-ahead log
 //! (WAL) mode (append logging)", with "Synchronous random write: Fio, 4 KiB write followed by
@@ -46,7 +46,7 @@ use zonesim::error::{Error, Result};
 use zonesim::host::apps::sqlite::{Journal, Sqlite, SqliteConfig, Synchronous, TxnKind};
 use zonesim::host::fs::{Ino, ROOT};
 
-const SRC: &str = "seed 002 \"Synchronous Update Performance\"";
+const SRC: &str = "ZMS \"Synchronous Update Performance\"";
 /// The data LU.
 const DATA_NS: usize = 1;
 const BLK: u64 = 4096;
@@ -335,9 +335,9 @@ fn quantity_rows(case: &str, c: &Checked, sens: bool) -> Vec<Row> {
         tag(row_range(case, "SQLite WAL: ZMS / baseline TPS", c.wal, 1.8, WAL_GAIN.0, WAL_GAIN.1)
             .src(&format!("{SRC}: \"60~100% performance gain in write-ahead log (WAL) mode (append logging)\" (the range; \"append logging\" is the legend's ZMS)"))),
         tag(row_dir_by(case, "fsync test: ZMS vs baseline IOPS %", c.append_pct, false, MARGIN_PCT)
-            .src("seed 002 \"Challenge #2: Latency of Tiny Synchronous File Update\": \"In-place update policy cannot be used on zoned devices\"; the chart \"4KiB write + fsync()\" (ZMS: append logging; a change beyond 5.8 %, the smallest the talk reports)")),
+            .src("ZMS \"Challenge #2: Latency of Tiny Synchronous File Update\": \"In-place update policy cannot be used on zoned devices\"; the chart \"4KiB write + fsync()\" (ZMS: append logging; a change beyond 5.8 %, the smallest the talk reports)")),
         tag(row_dir_by(case, "fsync test: ZMS w/ IPU vs ZMS IOPS %", c.ipu_pct, true, MARGIN_PCT)
-            .src("seed 002 \"Conclusion\": \"Budget-based in-place update improves synchronous update performance\" (a change beyond 5.8 %, the smallest the talk reports)")),
+            .src("ZMS \"Conclusion\": \"Budget-based in-place update improves synchronous update performance\" (a change beyond 5.8 %, the smallest the talk reports)")),
     ]
 }
 
@@ -487,7 +487,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zms-sync-update".into(),
         title: "ZMS: 4 KiB write + fsync and SQLite (WAL, rollback) on the block baseline (F2FS IPU), ZMS (append logging) and ZMS with budget-based in-place update".into(),
-        source: "seed 002 (ZMS, ATC'24 talk): Challenge #2 (Latency of Tiny Synchronous File Update), Budget-based In-Place Update, Synchronous Update Performance, Conclusion; Evaluation Setup".into(),
+        source: "ZMS (ATC'24 talk): Challenge #2 (Latency of Tiny Synchronous File Update), Budget-based In-Place Update, Synchronous Update Performance, Conclusion; Evaluation Setup".into(),
         rows,
         notes: vec![
             format!("data LU {} zones (the talk: 128 GiB){q}; metadata on the conventional LU (namespace 0); ZMS w/ IPU: zone.ipu_budget_bytes = {} MiB (the talk gives no budget; sensitivity row at 1/4 of the test file)", zones(o.scale), main.budget_mib),

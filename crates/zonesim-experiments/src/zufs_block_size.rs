@@ -1,4 +1,4 @@
-//! `zufs-block-size`: Zoned UFS (seed 001, FAST'26) §5.3, Fig. 7c: random reads of the largest
+//! `zufs-block-size`: Zoned UFS (FAST'26) §5.3, Fig. 7c: random reads of the largest
 //! range while the block size grows from 4 KiB to 512 KiB, CUFS (`cufs-2026`) vs ZUFS
 //! (`zufs-2026`): ZUFS ahead for small and medium blocks, "most pronounced below 128 KB", the
 //! gap narrowing above, where one map lookup serves more data.
@@ -13,7 +13,7 @@ use super::zufs_common::{cufs, randread_cufs, randread_point, range_name, zufs, 
 use super::{pct_change, row_dir, row_info, ExpOptions, Outcome, Row};
 use zonesim::error::Result;
 
-const SRC: &str = "seed 001 §5.3 Fig. 7c";
+const SRC: &str = "ZUFS §5.3 Fig. 7c";
 const KIB: u64 = 1024;
 /// The block sizes of every scale, KiB (§5.3: "from 4 KB to 512 KB").
 const SIZES: [u64; 8] = [4, 8, 16, 32, 64, 128, 256, 512];
@@ -65,7 +65,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zufs-block-size".into(),
         title: "ZUFS §5.3 Fig. 7c: random reads over the widest range, 4 KiB .. 512 KiB blocks".into(),
-        source: "seed 001 (Zoned UFS, FAST'26) §5.3, Fig. 7c (claims in the text, no numbers)".into(),
+        source: "ZUFS (Zoned UFS, FAST'26) §5.3, Fig. 7c (claims in the text, no numbers)".into(),
         rows,
         notes: vec![
             format!("{} scale: random reads over {} of freshly (sequentially) written devices ({}), 4 threads x QD 64 (§5.2's random-read setup); requests per thread fall with the block size (4 KiB: {base} each, at least {})", o.scale, range_name(range), if o.paper() { "the paper's 512 GB devices, §5.1; its 256 GB file, §5.3" } else { "the presets, 14.7 / 12.4 GiB" }, base / 20),

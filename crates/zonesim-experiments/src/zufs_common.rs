@@ -1,4 +1,4 @@
-//! Helpers shared by the Zoned UFS reproductions (seed 001 §5.2–5.6, `zufs-*`): the CUFS and
+//! Helpers shared by the Zoned UFS reproductions (ZUFS §5.2–5.6, `zufs-*`): the CUFS and
 //! ZUFS devices at each scale (the presets, and the paper's 512 GB phone, §5.1), the
 //! random-read job of §5.2 ("four threads with a request size of 4 KB ... libaio engine with a
 //! queue depth of 64"), and reading read throughput and map misses out of a report.

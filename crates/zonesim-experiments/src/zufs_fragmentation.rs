@@ -1,4 +1,4 @@
-//! `zufs-fragmentation` (Zoned UFS, seed 001 §5.5, Fig. 9–10): the aging loop on CUFS and ZUFS.
+//! `zufs-fragmentation` (Zoned UFS §5.5, Fig. 9–10): the aging loop on CUFS and ZUFS.
 //! Each iteration creates 128 KiB files and deletes every second one, then writes a test file
 //! (fsync), reads it back and removes it; the loop ends when the file system's free space falls
 //! below 1 GB. The F2FS model (`host::fs`) runs on `cufs-2026` (conventional LU, adaptive mode:
@@ -30,7 +30,7 @@ use zonesim::sim::RunOptions;
 use zonesim::stats::fs::Iteration;
 use zonesim::{RunSpec, WorkloadSpec};
 
-const SRC: &str = "seed 001 §5.5";
+const SRC: &str = "ZUFS §5.5";
 /// 200 MB/s and 100 MB/s in MiB/s.
 const MB200: f64 = 200.0 / 1.048_576;
 const MB100: f64 = 100.0 / 1.048_576;
@@ -322,7 +322,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zufs-fragmentation".into(),
         title: "F2FS aging on CUFS vs ZUFS: throughput, segments, fragmentation, GC phases (ZUFS §5.5, Fig. 9-10)".into(),
-        source: "seed 001 (ZUFS) §5.5, Fig. 9 and Fig. 10".into(),
+        source: "ZUFS §5.5, Fig. 9 and Fig. 10".into(),
         rows,
         notes,
     })
@@ -452,7 +452,7 @@ fn zufs_rows(rows: &mut Vec<Row>, z: &Aged, c: &Aged, o: &ExpOptions) {
     let ratio = min / c.min_by(write).max(1e-9);
     let mut r = row_range("zufs / cufs", "min test-file write ratio", ratio, 2.0, 2.0, 4.0)
         .id("zufs.abstract.min-write-2x")
-        .src(&format!("seed 001 abstract: \"ZUFS sustains over 2x higher write throughput under fragmentation\"; {SRC}: ZUFS \"maintains a higher lower bound on write throughput compared to CUFS\" (the band's top, 4x: ZUFS's floor at most 400 MB/s, as the Fig. 9c row, over CUFS's ~100)"));
+        .src(&format!("ZUFS abstract: \"ZUFS sustains over 2x higher write throughput under fragmentation\"; {SRC}: ZUFS \"maintains a higher lower bound on write throughput compared to CUFS\" (the band's top, 4x: ZUFS's floor at most 400 MB/s, as the Fig. 9c row, over CUFS's ~100)"));
     r = r.gap(
         Cause::ModelDefect,
         &format!(

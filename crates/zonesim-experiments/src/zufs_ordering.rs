@@ -1,4 +1,4 @@
-//! `zufs-ordering`: Zoned UFS (seed 001, FAST'26) §3.3 "Write Ordering Violations" and §4.3
+//! `zufs-ordering`: Zoned UFS (FAST'26) §3.3 "Write Ordering Violations" and §4.3
 //! "End-to-End Write Ordering Guarantees": QD 32 sequential writes to the zoned LU of
 //! `zufs-2026` while the UFS driver requeues some dispatched writes (clock gating,
 //! `host.requeue_probability`), with and without zone write locking (`host.zone_write_lock`,
@@ -28,7 +28,7 @@ use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
-const SRC: &str = "seed 001 §3.3/§4.3";
+const SRC: &str = "ZUFS §3.3/§4.3";
 /// The requeue probability of the checked runs (chosen: clock gating is workload dependent).
 const REQUEUE: f64 = 0.05;
 
@@ -130,7 +130,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zufs-ordering".into(),
         title: "ZUFS §3.3: QD 32 sequential zoned writes with requeueing, with / without zone write locking, and zone append".into(),
-        source: "seed 001 (Zoned UFS, FAST'26) §3.3, §4.3 (claims, no numbers)".into(),
+        source: "ZUFS (Zoned UFS, FAST'26) §3.3, §4.3 (claims, no numbers)".into(),
         rows,
         notes: vec![
             format!("zufs-2026 zoned LU (namespace 1), {zones} zones (2,112 MiB) written sequentially from empty in 16 KiB requests at QD 32; host.requeue_probability = {REQUEUE} (chosen), requeue delay 50 us (the preset's default, chosen): a requeued write reaches the device that much later."),

@@ -1,4 +1,4 @@
-//! `zufs-wide-read`: Zoned UFS (seed 001, FAST'26) §5.2 "I/O Throughput" (Fig. 7a) and §5.3
+//! `zufs-wide-read`: Zoned UFS (FAST'26) §5.2 "I/O Throughput" (Fig. 7a) and §5.3
 //! "Wide Range Random Read" (Fig. 7b), CUFS (`cufs-2026`: a two-level L1/L2 map cached in
 //! 1 MiB of SRAM) against ZUFS (`zufs-2026`: the zone map, ZMT, in SRAM of its own).
 //!
@@ -30,8 +30,8 @@ use zonesim::sim::{Precondition, RunOptions};
 use zonesim::stats::Report;
 use zonesim::RunSpec;
 
-const SRC7A: &str = "seed 001 §5.2 Fig. 7a";
-const SRC7B: &str = "seed 001 §5.3 Fig. 7b";
+const SRC7A: &str = "ZUFS §5.2 Fig. 7a";
+const SRC7B: &str = "ZUFS §5.3 Fig. 7b";
 const COMPRESSED: &str = "ftl.compressed_l1=true";
 
 /// The ranges and reads per thread of each scale (module doc).
@@ -185,7 +185,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zufs-wide-read".into(),
         title: "ZUFS §5.2-5.3 Fig. 7a/7b: clean-device throughput, and 4 KiB random reads over growing ranges, CUFS vs ZUFS".into(),
-        source: "seed 001 (Zoned UFS, FAST'26) §5.2 Fig. 7a, §5.3 Fig. 7b (claims in the text, no numbers)".into(),
+        source: "ZUFS (Zoned UFS, FAST'26) §5.2 Fig. 7a, §5.3 Fig. 7b (claims in the text, no numbers)".into(),
         rows,
         notes: vec![
             format!("{} scale: {}", o.scale, if o.paper() { "the paper's devices, 512 GB (§5.1): CUFS 478 GiB on 496 superblocks of 1,056 MiB (7% spare), ZUFS 462 zones of 1,056 MiB; ranges 4 .. 256 GiB (§5.3: 4 GB .. 256 GB)" } else { "the presets, CUFS 14.7 GiB and ZUFS 12 zones (12.4 GiB); ranges from the paper's smallest, 4 GiB, up to 12 GiB" }),

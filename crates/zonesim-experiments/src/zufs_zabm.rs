@@ -1,4 +1,4 @@
-//! `zufs-zabm`: Zoned UFS (seed 001, FAST'26) §5.4 "Fine-grained Write Buffer Management",
+//! `zufs-zabm`: Zoned UFS (FAST'26) §5.4 "Fine-grained Write Buffer Management",
 //! Fig. 8: sequential writes to a single zone of `zufs-2026`, in chunks equal to the buffer's
 //! flush unit ("we emulate the behavior of its IOTailor layer and write buffer scheme by issuing
 //! fixed-size writes aligned with the buffer size directly to the device"):
@@ -21,7 +21,7 @@ use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
 
-const SRC: &str = "seed 001 §5.4 Fig. 8";
+const SRC: &str = "ZUFS §5.4 Fig. 8";
 
 /// One buffer scheme: name, `--set` overrides of `zufs-2026`, chunk (request) size in KiB.
 struct Scheme {
@@ -136,7 +136,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: "zufs-zabm".into(),
         title: "ZUFS §5.4 Fig. 8: single-zone writes, ZABM 192 KiB / 768 KiB vs ZMS-style 768 KiB static buffer".into(),
-        source: "seed 001 (Zoned UFS, FAST'26) §5.4, Fig. 8".into(),
+        source: "ZUFS (Zoned UFS, FAST'26) §5.4, Fig. 8".into(),
         rows,
         notes: vec![
             format!("{} scale: zufs-2026 zoned LU{}, one zone written sequentially from empty ({size}), writes of the chunk size at QD {qd} (the paper gives no queue depth; sensitivity rows at QD 1 and 32, and at TLC program times of 700 and 1,500 us against the preset's 937.5).", o.scale, if o.paper() { " of the paper's 512 GB device (462 zones)" } else { "" }),

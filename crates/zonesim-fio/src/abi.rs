@@ -1,45 +1,180 @@
-//! fio's ioengine ABI, pinned to **fio 3.33** (Debian 12's `fio` package, `FIO_IOOPS_VERSION`
-//! 31). Written from fio-3.33's `ioengines.h`, `parse.h`, `optgroup.h`, `io_u.h`, `file.h`,
-//! `fio.h` and `zbd_types.h`; offsets of the structures this engine only reaches into were
-//! measured with `offsetof` against those headers (x86-64 Linux, LP64).
+//! fio's ioengine ABI for each fio release from 3.33 to 3.42: the offsets of the fields of
+//! fio's structures the engine reads or writes, the layout of `struct ioengine_ops` and the
+//! constants it uses. fio changes these between releases (fields and callbacks added or
+//! removed, `FIO_IOOPS_VERSION` raised), so the engine picks the layout of the running fio at
+//! load, from fio's exported `fio_version_string`, and refuses any other fio in one line
+//! naming the supported releases.
 //!
-//! What a different fio does: fio refuses to load an engine whose `version` differs from its own
-//! `FIO_IOOPS_VERSION` ("bad ioops version"), and [`thread_eo`] checks the back-pointer fio
-//! stores at the start of the engine options before trusting the `thread_data` offset. Moving to
-//! another fio version means re-measuring the `*_OFF` constants below and the version.
+//! How the table was derived: `scripts/fio-abi-layouts FIO_CLONE` checks out each release tag
+//! of fio's git repository, configures it and compiles `scripts/fio-abi/probe.c`, which prints
+//! `offsetof` / `sizeof` of every field below and the constants (x86-64 Linux, LP64); its
+//! output is [`LAYOUTS`]. Only fio 3.33 (Debian 12's package) is tested against a running fio
+//! here; the other rows come from the headers alone. Fields and constants that no release in
+//! the range changed are plain constants below (the probe checks them too).
+//!
+//! Two safety nets beyond the table: fio refuses an engine whose `version` differs from its
+//! own `FIO_IOOPS_VERSION` ("bad ioops version"), and [`thread_eo`] checks the back-pointer
+//! fio stores at the start of the engine options before trusting the `thread_data` offset (a
+//! fio built with other configure options could move it).
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::sync::OnceLock;
 
-/// The fio releases whose ABI this engine was measured against (`fio --version`).
-pub const SUPPORTED_FIO: &str = "fio-3.33";
-
-/// Checks the loading fio's version string (`fio_version_string`, exported by fio) against
-/// [`SUPPORTED_FIO`]; fine when it cannot be found (not loaded by fio: a test).
-pub fn check_fio_version() -> Result<(), String> {
-    // SAFETY: dlsym with RTLD_DEFAULT looks a symbol up in the process; fio's
-    // `fio_version_string` is a NUL-terminated `const char[]` (init.c).
-    let v = unsafe {
-        let sym = libc::dlsym(libc::RTLD_DEFAULT, c"fio_version_string".as_ptr());
-        if sym.is_null() {
-            return Ok(());
-        }
-        std::ffi::CStr::from_ptr(sym as *const c_char)
-            .to_string_lossy()
-            .into_owned()
-    };
-    let release = v.split(['-', '.']).take(3).collect::<Vec<_>>().join(".");
-    if release == "fio.3.33" {
-        return Ok(());
-    }
-    Err(format!(
-        "this libzonesim_fio.so is built for the ABI of {SUPPORTED_FIO} (FIO_IOOPS_VERSION {FIO_IOOPS_VERSION}) \
-         and this is {v}; install fio 3.33 (Debian 12's package) or port crates/zonesim-fio/src/abi.rs \
-         (docs/emulation.md, \"fio versions\")"
-    ))
+/// One or more fio releases with the same layout of what the engine touches.
+#[derive(Debug)]
+pub struct Layout {
+    /// `MAJOR.MINOR` as in `fio --version` (`fio-3.33`).
+    pub releases: &'static [&'static str],
+    /// `FIO_IOOPS_VERSION` (ioengines.h).
+    pub ioops_version: c_int,
+    /// `struct thread_data`: `void *eo`.
+    pub td_eo: usize,
+    /// `struct io_u`: `offset`, `xfer_buf`, `xfer_buflen`, `resid`, `error`.
+    pub io_u: [usize; 5],
+    /// `struct fio_file`: `flags`.
+    pub file_flags: usize,
+    /// `sizeof(struct ioengine_ops)`.
+    pub ops_size: usize,
+    /// `struct ioengine_ops`: `cleanup`, `open_file`, `close_file`, `get_file_size`,
+    /// `get_zoned_model`, `report_zones`, `reset_wp`, `get_max_open_zones`,
+    /// `option_struct_size`, `options` (the callbacks before `cleanup` never moved).
+    pub ops: [usize; 10],
+    /// `FIO_OPT_G_INVALID` (optgroup.h): the option group of engine options.
+    pub opt_g_invalid: u64,
 }
 
-/// `FIO_IOOPS_VERSION` of fio 3.33.
-pub const FIO_IOOPS_VERSION: c_int = 31;
+/// Every supported release, oldest first (output of `scripts/fio-abi-layouts`).
+pub const LAYOUTS: &[Layout] = &[
+    Layout {
+        releases: &["3.33"],
+        ioops_version: 31,
+        td_eo: 4216,
+        io_u: [72, 104, 112, 136, 144],
+        file_flags: 364,
+        ops_size: 264,
+        ops: [120, 128, 136, 160, 216, 224, 232, 240, 248, 256],
+        opt_g_invalid: 1 << 40,
+    },
+    Layout {
+        releases: &["3.34", "3.35"],
+        ioops_version: 32,
+        td_eo: 3280,
+        io_u: [72, 104, 112, 136, 144],
+        file_flags: 372,
+        ops_size: 280,
+        ops: [120, 128, 136, 160, 216, 224, 232, 240, 264, 272],
+        opt_g_invalid: 1 << 40,
+    },
+    Layout {
+        releases: &["3.36", "3.37"],
+        ioops_version: 33,
+        td_eo: 3304,
+        io_u: [72, 104, 112, 136, 144],
+        file_flags: 372,
+        ops_size: 288,
+        ops: [120, 128, 136, 160, 216, 224, 232, 240, 272, 280],
+        opt_g_invalid: 1 << 40,
+    },
+    Layout {
+        releases: &["3.38", "3.39"],
+        ioops_version: 36,
+        td_eo: 3520,
+        io_u: [72, 104, 112, 136, 144],
+        file_flags: 380,
+        ops_size: 288,
+        ops: [120, 128, 136, 160, 216, 224, 232, 240, 272, 280],
+        opt_g_invalid: 1 << 39,
+    },
+    Layout {
+        releases: &["3.40"],
+        ioops_version: 37,
+        td_eo: 3528,
+        io_u: [72, 104, 112, 136, 144],
+        file_flags: 380,
+        ops_size: 296,
+        ops: [120, 128, 136, 160, 216, 224, 232, 248, 280, 288],
+        opt_g_invalid: 1 << 39,
+    },
+    Layout {
+        releases: &["3.41"],
+        ioops_version: 39,
+        td_eo: 3560,
+        io_u: [80, 112, 120, 144, 152],
+        file_flags: 372,
+        ops_size: 288,
+        ops: [112, 120, 128, 152, 208, 216, 224, 240, 272, 280],
+        opt_g_invalid: 1 << 39,
+    },
+    Layout {
+        releases: &["3.42"],
+        ioops_version: 39,
+        td_eo: 3584,
+        io_u: [80, 112, 120, 144, 152],
+        file_flags: 372,
+        ops_size: 288,
+        ops: [112, 120, 128, 152, 208, 216, 224, 240, 272, 280],
+        opt_g_invalid: 1 << 39,
+    },
+];
+
+/// The supported releases as one list (`fio-3.33, fio-3.34, ...`).
+pub fn supported() -> String {
+    let all: Vec<String> = LAYOUTS
+        .iter()
+        .flat_map(|l| l.releases.iter().map(|r| format!("fio-{r}")))
+        .collect();
+    all.join(", ")
+}
+
+/// The layout of the release named by a fio version string (`fio-3.36`); an error naming the
+/// supported releases otherwise (a build from git between releases, `fio-3.42-15-gab77`, is
+/// not a release and is refused too).
+pub fn layout_for(version: &str) -> Result<&'static Layout, String> {
+    let release = version
+        .trim()
+        .strip_prefix("fio-")
+        .unwrap_or(version.trim());
+    LAYOUTS
+        .iter()
+        .find(|l| l.releases.contains(&release))
+        .ok_or_else(|| {
+            format!(
+                "this fio is {version}, and libzonesim_fio.so knows the ABI of {} only \
+                 (docs/emulation.md, \"fio versions\")",
+                supported()
+            )
+        })
+}
+
+/// The running fio's version string (`fio_version_string`, exported by fio's binary); `None`
+/// outside fio (a test).
+fn running_fio() -> Option<String> {
+    // SAFETY: dlsym with RTLD_DEFAULT looks a symbol up in the process; fio's
+    // `fio_version_string` is a NUL-terminated `const char[]` (init.c).
+    unsafe {
+        let sym = libc::dlsym(libc::RTLD_DEFAULT, c"fio_version_string".as_ptr());
+        if sym.is_null() {
+            return None;
+        }
+        Some(
+            std::ffi::CStr::from_ptr(sym as *const c_char)
+                .to_string_lossy()
+                .into_owned(),
+        )
+    }
+}
+
+/// The layout of the fio this engine is loaded into, decided once; outside fio (tests) the
+/// oldest supported release.
+pub fn layout() -> Result<&'static Layout, String> {
+    static CHOSEN: OnceLock<Result<&'static Layout, String>> = OnceLock::new();
+    CHOSEN
+        .get_or_init(|| match running_fio() {
+            Some(v) => layout_for(&v),
+            None => Ok(&LAYOUTS[0]),
+        })
+        .clone()
+}
 
 // enum fio_q_status
 pub const FIO_Q_COMPLETED: c_int = 0;
@@ -73,33 +208,19 @@ pub const ZBD_ZONE_COND_READONLY: c_int = 0xD;
 pub const ZBD_ZONE_COND_FULL: c_int = 0xE;
 pub const ZBD_ZONE_COND_OFFLINE: c_int = 0xF;
 
-// parse.h / optgroup.h
+// parse.h / optgroup.h (`FIO_OPT_G_INVALID` moved: [`Layout::opt_g_invalid`])
 pub const FIO_OPT_STR_STORE: c_int = 6;
 pub const FIO_OPT_C_ENGINE: u64 = 1 << 6;
-pub const FIO_OPT_G_INVALID: u64 = 1 << 40;
 
-/// Offsets measured against fio 3.33 (see the module doc).
-pub const TD_EO_OFF: usize = 4216; // struct thread_data: void *eo
+/// Offsets no release from 3.33 to 3.42 moved (the others are in [`Layout`]).
 pub const TD_NAME_OFF: usize = 104; // struct thread_data: o.name (char *)
 pub const IO_U_DDIR_OFF: usize = 44; // enum fio_ddir ddir
-pub const IO_U_OFFSET_OFF: usize = 72; // unsigned long long offset
-pub const IO_U_XFER_BUF_OFF: usize = 104; // void *xfer_buf
-pub const IO_U_XFER_BUFLEN_OFF: usize = 112; // unsigned long long xfer_buflen
-pub const IO_U_RESID_OFF: usize = 136; // unsigned long long resid
-pub const IO_U_ERROR_OFF: usize = 144; // int error
 pub const FILE_TYPE_OFF: usize = 16; // struct fio_file: enum fio_filetype filetype
 pub const FILE_REAL_SIZE_OFF: usize = 48; // uint64_t real_file_size
-pub const FILE_FLAGS_OFF: usize = 364; // unsigned int flags
 
 pub type Td = c_void;
 pub type IoU = c_void;
 pub type FioFile = c_void;
-
-#[repr(C)]
-pub struct FlistHead {
-    pub next: *mut c_void,
-    pub prev: *mut c_void,
-}
 
 /// `struct zbd_zone`.
 #[repr(C)]
@@ -112,44 +233,74 @@ pub struct ZbdZone {
     pub cond: c_int,
 }
 
-/// `struct ioengine_ops` (264 bytes).
-#[repr(C)]
-pub struct IoengineOps {
-    pub list: FlistHead,
-    pub name: *const c_char,
-    pub version: c_int,
-    pub flags: c_int,
-    pub dlhandle: *mut c_void,
-    pub setup: Option<unsafe extern "C" fn(*mut Td) -> c_int>,
-    pub init: Option<unsafe extern "C" fn(*mut Td) -> c_int>,
-    pub post_init: Option<unsafe extern "C" fn(*mut Td) -> c_int>,
-    pub prep: Option<unsafe extern "C" fn(*mut Td, *mut IoU) -> c_int>,
-    pub queue: Option<unsafe extern "C" fn(*mut Td, *mut IoU) -> c_int>,
-    pub commit: Option<unsafe extern "C" fn(*mut Td) -> c_int>,
-    pub getevents: Option<unsafe extern "C" fn(*mut Td, c_uint, c_uint, *const c_void) -> c_int>,
-    pub event: Option<unsafe extern "C" fn(*mut Td, c_int) -> *mut IoU>,
-    pub errdetails: Option<unsafe extern "C" fn(*mut IoU) -> *mut c_char>,
-    pub cancel: Option<unsafe extern "C" fn(*mut Td, *mut IoU) -> c_int>,
-    pub cleanup: Option<unsafe extern "C" fn(*mut Td)>,
-    pub open_file: Option<unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int>,
-    pub close_file: Option<unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int>,
-    pub invalidate: Option<unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int>,
-    pub unlink_file: Option<unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int>,
-    pub get_file_size: Option<unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int>,
-    pub prepopulate_file: Option<unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int>,
-    pub terminate: Option<unsafe extern "C" fn(*mut Td)>,
-    pub iomem_alloc: Option<unsafe extern "C" fn(*mut Td, usize) -> c_int>,
-    pub iomem_free: Option<unsafe extern "C" fn(*mut Td)>,
-    pub io_u_init: Option<unsafe extern "C" fn(*mut Td, *mut IoU) -> c_int>,
-    pub io_u_free: Option<unsafe extern "C" fn(*mut Td, *mut IoU)>,
-    pub get_zoned_model: Option<unsafe extern "C" fn(*mut Td, *mut FioFile, *mut c_int) -> c_int>,
+/// The callbacks the engine gives fio; their slots in `struct ioengine_ops` come from the
+/// [`Layout`] (those up to `event` are the same in every release).
+pub struct Callbacks {
+    pub init: unsafe extern "C" fn(*mut Td) -> c_int,
+    pub queue: unsafe extern "C" fn(*mut Td, *mut IoU) -> c_int,
+    pub commit: unsafe extern "C" fn(*mut Td) -> c_int,
+    pub getevents: unsafe extern "C" fn(*mut Td, c_uint, c_uint, *const c_void) -> c_int,
+    pub event: unsafe extern "C" fn(*mut Td, c_int) -> *mut IoU,
+    pub cleanup: unsafe extern "C" fn(*mut Td),
+    pub open_file: unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int,
+    pub close_file: unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int,
+    pub get_file_size: unsafe extern "C" fn(*mut Td, *mut FioFile) -> c_int,
+    pub get_zoned_model: unsafe extern "C" fn(*mut Td, *mut FioFile, *mut c_int) -> c_int,
     pub report_zones:
-        Option<unsafe extern "C" fn(*mut Td, *mut FioFile, u64, *mut ZbdZone, c_uint) -> c_int>,
-    pub reset_wp: Option<unsafe extern "C" fn(*mut Td, *mut FioFile, u64, u64) -> c_int>,
-    pub get_max_open_zones:
-        Option<unsafe extern "C" fn(*mut Td, *mut FioFile, *mut c_uint) -> c_int>,
-    pub option_struct_size: c_int,
-    pub options: *mut FioOption,
+        unsafe extern "C" fn(*mut Td, *mut FioFile, u64, *mut ZbdZone, c_uint) -> c_int,
+    pub reset_wp: unsafe extern "C" fn(*mut Td, *mut FioFile, u64, u64) -> c_int,
+    pub get_max_open_zones: unsafe extern "C" fn(*mut Td, *mut FioFile, *mut c_uint) -> c_int,
+}
+
+// `struct ioengine_ops` slots that never moved (3.33 to 3.42).
+const OPS_NAME: usize = 16;
+const OPS_VERSION: usize = 24;
+const OPS_FLAGS: usize = 28;
+const OPS_INIT: usize = 48;
+const OPS_QUEUE: usize = 72;
+const OPS_COMMIT: usize = 80;
+const OPS_GETEVENTS: usize = 88;
+const OPS_EVENT: usize = 96;
+
+/// Room for the largest `struct ioengine_ops` of the table (296 bytes).
+pub const OPS_BYTES: usize = 512;
+
+/// Fills `ops` ([`OPS_BYTES`] long, 8-aligned) as `struct ioengine_ops` of `l`'s
+/// releases: name, version, flags, the callbacks, the engine option table. Slots the engine
+/// does not fill stay NULL, which fio reads as "not provided".
+///
+/// # Safety
+/// `ops` points to [`OPS_BYTES`] writable, 8-aligned bytes.
+pub unsafe fn fill_ops(
+    ops: *mut u8,
+    l: &Layout,
+    name: *const c_char,
+    flags: c_int,
+    cb: &Callbacks,
+    option_struct_size: c_int,
+    options: *mut FioOption,
+) {
+    std::ptr::write_bytes(ops, 0, l.ops_size);
+    let put = |off: usize, v: usize| ops.add(off).cast::<usize>().write(v);
+    put(OPS_NAME, name as usize);
+    ops.add(OPS_VERSION).cast::<c_int>().write(l.ioops_version);
+    ops.add(OPS_FLAGS).cast::<c_int>().write(flags);
+    put(OPS_INIT, cb.init as usize);
+    put(OPS_QUEUE, cb.queue as usize);
+    put(OPS_COMMIT, cb.commit as usize);
+    put(OPS_GETEVENTS, cb.getevents as usize);
+    put(OPS_EVENT, cb.event as usize);
+    let [cleanup, open, close, size, model, report, reset, max_open, opt_size, opts] = l.ops;
+    put(cleanup, cb.cleanup as usize);
+    put(open, cb.open_file as usize);
+    put(close, cb.close_file as usize);
+    put(size, cb.get_file_size as usize);
+    put(model, cb.get_zoned_model as usize);
+    put(report, cb.report_zones as usize);
+    put(reset, cb.reset_wp as usize);
+    put(max_open, cb.get_max_open_zones as usize);
+    ops.add(opt_size).cast::<c_int>().write(option_struct_size);
+    put(opts, options as usize);
 }
 
 /// `struct value_pair` (40 bytes).
@@ -242,7 +393,7 @@ impl FioOption {
             prof_name: std::ptr::null(),
             prof_opts: std::ptr::null_mut(),
             category: if name.is_null() { 0 } else { FIO_OPT_C_ENGINE },
-            group: if name.is_null() { 0 } else { FIO_OPT_G_INVALID },
+            group: 0, // the running release's FIO_OPT_G_INVALID, set at load
             gui_data: std::ptr::null_mut(),
             is_seconds: 0,
             is_time: 0,
@@ -253,13 +404,9 @@ impl FioOption {
     }
 }
 
-// The layouts as fio 3.33 has them (sizes and offsets measured with offsetof).
+// `struct fio_option` and `struct zbd_zone` as every release from 3.33 to 3.42 has them.
 const _: () = {
     use std::mem::{offset_of, size_of};
-    assert!(size_of::<IoengineOps>() == 264);
-    assert!(offset_of!(IoengineOps, queue) == 72);
-    assert!(offset_of!(IoengineOps, get_max_open_zones) == 240);
-    assert!(offset_of!(IoengineOps, option_struct_size) == 248);
     assert!(size_of::<ValuePair>() == 40);
     assert!(size_of::<FioOption>() == 1512);
     assert!(offset_of!(FioOption, maxval) == 56);
@@ -272,10 +419,10 @@ const _: () = {
     assert!(size_of::<ZbdZone>() == 40);
 };
 
-/// A field of a fio structure at a pinned offset.
+/// A field of a fio structure at an offset of the running release.
 ///
 /// # Safety
-/// `base` points to a live structure of the pinned fio version with a `T` at `off`.
+/// `base` points to a live structure of the running fio release with a `T` at `off`.
 #[inline]
 pub unsafe fn field<T>(base: *mut c_void, off: usize) -> *mut T {
     base.cast::<u8>().add(off).cast::<T>()
@@ -288,7 +435,7 @@ pub unsafe fn field<T>(base: *mut c_void, off: usize) -> *mut T {
 /// # Safety
 /// `td` is a live `struct thread_data` of fio.
 pub unsafe fn thread_eo<E>(td: *mut Td) -> Option<*mut E> {
-    let eo = *field::<*mut c_void>(td, TD_EO_OFF);
+    let eo = *field::<*mut c_void>(td, layout().ok()?.td_eo);
     if eo.is_null() {
         return None;
     }
@@ -297,4 +444,115 @@ pub unsafe fn thread_eo<E>(td: *mut Td) -> Option<*mut E> {
         return None;
     }
     Some(eo.cast())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_supported_release_has_one_layout_and_others_are_refused() {
+        assert_eq!(layout_for("fio-3.33").unwrap().ioops_version, 31);
+        assert_eq!(layout_for("fio-3.42").unwrap().ioops_version, 39);
+        assert_eq!(layout_for("fio-3.36").unwrap().td_eo, 3304);
+        for bad in ["fio-3.32", "fio-3.43", "fio-3.42-15-gab776430", "fio-2.0"] {
+            let e = layout_for(bad).unwrap_err();
+            assert!(
+                e.contains(bad) && e.contains("fio-3.33") && e.contains("fio-3.42"),
+                "{e}"
+            );
+        }
+        let all: Vec<&str> = LAYOUTS
+            .iter()
+            .flat_map(|l| l.releases.iter().copied())
+            .collect();
+        assert_eq!(all.len(), 10, "3.33 to 3.42");
+        let mut sorted = all.clone();
+        sorted.dedup();
+        assert_eq!(sorted, all, "a release in two rows");
+    }
+
+    /// Every slot lies inside its release's `struct ioengine_ops`, pointer-aligned, after the
+    /// fixed slots and in the struct's order, so `fill_ops` writes no slot twice.
+    #[test]
+    fn the_ops_slots_are_inside_the_struct_and_in_order() {
+        for l in LAYOUTS {
+            assert!(l.ops_size <= OPS_BYTES);
+            let mut prev = OPS_EVENT;
+            for &off in &l.ops {
+                assert!(off > prev && off % 4 == 0 && off + 4 <= l.ops_size, "{l:?}");
+                prev = off;
+            }
+            assert_eq!(l.ops[9] + 8, l.ops_size, "options is the last field: {l:?}");
+        }
+    }
+
+    #[test]
+    fn fill_ops_writes_the_version_and_the_options_where_the_release_has_them() {
+        unsafe extern "C" fn td(_: *mut Td) -> c_int {
+            0
+        }
+        unsafe extern "C" fn tdv(_: *mut Td) {}
+        unsafe extern "C" fn io(_: *mut Td, _: *mut IoU) -> c_int {
+            0
+        }
+        unsafe extern "C" fn ev(_: *mut Td, _: c_uint, _: c_uint, _: *const c_void) -> c_int {
+            0
+        }
+        unsafe extern "C" fn ev1(_: *mut Td, _: c_int) -> *mut IoU {
+            std::ptr::null_mut()
+        }
+        unsafe extern "C" fn f(_: *mut Td, _: *mut FioFile) -> c_int {
+            0
+        }
+        unsafe extern "C" fn m(_: *mut Td, _: *mut FioFile, _: *mut c_int) -> c_int {
+            0
+        }
+        unsafe extern "C" fn rz(
+            _: *mut Td,
+            _: *mut FioFile,
+            _: u64,
+            _: *mut ZbdZone,
+            _: c_uint,
+        ) -> c_int {
+            0
+        }
+        unsafe extern "C" fn rw(_: *mut Td, _: *mut FioFile, _: u64, _: u64) -> c_int {
+            0
+        }
+        unsafe extern "C" fn mo(_: *mut Td, _: *mut FioFile, _: *mut c_uint) -> c_int {
+            0
+        }
+        let cb = Callbacks {
+            init: td,
+            queue: io,
+            commit: td,
+            getevents: ev,
+            event: ev1,
+            cleanup: tdv,
+            open_file: f,
+            close_file: f,
+            get_file_size: f,
+            get_zoned_model: m,
+            report_zones: rz,
+            reset_wp: rw,
+            get_max_open_zones: mo,
+        };
+        for l in LAYOUTS {
+            let mut buf = vec![0u64; OPS_BYTES / 8];
+            let opts = 0x1000 as *mut FioOption;
+            unsafe { fill_ops(buf.as_mut_ptr().cast(), l, c"x".as_ptr(), 4, &cb, 96, opts) };
+            let bytes: &[u8] =
+                unsafe { std::slice::from_raw_parts(buf.as_ptr().cast(), OPS_BYTES) };
+            let int = |off: usize| c_int::from_ne_bytes(bytes[off..off + 4].try_into().unwrap());
+            let word = |off: usize| usize::from_ne_bytes(bytes[off..off + 8].try_into().unwrap());
+            assert_eq!(int(OPS_VERSION), l.ioops_version);
+            assert_eq!(int(l.ops[8]), 96);
+            assert_eq!(word(l.ops[9]), 0x1000);
+            assert!(
+                bytes[l.ops_size..].iter().all(|&b| b == 0),
+                "nothing past the struct"
+            );
+        }
+    }
 }

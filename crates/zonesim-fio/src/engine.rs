@@ -277,12 +277,14 @@ impl Engine {
     /// refused it, completed at once with its error.
     ///
     /// # Safety
-    /// `io_u` is a live fio `io_u` whose buffer holds `xfer_buflen` bytes.
-    pub unsafe fn queue(&mut self, io_u: *mut IoU) -> c_int {
+    /// `io_u` is a live fio `io_u` of the release `l` describes, whose buffer holds
+    /// `xfer_buflen` bytes.
+    pub unsafe fn queue(&mut self, io_u: *mut IoU, l: &Layout) -> c_int {
+        let [o_offset, o_buf, o_len, o_resid, o_error] = l.io_u;
         let ddir = *field::<c_int>(io_u, IO_U_DDIR_OFF);
-        let offset = *field::<u64>(io_u, IO_U_OFFSET_OFF);
-        let len = *field::<u64>(io_u, IO_U_XFER_BUFLEN_OFF);
-        let buf = *field::<*mut u8>(io_u, IO_U_XFER_BUF_OFF);
+        let offset = *field::<u64>(io_u, o_offset);
+        let len = *field::<u64>(io_u, o_len);
+        let buf = *field::<*mut u8>(io_u, o_buf);
         let mut h = self.h();
         let res = match ddir {
             DDIR_READ => h.read(offset, std::slice::from_raw_parts_mut(buf, len as usize)),
@@ -294,7 +296,7 @@ impl Engine {
         drop(h);
         match res {
             Ok(ticket) => {
-                *field::<u64>(io_u, IO_U_RESID_OFF) = 0;
+                *field::<u64>(io_u, o_resid) = 0;
                 self.seq += 1;
                 self.inflight.push(Reverse(Pending {
                     ticket,
@@ -304,8 +306,8 @@ impl Engine {
                 FIO_Q_QUEUED
             }
             Err(err) => {
-                *field::<u64>(io_u, IO_U_RESID_OFF) = len;
-                *field::<c_int>(io_u, IO_U_ERROR_OFF) = match err {
+                *field::<u64>(io_u, o_resid) = len;
+                *field::<c_int>(io_u, o_error) = match err {
                     IoError::OutOfRange => libc::EINVAL,
                     IoError::ZoneRule | IoError::Data => libc::EIO,
                 };

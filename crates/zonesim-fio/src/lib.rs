@@ -18,8 +18,9 @@
 //! (`none|seq|steady|steady-fast`), `zs_record` (trace file), `zs_record_format`
 //! (`iolog|blkparse`), `zs_seed`.
 //!
-//! The ABI is pinned to fio 3.33 ([`abi`]); at load the engine reads fio's version string and
-//! says so clearly when it is another fio. No panic crosses into fio: every callback runs
+//! fio's structures differ between releases: the engine knows the layouts of fio 3.33 to 3.42
+//! ([`abi`]), picks the running one at load from fio's version string, and refuses another
+//! fio in one line naming the supported releases. No panic crosses into fio: every callback runs
 //! under `catch_unwind`, and a failure becomes a fio error (`EIO` on the I/O, or a failed
 //! callback with the message on stderr).
 
@@ -111,47 +112,63 @@ static mut OPTIONS: [FioOption; 12] = [
     FioOption::END,
 ];
 
-/// The engine fio looks up (`dlsym(handle, "ioengine")`); fio links it into its engine list.
+/// `struct ioengine_ops` as the running fio release lays it out, filled once by
+/// [`get_ioengine`].
+#[repr(C, align(16))]
+struct OpsBuf([u8; OPS_BYTES]);
+static mut OPS: OpsBuf = OpsBuf([0; OPS_BYTES]);
+static OPS_READY: std::sync::Once = std::sync::Once::new();
+
+/// What fio calls to get the engine (`dlsym(handle, "get_ioengine")`, as it does for engines
+/// that build their `ioengine_ops` at run time): the ops in the running release's layout, or
+/// NULL with one line naming the supported releases (fio then refuses the engine).
+///
+/// # Safety
+/// Called by fio with a writable `ops` pointer.
 #[no_mangle]
-#[allow(non_upper_case_globals)]
-pub static mut ioengine: IoengineOps = IoengineOps {
-    list: FlistHead {
-        next: std::ptr::null_mut(),
-        prev: std::ptr::null_mut(),
-    },
-    name: c"zonesim".as_ptr(),
-    version: FIO_IOOPS_VERSION,
-    flags: FIO_DISKLESSIO | FIO_NODISKUTIL,
-    dlhandle: std::ptr::null_mut(),
-    setup: None,
-    init: Some(zs_init),
-    post_init: None,
-    prep: None,
-    queue: Some(zs_queue),
-    commit: Some(zs_commit),
-    getevents: Some(zs_getevents),
-    event: Some(zs_event),
-    errdetails: None,
-    cancel: None,
-    cleanup: Some(zs_cleanup),
-    open_file: Some(zs_open_file),
-    close_file: Some(zs_close_file),
-    invalidate: None,
-    unlink_file: None,
-    get_file_size: Some(zs_get_file_size),
-    prepopulate_file: None,
-    terminate: None,
-    iomem_alloc: None,
-    iomem_free: None,
-    io_u_init: None,
-    io_u_free: None,
-    get_zoned_model: Some(zs_get_zoned_model),
-    report_zones: Some(zs_report_zones),
-    reset_wp: Some(zs_reset_wp),
-    get_max_open_zones: Some(zs_get_max_open_zones),
-    option_struct_size: std::mem::size_of::<EngineOptions>() as c_int,
-    options: std::ptr::addr_of_mut!(OPTIONS).cast(),
-};
+pub unsafe extern "C" fn get_ioengine(ops: *mut *mut c_void) {
+    let l = match abi::layout() {
+        Ok(l) => l,
+        Err(msg) => {
+            eprintln!("zonesim engine: {msg}");
+            *ops = std::ptr::null_mut();
+            return;
+        }
+    };
+    OPS_READY.call_once(|| {
+        let options = std::ptr::addr_of_mut!(OPTIONS).cast::<FioOption>();
+        let mut o = options;
+        while !(*o).name.is_null() {
+            (*o).group = l.opt_g_invalid;
+            o = o.add(1);
+        }
+        let cb = Callbacks {
+            init: zs_init,
+            queue: zs_queue,
+            commit: zs_commit,
+            getevents: zs_getevents,
+            event: zs_event,
+            cleanup: zs_cleanup,
+            open_file: zs_open_file,
+            close_file: zs_close_file,
+            get_file_size: zs_get_file_size,
+            get_zoned_model: zs_get_zoned_model,
+            report_zones: zs_report_zones,
+            reset_wp: zs_reset_wp,
+            get_max_open_zones: zs_get_max_open_zones,
+        };
+        fill_ops(
+            std::ptr::addr_of_mut!(OPS).cast::<u8>(),
+            l,
+            c"zonesim".as_ptr(),
+            FIO_DISKLESSIO | FIO_NODISKUTIL,
+            &cb,
+            std::mem::size_of::<EngineOptions>() as c_int,
+            options,
+        );
+    });
+    *ops = std::ptr::addr_of_mut!(OPS).cast();
+}
 
 /// Runs `f`; a panic or an error becomes `fail` (the message goes to stderr, as fio's own).
 fn guard<T>(what: &str, fail: T, f: impl FnOnce() -> Result<T, String>) -> T {
@@ -180,7 +197,7 @@ fn guard<T>(what: &str, fail: T, f: impl FnOnce() -> Result<T, String>) -> T {
 unsafe fn engine<'a>(td: *mut Td) -> Result<&'a mut Engine, String> {
     engine::for_thread(td, || {
         let eo = thread_eo::<EngineOptions>(td).ok_or(
-            "fio's thread_data does not have the layout of fio 3.33 (engine options not found)",
+            "fio's thread_data does not have the layout of this fio release (engine options not found)",
         )?;
         Engine::open(&*eo, td)
     })
@@ -188,29 +205,17 @@ unsafe fn engine<'a>(td: *mut Td) -> Result<&'a mut Engine, String> {
 
 unsafe extern "C" fn zs_init(td: *mut Td) -> c_int {
     guard("init", 1, || {
-        abi::check_fio_version()?;
+        abi::layout()?;
         zonesim::stats::provenance::set_commit(env!("ZONESIM_GIT_COMMIT"));
         engine(td).map(|_| 0)
     })
 }
 
-/// Runs when fio loads the engine (before fio compares `FIO_IOOPS_VERSION`): a fio other than
-/// the one the ABI is pinned to is named in one clear line, whatever fio says next.
-#[used]
-#[link_section = ".init_array"]
-static CHECK_AT_LOAD: unsafe extern "C" fn() = {
-    unsafe extern "C" fn check() {
-        if let Err(msg) = abi::check_fio_version() {
-            eprintln!("zonesim engine: {msg}");
-        }
-    }
-    check
-};
-
 unsafe extern "C" fn zs_queue(td: *mut Td, io_u: *mut IoU) -> c_int {
     guard("queue", FIO_Q_COMPLETED, || {
+        let l = abi::layout()?;
         let e = engine(td)?;
-        Ok(e.queue(io_u))
+        Ok(e.queue(io_u, l))
     })
 }
 
@@ -251,7 +256,7 @@ unsafe extern "C" fn zs_get_file_size(td: *mut Td, f: *mut FioFile) -> c_int {
     guard("get_file_size", 1, || {
         let size = engine(td)?.capacity();
         *field::<u64>(f, FILE_REAL_SIZE_OFF) = size;
-        *field::<c_uint>(f, FILE_FLAGS_OFF) |= FIO_FILE_SIZE_KNOWN;
+        *field::<c_uint>(f, abi::layout()?.file_flags) |= FIO_FILE_SIZE_KNOWN;
         // A device, not a regular file: fio asks the engine for zones instead of emulating them.
         *field::<c_uint>(f, FILE_TYPE_OFF) = FIO_TYPE_BLOCK;
         Ok(0)

@@ -1,4 +1,4 @@
-//! IOTailor (ZMS, seed 002 "Challenge #1: Multi-zone Write Performance"; seed 001 §2, §3.2 on
+//! IOTailor (ZMS "Challenge #1: Multi-zone Write Performance"; ZUFS §2, §3.2 on
 //! ZMS): a host layer between the writers and the device that keeps one queue per zone and
 //! turns the zone's writes into superpage-aligned requests — "For each zone, IOTailor
 //! transforms requests to superpage-aligned requests; request split & request grouping in the
@@ -7,7 +7,7 @@
 //!
 //! **Release rule.** A zone's queue holds a contiguous run of bytes. It issues a request as
 //! soon as it holds bytes up to a superpage boundary of the zone (or the end of the zone's
-//! capacity): seed 001 §3.2 describes IOTailor "aggregating small writes until a full
+//! capacity): ZUFS §3.2 describes IOTailor "aggregating small writes until a full
 //! superpage can be constructed and issued". Each request covers at most one superpage and
 //! ends on a boundary (a long write is split; short writes are grouped). A partial group (less
 //! than a superpage) is issued as it is when
@@ -25,7 +25,7 @@
 //! request is split into pieces linked to the device requests that carry them. The queues,
 //! pieces and request slots are pools reused through free lists: after warm-up nothing
 //! allocates. The host knows no device: the run hands in the superpage and zone sizes it read
-//! from the namespace (as a host reads the device's geometry, seed 001 §2).
+//! from the namespace (as a host reads the device's geometry, ZUFS §2).
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! Host dispatch of zoned writes at queue depth > 1 (Zoned UFS (seed 001) §3.3, §4.3): the block
+//! Host dispatch of zoned writes at queue depth > 1 (Zoned UFS §3.3, §4.3): the block
 //! layer's zone write locking and the UFS driver's requeueing.
 //!
 //! - **Zone write lock** (`host.zone_write_lock`, mq-deadline's zone write locking): at most one

@@ -1,4 +1,4 @@
-//! NVMe submission-queue arbitration (NVMe base spec §3.4.4 "Command Arbitration"; MCMQ (seed 004)
+//! NVMe submission-queue arbitration (NVMe base spec §3.4.4 "Command Arbitration"; MCMQ
 //! §II: one queue pair per host flow). Round robin takes one command from each non-empty queue in
 //! turn. Weighted round robin serves the urgent class first (round robin among its queues), then
 //! the high, medium and low classes in turn, each for as many commands as its weight (round robin

@@ -1,4 +1,4 @@
-//! Host I/O priority dispatch (fio `prio` / `prioclass`; Zoned UFS (seed 001) §4.3: "I/O priorities
+//! Host I/O priority dispatch (fio `prio` / `prioclass`; Zoned UFS §4.3: "I/O priorities
 //! — set either via the `ionice` command or the `blk-ioprio` cgroup policy — can cause the
 //! scheduler to submit zoned writes in the wrong order").
 //!

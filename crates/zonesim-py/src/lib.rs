@@ -42,8 +42,37 @@ fn to_py(e: zonesim::Error) -> PyErr {
     let msg = e.to_string().replace('\n', "; ");
     match e {
         zonesim::Error::Internal(_) => InternalError::new_err(msg),
+        zonesim::Error::Io { ref source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            Python::with_gil(|py| match MISSING_FILE.get(py) {
+                Some(t) => PyErr::from_type_bound(t.bind(py).clone(), msg),
+                None => ConfigError::new_err(msg),
+            })
+        }
         _ => ConfigError::new_err(msg),
     }
+}
+
+/// `MissingFileError`: an input file that does not exist. A subclass of both `ConfigError` (bad
+/// input, as the CLI treats it) and the built-in `FileNotFoundError`, so either `except` catches
+/// it. Made at import with `type()`, since two exception bases need Python's own class machinery.
+static MISSING_FILE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> =
+    pyo3::sync::GILOnceCell::new();
+
+fn missing_file_type(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyType>> {
+    let bases = (
+        py.get_type_bound::<ConfigError>(),
+        py.get_type_bound::<pyo3::exceptions::PyFileNotFoundError>(),
+    );
+    let ns = pyo3::types::PyDict::new_bound(py);
+    ns.set_item("__module__", "zonesim")?;
+    ns.set_item(
+        "__doc__",
+        "An input file (job file, trace, device TOML) that does not exist: a ConfigError and a FileNotFoundError.",
+    )?;
+    let t = py
+        .get_type_bound::<pyo3::types::PyType>()
+        .call1(("MissingFileError", bases, ns))?;
+    Ok(t.downcast_into::<pyo3::types::PyType>()?)
 }
 
 /// The names of the device presets, in `zonesim presets` order.
@@ -265,6 +294,9 @@ fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     zonesim::stats::provenance::set_commit(env!("ZONESIM_GIT_COMMIT"));
     m.add("ConfigError", m.py().get_type_bound::<ConfigError>())?;
     m.add("InternalError", m.py().get_type_bound::<InternalError>())?;
+    let missing = missing_file_type(m.py())?;
+    let _ = MISSING_FILE.set(m.py(), missing.clone().unbind());
+    m.add("MissingFileError", missing)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(device_config, m)?)?;

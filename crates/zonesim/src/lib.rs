@@ -36,8 +36,12 @@ pub fn load_device(spec: &str, sets: &[String]) -> Result<config::DeviceConfig> 
             if source.kind() == std::io::ErrorKind::NotFound && !spec.contains(['/', '.']) =>
         {
             let names: Vec<&str> = config::PRESETS.iter().map(|p| p.0).collect();
+            let hint = match zonesim_core::error::suggest::nearest(spec, names.iter().copied()) {
+                Some(n) => format!("did you mean {n}? "),
+                None => String::new(),
+            };
             Error::Usage(format!(
-                "--device {spec}: no such preset or file (presets: {})",
+                "--device {spec}: no such preset or file ({hint}presets: {})",
                 names.join(", ")
             ))
         }

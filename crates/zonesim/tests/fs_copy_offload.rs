@@ -1,4 +1,4 @@
-//! `fs.gc_copy_offload` (docs/fs.md; ZMS copy offloading, seed 002): F2FS GC moves valid blocks
+//! `fs.gc_copy_offload` (docs/fs.md; ZMS copy offloading, ZMS): F2FS GC moves valid blocks
 //! with device-side copies instead of reads and writes over the host link. With GC in the
 //! foreground only (its decisions do not depend on time), the file system ends in the same state
 //! with and without the offload; the host link carries exactly the bytes the FS says it saved

@@ -1,4 +1,4 @@
-//! The file system's hook to the device's budget-based in-place update (docs/fs.md; ZMS, seed 002):
+//! The file system's hook to the device's budget-based in-place update (docs/fs.md; ZMS):
 //! a file marked `ipu=1` has its overwrites sent in place on the zoned main area; refused ones
 //! (budget exhausted) are written out of place. Runs check the FS and device invariants at the end
 //! (`check_invariants`).

@@ -1,4 +1,4 @@
-//! IOTailor (ZMS, seed 002 "Challenge #1", `host/iotailor.rs`): under random writes,
+//! IOTailor (ZMS "Challenge #1", `host/iotailor.rs`): under random writes,
 //! completions, hold timers and syncs, every host write completes exactly once and only after
 //! all its bytes were issued and completed, and every byte reaches the device once, in order
 //! per zone, in requests no longer than a superpage ending on a superpage boundary (or a

@@ -1,4 +1,4 @@
-//! The device commands of ZMS (seed 002): budget-based in-place update (`Op::InPlace`,
+//! The device commands of ZMS: budget-based in-place update (`Op::InPlace`,
 //! `zone.ipu_budget_bytes`) and device-side copy (`Op::Copy`), on a small zoned device.
 
 use crate::common;

@@ -425,7 +425,7 @@ fn zoned_runs_are_deterministic() {
     assert!(a["device"]["buffer"]["premature_flushes"].as_u64().unwrap() > 0);
 }
 
-/// `slc.granularity = "zone"` (ConZone+ ZONED_SLC, seed 000 §6.5 Fig. 12): invariants hold
+/// `slc.granularity = "zone"` (ConZone+ ZONED_SLC, ConZone+ §6.5 Fig. 12): invariants hold
 /// under churn with both SLC GC modes, and the Fig. 12(b)(c) counters are reported (migration
 /// volume, direct SLC erases). The paper's comparison itself needs the F2FS host (docs/zoned.md).
 #[test]

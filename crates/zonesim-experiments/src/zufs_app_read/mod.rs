@@ -1,4 +1,4 @@
-//! `zufs-app-read` (Zoned UFS, seed 001 §5.6.1, Fig. 11, and Table 2 of §5.6.2): F2FS on CUFS and
+//! `zufs-app-read` (Zoned UFS §5.6.1, Fig. 11, and Table 2 of §5.6.2): F2FS on CUFS and
 //! ZUFS aged in two stages, then a set of large "game" files installed and read back (the game's
 //! resource verification); and a set of photos installed on a device aged as §5.5.
 //!
@@ -55,8 +55,8 @@ use zonesim::host::fs::{FsCmd, FsSample, Ino, BLOCK_BYTES};
 use zonesim::host::IoKind;
 
 const EXP: &str = "zufs-app-read";
-const SRC: &str = "seed 001 §5.6.1";
-const TAB2: &str = "seed 001 §5.6.2, Table 2";
+const SRC: &str = "ZUFS §5.6.1";
+const TAB2: &str = "ZUFS §5.6.2, Table 2";
 /// The paper's device (512 GB ZUFS, §5.1).
 const PAPER_BYTES: f64 = 512e9;
 /// Largest device request of the file system: the paper's ZUFS reads exceed 512 KB, so its
@@ -551,7 +551,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     Ok(Outcome {
         name: EXP.into(),
         title: "F2FS two-stage aging on CUFS vs ZUFS, then reading large files: request sizes, fragments, read time (ZUFS §5.6.1, Fig. 11, Table 2)".into(),
-        source: "seed 001 (ZUFS) §5.6.1, Fig. 11; §5.6.2, Table 2".into(),
+        source: "ZUFS §5.6.1, Fig. 11; §5.6.2, Table 2".into(),
         rows,
         notes,
     })

@@ -1,5 +1,5 @@
-//! SQLite on the F2FS model, Mobibench-like (ConZone+ (seed 000) §6.3 "SQLite with WAL, Mobibench
-//! insert / update"; the SQLite results of ZMS (seed 002); the write pattern per transaction in
+//! SQLite on the F2FS model, Mobibench-like (ConZone+ §6.3 "SQLite with WAL, Mobibench
+//! insert / update"; the SQLite results of ZMS; the write pattern per transaction in
 //! docs/fs.md "SQLite's write pattern"). One row per transaction, 4 KiB database pages, a B-tree on
 //! rowid that grows by appending (SQLite's `balance_quick`: the full rightmost leaf stays, a new
 //! leaf takes the row; a full interior page splits the same way; a full root moves into a new
@@ -20,7 +20,7 @@
 //!   are written into the database file, fdatasync, and the journal is unlinked.
 //!
 //! With `ipu` the database and the WAL are marked for the device's budget-based in-place update
-//! (ZMS, seed 002; `host::fs::ipu`): their overwrites go to the device in place.
+//! (ZMS; `host::fs::ipu`): their overwrites go to the device in place.
 //!
 //! SQLite's own page cache holds the database (no reads reach the file system); the `-shm` file is
 //! memory-mapped and never written back (docs/fs.md "SQLite's write pattern"). Syncs are

@@ -1,11 +1,11 @@
 //! Garbage collection (docs/fs.md "Garbage collection and the mkfs reserve", "Background GC on a
-//! zoned main area"; Zoned UFS (seed 001) §4.4 and Table 1): foreground GC (greedy, whole sections,
+//! zoned main area"; Zoned UFS §4.4 and Table 1): foreground GC (greedy, whole sections,
 //! a checkpoint per round while prefree segments exist) when free sections fall to what the dirty
 //! nodes, dentries (and in LFS dirty data) need plus the reserve; background GC on a conventional
 //! main area (cost-benefit, idle-gated, one section per wake, sleep between `gc_min_sleep_time` and
 //! `gc_max_sleep_time`); on a zoned main area the three phases No-GC / Normal / Boosted with the
 //! Table 1 knobs, paused while user reads are in flight. Every move is a read then a write through
-//! the device (a barrier between them), or with `gc_copy_offload` (ZMS copy offloading, seed 002
+//! the device (a barrier between them), or with `gc_copy_offload` (ZMS copy offloading, ZMS
 //! "Challenge #3") one device-side copy per run of contiguous moved blocks: same destinations, same
 //! allocation and metadata updates, no data over the host link (a dirty node is written from
 //! memory, unread).

@@ -1,4 +1,4 @@
-//! The file system's side of the device's budget-based in-place update (ZMS, seed 002
+//! The file system's side of the device's budget-based in-place update (ZMS
 //! "Challenge #2: Latency of Tiny Synchronous File Update", slide "Budget-based In-Place
 //! Update": "Allow in-place update for select files as per the application request; device
 //! writes the in-place updated data into SLC blocks; cap total valid data size").

@@ -1,8 +1,8 @@
 //! On-disk layout: blocks, segments, sections (= zones on a zoned main area, non-power-of-two
 //! allowed, the tail past the zone capacity unusable), the metadata areas (CP, SIT, NAT, SSA)
 //! updated in place, and mkfs.f2fs's reserve / overprovision formula (docs/fs.md "Layout, logs
-//! and nodes" and "Garbage collection and the mkfs reserve"; Zoned UFS (seed 001) §3.4, ConZone+
-//! (seed 000) §4.1).
+//! and nodes" and "Garbage collection and the mkfs reserve"; Zoned UFS §3.4, ConZone+
+//! (ConZone+) §4.1).
 //!
 //! The one place F2FS layouts are computed:
 //! - [`format`](mod@format): mkfs.f2fs's own layout of a volume (reserved first zone, CP, SIT,

@@ -1,5 +1,5 @@
-//! An F2FS-like host file system (Zoned UFS (seed 001) §3.4, §4.4, §5.5–5.6, Table 1–2; ConZone+
-//! (seed 000) §6.4–6.5; the kernel behaviour it follows: docs/fs.md "Kernel behaviour the model
+//! An F2FS-like host file system (Zoned UFS §3.4, §4.4, §5.5–5.6, Table 1–2; ConZone+
+//! (ConZone+) §6.4–6.5; the kernel behaviour it follows: docs/fs.md "Kernel behaviour the model
 //! follows"). It turns file operations (create, write, read, fsync, unlink, sync) into
 //! device-neutral commands ([`out::FsCmd`]) on a metadata area and a main area, which `sim` turns
 //! into device commands. It knows no device: the run tells it the namespace sizes and zone geometry

@@ -1,7 +1,7 @@
 //! What the file system asks of the device: device-neutral commands on the metadata or main
 //! namespace, in stages (a command with `barrier` starts when every earlier one completed:
 //! fsync's data → node → flush, GC's read → write). `sim` turns them into device commands.
-//! With `gc_copy_offload` GC asks for device-side copies instead (ZMS copy offloading, seed 002
+//! With `gc_copy_offload` GC asks for device-side copies instead (ZMS copy offloading, ZMS
 //! "Challenge #3"): a write at the destination whose data the device takes from `copy_from`.
 
 use crate::{HostIo, IoKind};

@@ -1,5 +1,5 @@
 //! Parameters of the F2FS model under their mount-option and sysfs names (docs/fs.md "Kernel
-//! behaviour the model follows"; Zoned UFS (seed 001) Table 1). `config::FsConfig` is the TOML
+//! behaviour the model follows"; Zoned UFS Table 1). `config::FsConfig` is the TOML
 //! vocabulary; `sim` resolves it into these plain values (zoned and conventional defaults switch as
 //! in the kernel).
 

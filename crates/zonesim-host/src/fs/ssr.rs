@@ -1,5 +1,5 @@
 //! Slack space recycling (SSR, adaptive mode only; docs/fs.md "fsync, in-place updates and slack
-//! space recycling", Zoned UFS (seed 001) §5.6): when a log needs a new segment and free sections
+//! space recycling", Zoned UFS §5.6): when a log needs a new segment and free sections
 //! are low (`f2fs_need_SSR`), it reuses a dirty segment's free blocks instead of a free section. As
 //! the kernel (`get_ssr_segment`, `f2fs_get_victim` with `alloc_mode = SSR`, `fs/f2fs/segment.c`,
 //! `gc.c`):

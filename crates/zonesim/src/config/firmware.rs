@@ -1,4 +1,4 @@
-//! Keys of the multi-core firmware model and the data cache (docs/firmware.md; MCMQ, seed 004 §II-III):
+//! Keys of the multi-core firmware model and the data cache (docs/firmware.md; MCMQ §II-III):
 //! `[firmware]`, `[firmware.cost]` and `[cache]`. Every default keeps the model off, so a
 //! config without these keys simulates as before. The basis of the `firmware.cost.*`
 //! defaults (SimpleSSD's instruction counts, MCMQ's code) is in docs/firmware.md.

@@ -70,7 +70,7 @@ section! {
         /// `adaptive` or `lfs` (the kernel default: lfs on a zoned main area, where adaptive
         /// is rejected; adaptive on a conventional one).
         pub mode: Option<FsModeCfg> = None, free();
-        /// Kernel release whose zoned GC knobs apply (seed 001 Table 1).
+        /// Kernel release whose zoned GC knobs apply (ZUFS Table 1).
         pub kernel: FsKernel = FsKernel::V6_18, free();
         /// mkfs.f2fs `-o`: overprovision ratio (unset: mkfs's search for the best one). In
         /// [0.01, 95], the range mkfs.f2fs itself searches (0.01-10 % on large devices,
@@ -137,7 +137,7 @@ section! {
         /// File-name extensions placed in COLD_DATA (kernel: media types).
         pub cold_extensions: Option<Vec<String>> = None, free();
         /// GC moves valid blocks with the device's copy command instead of a read and a write
-        /// (ZMS copy offload, seed 002; docs/fs.md).
+        /// (ZMS copy offload, ZMS; docs/fs.md).
         pub gc_copy_offload: bool = false, free();
         /// Namespace of the metadata area (CP/SIT/NAT/SSA, updated in place: conventional).
         /// Unset: the device's first conventional namespace when the main area is zoned,

@@ -29,22 +29,22 @@ choice! {
 }
 
 choice! {
-    /// Data placement policy of garbage collection (firmware/alloc/placement, seed 003).
+    /// Data placement policy of garbage collection (firmware/alloc/placement, SUP-GC).
     #[derive(Default)]
     pub enum PlacementPolicy {
         /// One stream for host data and GC survivors (the Cosmos+ baseline).
         #[default]
         Single = "single",
-        /// SUP-GC: host writes hot, GC survivors cold (seed 003 §3).
+        /// SUP-GC: host writes hot, GC survivors cold (SUP-GC §3).
         Sup = "sup",
-        /// Multiple Bloom filters with decay classify host writes hot or cold (seed 003 §2.2,
+        /// Multiple Bloom filters with decay classify host writes hot or cold (SUP-GC §2.2,
         /// §4).
         Bloom = "bloom",
         /// k streams by GC survival count.
         AgeK = "age_k",
         /// Host-supplied lifetime hint (fio `write_hint`) chooses the stream.
         Hint = "hint",
-        /// GCaR-Optimized (seed 003 §5.1, §5.3): one stream like `single`; GC keeps the data
+        /// GCaR-Optimized (SUP-GC §5.1, §5.3): one stream like `single`; GC keeps the data
         /// it moves in the data buffer (a share of `buffer.bytes`) so host reads of it hit
         /// there, and every replacement traverses the buffer (`ftl.cost.gcar_*`).
         Gcar = "gcar",
@@ -123,7 +123,7 @@ section! {
 }
 
 section! {
-    /// GCaR-Optimized cache-aware GC (`[ftl.gc.gcar]`, seed 003 §5.1).
+    /// GCaR-Optimized cache-aware GC (`[ftl.gc.gcar]`, SUP-GC §5.1).
     #[derive(Debug, Clone)]
     pub struct GcarConfig [Default] {
         /// Share of the data buffer (`buffer.bytes`) that keeps GC-moved pages during
@@ -144,7 +144,7 @@ pub struct PolicyCost {
 section! {
     /// Firmware processing cost on the controller CPU (`[ftl.cost]`, firmware/cost.rs): one
     /// CPU timeline per FTL; commands wait for it. Flat keys `<policy>_write_ns` and
-    /// `<policy>_gc_page_ns` so each can be set alone; the basis of the defaults (seed 003
+    /// `<policy>_gc_page_ns` so each can be set alone; the basis of the defaults (SUP-GC
     /// §5.3.1) is in docs/placement.md.
     #[derive(Debug, Clone)]
     pub struct CostConfig [Default] {
@@ -155,11 +155,11 @@ section! {
         pub single_write_ns: f64 = 0.0, COST_NS;
         /// `single`: per GC page moved.
         pub single_gc_page_ns: f64 = 0.0, COST_NS;
-        /// `sup`: per host page written (SUP-GC only tags superblocks, seed 003 §3.3).
+        /// `sup`: per host page written (SUP-GC only tags superblocks, SUP-GC §3.3).
         pub sup_write_ns: f64 = 0.0, COST_NS;
         /// `sup`: per GC page moved.
         pub sup_gc_page_ns: f64 = 0.0, COST_NS;
-        /// `bloom`: per host page written, about V + 1 filter probes of k hashes (seed 003
+        /// `bloom`: per host page written, about V + 1 filter probes of k hashes (SUP-GC
         /// §5.3.1: BF-Optimized loses ~5 % on the CPU-bound Cosmos+).
         pub bloom_write_ns: f64 = 1000.0, COST_NS;
         /// `bloom`: per GC page moved (a survivor is probed, not recorded).
@@ -172,8 +172,8 @@ section! {
         pub hint_write_ns: f64 = 0.0, COST_NS;
         /// `hint`: per GC page moved.
         pub hint_gc_page_ns: f64 = 0.0, COST_NS;
-        /// `gcar`: cache traversal per replacement (per host page written); calibrated to seed
-        /// 003 Fig. 13 (GCaR at 0.65 of Cosmos+ on the supgc-throughput device: 10 µs / (10 µs
+        /// `gcar`: cache traversal per replacement (per host page written); calibrated to
+        /// SUP-GC Fig. 13 (GCaR at 0.65 of Cosmos+ on the supgc-throughput device: 10 µs / (10 µs
         /// + 4 pages x 1.35 µs)).
         pub gcar_write_ns: f64 = 1350.0, COST_NS;
         /// `gcar`: traversal per GC page kept in the buffer (calibrated as `gcar_write_ns`).

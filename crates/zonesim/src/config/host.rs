@@ -76,7 +76,7 @@ section! {
         /// (realtime > best-effort and none > idle, then level 0 before 7). 0: no limit
         /// (nothing waits, priorities have no effect).
         pub device_tags: u32 = 0, int(0, 1 << 16).unit("tags");
-        /// IOTailor (ZMS, seed 002 "Challenge #1"): zoned writes are split and grouped per
+        /// IOTailor (ZMS "Challenge #1"): zoned writes are split and grouped per
         /// zone into superpage-aligned requests before they reach the device. Needs a zoned
         /// namespace and the run's `--namespace` zoned; not with a host file system (`fs`) nor
         /// the emulation handle (`zonesim mount`, the fio engine).

@@ -271,7 +271,13 @@ fn from_table(table: toml::Table, origin: &str, sets: &[String]) -> Result<Devic
         let msg = msg.lines().next().unwrap_or("").trim().to_string();
         if let Some(rest) = msg.strip_prefix("unknown field `") {
             let expected = rest.split_once(", ").map(|x| x.1).unwrap_or("");
-            return Error::config(path, format!("unknown key in {origin} ({expected})"));
+            let name = path.rsplit('.').next().unwrap_or(&path);
+            let known = expected.split('`').skip(1).step_by(2);
+            let hint = match zonesim_core::error::suggest::nearest(name, known) {
+                Some(k) => format!("did you mean `{k}`? "),
+                None => String::new(),
+            };
+            return Error::config(path, format!("unknown key in {origin} ({hint}{expected})"));
         }
         if let Some(rest) = msg.strip_prefix("missing field `") {
             let name = rest.split('`').next().unwrap_or("");

@@ -102,7 +102,7 @@ section! {
         /// Block erase time (tBERS).
         pub erase_us: f64, NAND_US;
         /// Array read time by page type (LSB, CSB, MSB, TSB: page index mod bits per cell),
-        /// one per bit of the cell (seed 004 Table I); empty: `read_us` for every page.
+        /// one per bit of the cell (MCMQ Table I); empty: `read_us` for every page.
         #[serde(skip_serializing_if = "PageTimes::is_empty")]
         pub read_us_by_page: PageTimes = PageTimes::NONE, NAND_US;
         /// Program time by page type, one per bit of the cell; a program unit (every page of

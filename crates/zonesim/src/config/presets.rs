@@ -25,7 +25,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     (
         "supgc-cosmos",
-        "Cosmos+ OpenSSD of SUP-GC (seed 003 §5.1): MLC, 16 KiB pages, 128 pages/block, 64 dies x 8,192 blocks (1 TiB), 7% OP, whole map in DRAM",
+        "Cosmos+ OpenSSD of SUP-GC (§5.1): MLC, 16 KiB pages, 128 pages/block, 64 dies x 8,192 blocks (1 TiB), 7% OP, whole map in DRAM",
         include_str!("../../../../presets/supgc-cosmos.toml"),
     ),
     (

@@ -153,6 +153,19 @@ fn bad_set_value_names_the_set() {
     assert!(!e.contains("preset"), "{e}");
     let e = err(&["nand.chanels=2"]);
     assert!(e.contains("unknown key in --set nand.chanels=2"), "{e}");
+    assert!(e.contains("did you mean `channels`?"), "{e}");
+}
+
+#[test]
+fn a_misspelt_preset_gets_the_nearest_name() {
+    let e = crate::load_device("conzone-papr", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("did you mean conzone-paper?"), "{e}");
+    let e = crate::load_device("nothing-like-it", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("did you mean"), "{e}");
 }
 
 /// A TOML file with a byte-order mark or CRLF line ends loads like any other.

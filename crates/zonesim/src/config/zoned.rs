@@ -92,7 +92,7 @@ section! {
         /// Map zones onto single flash blocks instead of whole superblocks (ConZone+ §4.3).
         pub sub_block: bool = false, free();
         /// Budget of valid in-place-updated data held in SLC (ZMS budget-based in-place
-        /// update, seed 002 "Challenge #2"). 0: off (JEDEC ZUFS forbids in-place updates; an
+        /// update, ZMS "Challenge #2"). 0: off (JEDEC ZUFS forbids in-place updates; an
         /// in-place update command is then a plain write). Needs a zoned namespace, not with
         /// `slc.granularity = zone`.
         pub ipu_budget_bytes: u64 = 0, int(0, 1 << 40).multiple_of(4096).unit("bytes");
@@ -166,7 +166,7 @@ section! {
         pub gc_threshold_free_superblocks: u32 = 2, int(2, 1 << 20).unit("superblocks");
         /// `page`: SLC allocated at page level, zones share the frontiers (ConZone `pageslc`);
         /// `zone`: each zone writes SLC superblocks of its own and SLC GC migrates whole zones
-        /// (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12).
+        /// (ConZone+ `ZONED_SLC`, ConZone+ §6.5 Fig. 12).
         pub granularity: SlcGranularity = SlcGranularity::Page, free();
         /// Conventional namespaces in regular flash get an SLC write cache too: an equal share
         /// of the SLC blocks left after `slc_only` namespaces, with the zoned namespaces'
@@ -229,7 +229,7 @@ section! {
         /// Conventional: live wholly in SLC blocks (ConZone+ §4: the metadata namespace).
         pub slc_only: bool = false, free();
         /// Conventional: the NVM set, the channels (each below `nand.channels`) its
-        /// superblocks span (seed 004 §III-C, MCMQ's per-namespace channel list). Empty:
+        /// superblocks span (MCMQ §III-C, MCMQ's per-namespace channel list). Empty:
         /// every channel.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pub channels: Vec<u32> = Vec::new(), int(0, 1023);

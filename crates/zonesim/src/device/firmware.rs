@@ -1,5 +1,5 @@
 //! The device with the multi-core firmware model and the data cache (docs/firmware.md; MCMQ,
-//! seed 004 §III): [`Device::submit_queued`] runs a command fetched from host queue `qid` through the
+//! MCMQ §III): [`Device::submit_queued`] runs a command fetched from host queue `qid` through the
 //! cores (firmware::cores), the data cache (firmware::cache) and the namespace's FTL. With
 //! `firmware.model = "off"` and no `cache.bytes` it is exactly [`Device::submit`].
 

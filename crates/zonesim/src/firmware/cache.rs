@@ -1,4 +1,4 @@
-//! The DRAM data cache in front of the FTL (`cache.bytes`; seed 004 §III-B "data cache",
+//! The DRAM data cache in front of the FTL (`cache.bytes`; MCMQ §III-B "data cache",
 //! MCMQ's `data_cache.c`, MQSim's data cache manager): 4 KiB pages in LRU order, write-back.
 //! A read of a cached page is served from DRAM; a read miss fills the page (clean) after the
 //! flash read; a write lands in the cache (dirty) and completes there, evicting the LRU page,

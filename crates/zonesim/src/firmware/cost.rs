@@ -1,5 +1,5 @@
 //! Firmware processing cost on the controller CPU (docs/placement.md "Firmware cost"; SUP-GC,
-//! seed 003 §5.3.1: classification work costs throughput on a real controller).
+//! SUP-GC §5.3.1: classification work costs throughput on a real controller).
 //!
 //! One [`Cpu`] per FTL is an analytic timeline (a single busy-until, like a die): a host
 //! command takes `ftl.cost.host_cmd_ns` plus, for a write, the policy's `write_ns` per page

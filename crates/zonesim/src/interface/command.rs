@@ -28,7 +28,7 @@ pub enum Op {
     },
     /// Zone append to the zone holding `lba`: the device picks the LBA (its write pointer).
     Append,
-    /// Budget-based in-place update (ZMS, seed 002 "Challenge #2"): an overwrite of LBAs below
+    /// Budget-based in-place update (ZMS "Challenge #2"): an overwrite of LBAs below
     /// a zone's write pointer, taken into SLC while `zone.ipu_budget_bytes` allows and answered
     /// `rejected` beyond it. At the write pointer, or with no budget, it is a plain write (zone
     /// rules apply). On a conventional namespace, a write.

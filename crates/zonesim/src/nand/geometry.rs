@@ -74,7 +74,7 @@ impl Geometry {
         }
     }
 
-    /// A view whose superblocks span only the dies of `channels` (an NVM set, seed 004 §III-C:
+    /// A view whose superblocks span only the dies of `channels` (an NVM set, MCMQ §III-C:
     /// a namespace pinned to a subset of the channels). Its superblocks stripe over those dies
     /// in the same channel-first order; [`FlashPage::die`] and [`Geometry::phys_die`] answer
     /// physical dies.

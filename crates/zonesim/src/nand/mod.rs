@@ -1,6 +1,6 @@
 //! NAND array: geometry, addressing, cell timing and the occupancy of dies and channels.
 //!
-//! Models the flash array of ConZone+ (seed 000) §3.2 (write pointer striping, Table 2 timing):
+//! Models the flash array of ConZone+ §3.2 (write pointer striping, Table 2 timing):
 //! channels x chips x dies x planes x blocks x pages; a superblock is the same block index in
 //! every plane of every die. Occupancy is analytic (as in NVMeVirt): each die and each channel
 //! has a busy-until time, an operation starts at the later of its ready time and the resource's

@@ -1,5 +1,5 @@
 //! Host submission/completion queue pairs (`host.queues`, `host.queue_depth`,
-//! `host.arbitration`; seed 004 §II: NVMe queues, one per host flow). Source k (a fio job or
+//! `host.arbitration`; MCMQ §II: NVMe queues, one per host flow). Source k (a fio job or
 //! one of its `numjobs` clones, in order) submits to queue k mod `host.queues`; without
 //! `host.queues` every source has a queue of its own. A queue holds at most `queue_depth`
 //! commands (submitted, not completed); a source that finds its queue full waits for a slot.

@@ -355,7 +355,7 @@ fn apply(
         "group_reporting" | "randrepeat" => {
             parse_bool(key, value)?;
         }
-        _ => return Err(format!("unknown fio option '{key}'")),
+        _ => return Err(names::unknown_option(key)),
     }
     Ok(())
 }
@@ -564,5 +564,6 @@ fn parse_time(key: &str, s: &str, default_unit_ns: u64) -> std::result::Result<u
         .ok_or_else(|| format!("{key}: '{s}' is too large"))
 }
 
+mod names;
 #[cfg(test)]
 mod tests;

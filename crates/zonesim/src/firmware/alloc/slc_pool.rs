@@ -10,7 +10,7 @@
 //! skipping victims still draining or being erased); the collection itself is the zoned FTL's
 //! (`firmware/zoned/migrate.rs`).
 //!
-//! `slc.granularity = "zone"` (ConZone+ `ZONED_SLC`, seed 000 §6.5 Fig. 12 "zonedslc"): a zone's
+//! `slc.granularity = "zone"` (ConZone+ `ZONED_SLC`, ConZone+ §6.5 Fig. 12 "zonedslc"): a zone's
 //! SLC data goes to SLC superblocks of its own through one of [`zone_fronts`] per-zone
 //! frontiers, one per open zone (least recently used one recycled: its pending slots are programmed and its
 //! partly written superblock closed), so a zone's SLC data leaves SLC as a whole (migration

@@ -1,4 +1,4 @@
-//! Zone-aware buffer management (ZABM) with its scatter-gather buffer manager (SGBM) (seed 001
+//! Zone-aware buffer management (ZABM) with its scatter-gather buffer manager (SGBM) (ZUFS
 //! §4.2, Fig. 6): `buffer.kind = zabm`.
 //!
 //! The buffer SRAM (`buffer.sram_bytes`) is split into 4 KiB slots shared by the open zones of

@@ -1,5 +1,5 @@
 //! The write buffer of a zoned namespace, by `buffer.kind`: `static` zone buffers
-//! ([`ZoneBuffers`], ConZone §3.2) or ZABM slot tables ([`Zabm`], seed 001 §4.2). One enum,
+//! ([`ZoneBuffers`], ConZone §3.2) or ZABM slot tables ([`Zabm`], ZUFS §4.2). One enum,
 //! matched per call (no dynamic dispatch). A buffer is named by an index: a static buffer's
 //! number, or with ZABM the zone itself (its slot table).
 

@@ -1,7 +1,7 @@
 //! The page map of a conventional namespace as the FTL reaches it through the shared L2P SRAM
 //! (DFTL, Gupta et al., ASPLOS 2009: map pages cached on demand, a miss reads one from the SLC
 //! map area, a dirty one evicted is programmed back): the map page of a logical page, and with
-//! `ftl.mapping = two_level` the CUFS L1 segment before its L2 table (seed 001 §2.2;
+//! `ftl.mapping = two_level` the CUFS L1 segment before its L2 table (ZUFS §2.2;
 //! `mapping/two_level.rs`). Counts `map_reads`, `map_programs` and the two-level hits.
 
 use super::PageFtl;

@@ -15,7 +15,7 @@
 //! there (SLC read); evicting a dirty map page programs one SLC page there. Both count in the
 //! flash counters and in WAF.
 //!
-//! Placement (docs/placement.md; SUP-GC, seed 003): the FTL writes through one stream per class of its
+//! Placement (docs/placement.md; SUP-GC): the FTL writes through one stream per class of its
 //! [`Placement`] policy (`ftl.gc.placement`): host pages are classified when they enter the
 //! write buffer (their stream rides along with the buffer entry), GC survivors when they are
 //! moved, by the stream of the superblock they leave. Each stream's partial die unit waits in
@@ -320,7 +320,7 @@ impl PageFtl {
                 Entry::Flash(p) => p,
             };
             let (sb, off) = self.split(ppa);
-            // `gcar`: GC-moved data kept in the buffer serves the read (seed 003 §5.1).
+            // `gcar`: GC-moved data kept in the buffer serves the read (SUP-GC §5.1).
             if self.is_pending(sb, off) || self.placement.read_hit(l) {
                 self.buffer.counters.read_hits += 1;
                 continue;

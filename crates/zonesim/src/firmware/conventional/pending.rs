@@ -1,7 +1,7 @@
 //! Data reads waiting for their map pages: one extra event per L2P miss.
 //!
 //! A read whose map page misses the L2P cache needs the map read's data before the controller
-//! knows where to read (DFTL, seed 001 §3.2; MQSim's address mapping unit queues the data read
+//! knows where to read (DFTL, ZUFS §3.2; MQSim's address mapping unit queues the data read
 //! when the translation read completes). Booking that data read at submission, with a start
 //! after the map read's completion, reserves its die ahead of the work that will arrive there
 //! meanwhile and leaves holes on the die timeline that nothing fits (docs/validation.md: ~4 % of die time

@@ -1,6 +1,6 @@
 //! What a conventional namespace reports (docs/report.md): its entry of `device.namespaces`
 //! (capacity, whether it lives in SLC, free superblocks, its SLC write cache), the details of
-//! its superblock GC that `device.gc` summarises (victim statistics, placement; seed 003
+//! its superblock GC that `device.gc` summarises (victim statistics, placement; SUP-GC
 //! §5), and its counters and time-series state in the contract's vocabulary
 //! ([`NsCounters`], [`NsSample`]), which the device adds up.
 

@@ -1,4 +1,4 @@
-//! The SLC write cache of a conventional namespace (`slc.conventional_buffer`; seed 000
+//! The SLC write cache of a conventional namespace (`slc.conventional_buffer`; ConZone+
 //! ConZone+ §2.1 "all user data must be buffered in SLC" on QLC, §4 and §6.3–6.5: the block
 //! device's SLC secondary buffer).
 //!

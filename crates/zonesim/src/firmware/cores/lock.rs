@@ -1,4 +1,4 @@
-//! A firmware spin lock as a booked resource (seed 004 §III-B "fine-grained spin locks";
+//! A firmware spin lock as a booked resource (MCMQ §III-B "fine-grained spin locks";
 //! MCMQ's `spinlock.h`, a test-and-test-and-set lock on `amoswap`).
 //!
 //! Like a die, a lock is a gap-filling [`Timeline`] of hold intervals: an acquisition asked at

@@ -1,4 +1,4 @@
-//! Multi-core firmware (MCMQ, seed 004 §III, Fig. 2-3; its thread model as its
+//! Multi-core firmware (MCMQ §III, Fig. 2-3; its thread model as its
 //! code runs it: docs/firmware.md "What MCMQ's code does"):
 //! a HIL core, a TSU/FIL core, a completion core and `firmware.workers` FTL worker cores, each
 //! running a non-preemptive event loop; mailboxes with inter-processor interrupts between them;

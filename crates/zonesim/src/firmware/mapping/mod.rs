@@ -4,8 +4,8 @@
 //! a miss costs a flash read of the map page before the data read; dirty map pages are
 //! written back on eviction), and the hybrid zone/chunk/page map of zoned namespaces
 //! ([`HybridMap`], ConZone §3.3), the CUFS two-level L1/L2 map of conventional namespaces
-//! ([`TwoLevelMap`], seed 001 §2.2), and the zone mapping table + log of Zoned UFS ([`ZoneMap`],
-//! seed 001 §4.1), and [`MapPageSet`], the map pages a GC victim's batched update touches.
+//! ([`TwoLevelMap`], ZUFS §2.2), and the zone mapping table + log of Zoned UFS ([`ZoneMap`],
+//! ZUFS §4.1), and [`MapPageSet`], the map pages a GC victim's batched update touches.
 
 mod cache;
 mod hybrid;

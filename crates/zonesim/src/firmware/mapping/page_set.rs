@@ -1,5 +1,5 @@
 //! [`MapPageSet`]: the map pages touched by the GC of one victim, for the batched map update
-//! of demand-based L2P caching (the demand-based caching of ConZone+ (seed 000) §1 and of
+//! of demand-based L2P caching (the demand-based caching of ConZone+ §1 and of
 //! DFTL, docs/papers.md): each survivor adds its map page, and when the victim is done every page is
 //! updated once, in ascending order.
 //! A bit per map page of the namespace replaces a list sorted and deduplicated per victim

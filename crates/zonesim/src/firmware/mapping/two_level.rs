@@ -1,4 +1,4 @@
-//! The two-level map of conventional UFS (CUFS; seed 001 §2.2, Fig. 2): `ftl.mapping =
+//! The two-level map of conventional UFS (CUFS; ZUFS §2.2, Fig. 2): `ftl.mapping =
 //! two_level` on conventional namespaces.
 //!
 //! The page-level map is split into L2 tables, each holding the entries of one logically

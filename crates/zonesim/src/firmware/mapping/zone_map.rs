@@ -1,4 +1,4 @@
-//! The zone mapping table and its log (ZMT + ZML) of Zoned UFS (seed 001 §4.1):
+//! The zone mapping table and its log (ZMT + ZML) of Zoned UFS (§4.1):
 //! `ftl.mapping = zone` on a zoned namespace.
 //!
 //! One 8-byte entry per zone — a 4-byte starting physical address (the zone's first allocation

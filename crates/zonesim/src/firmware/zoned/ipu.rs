@@ -1,4 +1,4 @@
-//! Budget-based in-place update (ZMS, seed 002 "Challenge #2: Latency of Tiny Synchronous File
+//! Budget-based in-place update (ZMS "Challenge #2: Latency of Tiny Synchronous File
 //! Update", slide "Budget-based In-Place Update"): `zone.ipu_budget_bytes > 0`.
 //!
 //! "Allow in-place update for select files as per the application request; device writes the

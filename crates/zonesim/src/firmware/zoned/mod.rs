@@ -1,4 +1,4 @@
-//! The FTL of a zoned namespace: the ConZone device (seed 000, ConZone §3, ConZone+ §4).
+//! The FTL of a zoned namespace: the ConZone device (ConZone+, ConZone §3, ConZone+ §4).
 //!
 //! This FTL ties the shared rooms together for zones; each mechanism lives in its room:
 //! - **Zone rules** ([`crate::interface::zone::ZoneSet`]): every request is checked first; a
@@ -25,7 +25,7 @@
 //!   operations overtake queued background work on each die ([`crate::nand::Preemption`]).
 //! - **Mapping** ([`HybridMap`], ConZone §3.3, §6.6): page or hybrid zone/chunk/page entries in
 //!   the shared L2P SRAM; or, with `ftl.mapping = zone`, the ZMT + ZML of Zoned UFS
-//!   ([`ZoneMap`], seed 001 §4.1): one entry per zone in SRAM of its own, never missed.
+//!   ([`ZoneMap`], ZUFS §4.1): one entry per zone in SRAM of its own, never missed.
 
 mod check;
 mod flush;
@@ -151,7 +151,7 @@ pub struct ZonedFtl {
     slc_threshold: u32,
     unit: u32,
     /// Slots of one superpage: one program on every die (what a zone's buffer fills before a
-    /// whole-stripe flush; IOTailor's alignment, seed 002).
+    /// whole-stripe flush; IOTailor's alignment, ZMS).
     superpage: u32,
     pub counters: ZonedCounters,
 }

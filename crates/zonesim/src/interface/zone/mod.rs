@@ -8,7 +8,7 @@
 //! # Model
 //!
 //! The rules are those of the Linux zoned block device model (ZBC/ZAC, NVMe ZNS), as used by
-//! Zoned UFS (seed 001 §2.3: "the starting LBA of each write must match the zone's write
+//! Zoned UFS (§2.3: "the starting LBA of each write must match the zone's write
 //! pointer"; "at least six open zones" must be supported). Where ZBC and ZNS differ, we follow
 //! NVMe ZNS as implemented by Linux `null_blk` (the kernel's reference zoned-device emulator,
 //! `drivers/block/null_blk/zoned.c`); every such choice is listed in the table below.

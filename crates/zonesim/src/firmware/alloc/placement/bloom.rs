@@ -1,5 +1,5 @@
 //! `bloom`: frequency-based hot/cold classification with multiple Bloom filters and decay (the
-//! MBF / MHF family of seed 003 §2.2, its "BF-Optimized" baseline of §4).
+//! MBF / MHF family of SUP-GC §2.2, its "BF-Optimized" baseline of §4).
 //!
 //! V filters ([`bloomfilter::Bloom`], seeded, so runs are deterministic) remember recent host
 //! writes; a write sets its LPA in the first filter, from the current one on in rotation order,
@@ -11,7 +11,7 @@
 //! are tested the same way without recording an access.
 //!
 //! The report counts the filters' SRAM bytes and every hash-function evaluation (k per filter
-//! probed or set), the work seed 003 §5.3.1 blames for the scheme's ~5% throughput cost.
+//! probed or set), the work SUP-GC §5.3.1 blames for the scheme's ~5% throughput cost.
 
 use super::Place;
 use crate::config::BloomConfig;

@@ -1,7 +1,7 @@
-//! `gcar`: GCaR-Optimized, the cache-aware GC baseline of seed 003 (§2 related work, §5.1
+//! `gcar`: GCaR-Optimized, the cache-aware GC baseline of SUP-GC (§2 related work, §5.1
 //! "Cache-related GC scheme implemented in Cosmos+ FPGA OpenSSD", §5.3.1 Fig. 13).
 //!
-//! Placement is `single`'s (one stream, seed 003 §5.1 builds GCaR on the Cosmos+ baseline). What
+//! Placement is `single`'s (one stream, SUP-GC §5.1 builds GCaR on the Cosmos+ baseline). What
 //! differs is the data buffer: "we adjusted the data buffer area of Cosmos+ FPGA OpenSSD to
 //! temporarily store cache entries related to GC during cache replacement". Here the pages a
 //! GC step moves are kept in a share of the data buffer (`ftl.gc.gcar.cache_fraction` of

@@ -1,5 +1,5 @@
 //! Data placement: which write stream a host page or a GC survivor goes to (docs/placement.md;
-//! SUP-GC, seed 003).
+//! SUP-GC).
 //!
 //! Every policy is a small type implementing [`Place`]; the FTL holds one [`Placement`], an
 //! enum chosen once from `ftl.gc.placement`, and calls it through a `match` (no per-page dynamic
@@ -8,12 +8,12 @@
 //!
 //! | policy | streams | host page | GC survivor from a superblock of stream `s` |
 //! |---|---|---|---|
-//! | `single` ([`Single`]) | 1 | 0 | 0 (the Cosmos+ baseline, seed 003 §4) |
-//! | `sup` ([`Sup`]) | 2 | 0 hot | 1 cold (seed 003 §3.2 Alg. 1, §3.3 Alg. 2) |
-//! | `bloom` ([`MultiBloom`]) | 2 | 0 if hot else 1 | same test, without recording an access (seed 003 §2.2, §4 "BF-Optimized") |
+//! | `single` ([`Single`]) | 1 | 0 | 0 (the Cosmos+ baseline, SUP-GC §4) |
+//! | `sup` ([`Sup`]) | 2 | 0 hot | 1 cold (SUP-GC §3.2 Alg. 1, §3.3 Alg. 2) |
+//! | `bloom` ([`MultiBloom`]) | 2 | 0 if hot else 1 | same test, without recording an access (SUP-GC §2.2, §4 "BF-Optimized") |
 //! | `age_k` ([`AgeK`]) | k | 0 | min(s + 1, k - 1): survived n times -> stream n |
 //! | `hint` ([`Hint`]) | 5 | the host's `write_hint` (0 none .. 4 extreme) | s (the host's class is kept) |
-//! | `gcar` ([`Gcar`]) | 1 | 0 | 0, and the page is kept in the buffer's GC share (seed 003 §5.1 GCaR-Optimized) |
+//! | `gcar` ([`Gcar`]) | 1 | 0 | 0, and the page is kept in the buffer's GC share (SUP-GC §5.1 GCaR-Optimized) |
 
 mod age_k;
 mod bloom;

@@ -1,5 +1,5 @@
 //! `single`: one write stream for everything — host pages and GC survivors mix in the same
-//! superblocks (the Cosmos+ OpenSSD baseline of seed 003 §4: greedy GC, no separation).
+//! superblocks (the Cosmos+ OpenSSD baseline of SUP-GC §4: greedy GC, no separation).
 
 use super::Place;
 use crate::firmware::mapping::Lpa;

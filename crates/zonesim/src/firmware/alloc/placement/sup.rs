@@ -1,4 +1,4 @@
-//! `sup`: SUP-GC (seed 003 §3). Algorithm 1 (data allocation): every host write is hot and goes
+//! `sup`: SUP-GC (§3). Algorithm 1 (data allocation): every host write is hot and goes
 //! to the hot stream. Algorithm 2 (GC migration): every valid page of a victim is cold and goes
 //! to the cold stream, whichever stream wrote the victim. Cold superblocks are ordinary GC
 //! candidates. No per-page state: only the stream tag of each superblock (§4: "metadata only").

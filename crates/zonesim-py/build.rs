@@ -1,0 +1,1 @@
+../../build/git_commit.rs
