@@ -224,6 +224,8 @@ pub(super) struct Source {
     /// fio `prio` / `prioclass`: the source's rank in the host scheduler (host/sched.rs).
     pub prio: crate::host::sched::IoPrio,
     runtime_ns: Option<u64>,
+    /// fio `time_based`: the source runs for its whole `runtime_ns`.
+    time_based: bool,
     deadline: Option<SimTime>,
     exhausted: bool,
     kind: Kind,
@@ -252,6 +254,7 @@ impl Source {
             thinktime_ns: 0,
             prio: crate::host::sched::IoPrio::default(),
             runtime_ns: None,
+            time_based: false,
             deadline: None,
             exhausted: false,
             kind,
@@ -277,6 +280,7 @@ impl Source {
         s.thinktime_ns = spec.thinktime_ns;
         s.prio = spec.prio;
         s.runtime_ns = spec.runtime_ns;
+        s.time_based = spec.time_based;
         s.continue_on_error = spec.continue_on_error.writes();
         s
     }
@@ -291,6 +295,12 @@ impl Source {
                 }
             }
         }
+    }
+
+    /// How long the source runs at least, when that is known before the run (a time-based
+    /// job: its runtime).
+    pub fn runs_at_least_ns(&self) -> Option<u64> {
+        self.runtime_ns.filter(|_| self.time_based)
     }
 
     pub fn start(&mut self, now: SimTime) {

@@ -111,9 +111,12 @@ impl Window {
     }
 }
 
-/// The most rows a time series holds (a few hundred MB of report at most): an interval that
-/// small for the run's simulated time is refused rather than grown without bound.
-pub const MAX_ROWS: usize = 1 << 20;
+/// The most values (rows x columns) a time series holds: 128 MiB in the run, a few hundred MB
+/// of JSON report. Sampling is work too: each row samples every section (the file system's
+/// counts its segments), so the bound is on the values and the run ends when it is reached:
+/// an interval that small for the run's simulated time is refused (`sim`), not grown without
+/// bound and not carried to the end of a run whose series is already lost.
+pub const MAX_VALUES: usize = 1 << 24;
 
 /// Records completions per interval and closes intervals as simulated time passes.
 pub struct Sampler {
@@ -124,6 +127,8 @@ pub struct Sampler {
     read: Window,
     write: Window,
     series: TimeSeries,
+    /// The most rows of this series' width ([`MAX_VALUES`] / columns).
+    max_rows: usize,
 }
 
 impl Sampler {
@@ -137,7 +142,9 @@ impl Sampler {
         for s in sections {
             columns.extend(s.series_columns().iter().map(|c| c.to_string()));
         }
+        let max_rows = MAX_VALUES / columns.len();
         Sampler {
+            max_rows,
             interval_ns: interval_ns.max(1),
             start,
             next: start + interval_ns.max(1),
@@ -184,9 +191,19 @@ impl Sampler {
         }
     }
 
-    /// Whether the series holds [`MAX_ROWS`] rows (it samples no more).
+    /// Whether the series holds its most rows ([`MAX_VALUES`] values; it samples no more).
     pub fn full(&self) -> bool {
-        self.series.rows.len() >= MAX_ROWS
+        self.series.rows.len() >= self.max_rows
+    }
+
+    /// Rows x columns: the size of the series so far.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.series.rows.len(), self.series.columns.len())
+    }
+
+    /// The interval, ns.
+    pub fn interval_ns(&self) -> u64 {
+        self.interval_ns
     }
 
     /// The series, with a last (shorter) row up to `end` if the run ended inside an interval.
