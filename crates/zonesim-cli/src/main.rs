@@ -149,11 +149,12 @@ fn clap_one_line(text: &str) -> String {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    para.join(" ").trim_start_matches("error: ").to_string()
+    zonesim::error::printable(para.join(" ").trim_start_matches("error: "))
 }
 
 /// An error and its causes on one line, each cause once (a cause whose text the message
-/// already carries, as an I/O error's OS text, is not repeated).
+/// already carries, as an I/O error's OS text, is not repeated); control characters echoed
+/// from the input are shown escaped.
 fn error_line(e: &anyhow::Error) -> String {
     let mut msg = String::new();
     for cause in e.chain() {
@@ -165,7 +166,7 @@ fn error_line(e: &anyhow::Error) -> String {
             msg.push_str(c.trim());
         }
     }
-    msg.replace('\n', "; ")
+    zonesim::error::printable(&msg)
 }
 
 #[cfg(test)]

@@ -165,9 +165,9 @@ pub fn run(a: RunArgs) -> Result<()> {
     if a.fs.as_deref() == Some("none") {
         cfg.fs = None;
     }
-    if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
-        eprintln!("zonesim: warning: {w}");
-    }
+    // Printed once, when the device is built and the run starts (the first progress call), so
+    // an input error is the only line a bad run prints.
+    let mut spare_warning = zonesim::device::effective_spare_warning(&cfg);
     if a.timeseries.is_some() && cfg.stats.interval_ms == 0.0 {
         // `--timeseries` alone: sample at the default interval rather than refuse.
         cfg.stats.interval_ms = DEFAULT_TIMESERIES_INTERVAL_MS;
@@ -187,6 +187,9 @@ pub fn run(a: RunArgs) -> Result<()> {
     let interactive = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
     let mut progress = |phase: &'static str, done: u64| {
+        if let Some(w) = spare_warning.take() {
+            eprintln!("zonesim: warning: {w}");
+        }
         if !interactive || started.elapsed() < Duration::from_secs(1) {
             return;
         }
@@ -209,6 +212,10 @@ pub fn run(a: RunArgs) -> Result<()> {
     )?;
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some(w) = spare_warning {
+        // A run that never reported progress.
+        eprintln!("zonesim: warning: {w}");
     }
     if let Some(w) = unwritten_warning(&report) {
         eprintln!("zonesim: warning: {w}");

@@ -527,10 +527,15 @@ pub(super) fn jobs(
     let mut out = Vec::new();
     for (j, spec) in specs.iter().enumerate() {
         if let Some(o) = spec.files.fs_only_option() {
-            return Err(Error::Usage(format!(
-                "job '{}': {o} needs a file system: run with --fs f2fs",
-                spec.name
-            )));
+            let name = o.split('=').next().unwrap_or(o);
+            return Err(Error::parse(
+                &spec.file,
+                spec.line_of(&[name]),
+                format!(
+                    "job '{}': {o} needs a file system: run with --fs f2fs",
+                    spec.name
+                ),
+            ));
         }
         let ns = spec.namespace.map_or(default_ns, |n| n as usize);
         if ns >= dev.namespaces.len() {
@@ -575,8 +580,8 @@ fn file_jobs(specs: &[JobSpec], seed: u64) -> Result<Vec<Source>> {
         files += spec.files.nrfiles.unwrap_or(1) as u64 * spec.numjobs as u64;
         if files > super::fs::MAX_FILES {
             return Err(Error::parse(
-                "job file",
-                spec.line,
+                &spec.file,
+                spec.line_of(&["nrfiles", "numjobs"]),
                 format!(
                     "job '{}': the jobs open more than {} files in all (nrfiles x numjobs, summed over the jobs)",
                     spec.name,
