@@ -130,7 +130,9 @@ def _workload_args(workload: Optional[str], trace: Optional[str], scenario: Opti
     if workload is None:
         return {}
     workload = os.fspath(workload)
-    if not os.path.exists(workload) and ("\n" in workload or workload.lstrip().startswith("[")):
+    # Not a file: job text when it reads as one (a section or an option), so "rw=write" gets
+    # the job parser's own error rather than "no such file".
+    if not os.path.exists(workload) and any(c in workload for c in "\n[="):
         return {"fio_text": (workload, "<fio text>")}
     return {"workload": _absolute(workload)}
 

@@ -34,8 +34,10 @@ def _run_point(spec: str, sets: list, run_kwargs: dict, seed: int) -> dict:
 def _tasks(base_sets: list, literal_grid: list, labels: dict, seeds: Iterable[int]):
     """(grid values, overrides, seed) of every point and seed; ``labels`` maps each
     ``KEY=LITERAL`` override to the value shown in its column."""
+    seeds = list(seeds)
     tasks = []
-    for point_sets in _zonesim.grid_points(literal_grid):
+    # Points x seeds are counted (and refused over the cap) before any point is made.
+    for point_sets in _zonesim.grid_points(literal_grid, len(seeds)):
         values = {s.split("=", 1)[0]: labels[s] for s in point_sets}
         for seed in seeds:
             tasks.append((values, base_sets + point_sets, seed))

@@ -93,6 +93,12 @@ def test_bad_workloads_raise_with_file_and_line(tmp_path):
         zonesim.run(workload=JOB, precondition="hot")
     with pytest.raises(zonesim.ConfigError):
         zonesim.run(workload=JOB, trace="x.trace")
+    # Job text without a section is job text, refused by the parser, not taken as a path.
+    with pytest.raises(zonesim.ConfigError, match=r"<fio text>:1: option 'rw' outside of a section"):
+        zonesim.run(workload="rw=write")
+    # Control characters in an echoed value are shown escaped.
+    with pytest.raises(zonesim.ConfigError, match=r"rand\\u\{1b\}write"):
+        zonesim.run(workload="[j]\nrw=rand\x1bwrite\n")
 
 
 def test_a_missing_file_is_a_file_not_found_error(tmp_path):

@@ -195,11 +195,12 @@ fn clap_one_line(text: &str) -> String {
         line.push_str(tip.trim_start_matches("tip:").trim());
         line.push(')');
     }
-    line
+    zonesim::error::printable(&line)
 }
 
 /// An error and its causes on one line, each cause once (a cause whose text the message
-/// already carries, as an I/O error's OS text, is not repeated).
+/// already carries, as an I/O error's OS text, is not repeated); control characters echoed
+/// from the input are shown escaped.
 fn error_line(e: &anyhow::Error) -> String {
     let mut msg = String::new();
     for cause in e.chain() {
@@ -211,7 +212,7 @@ fn error_line(e: &anyhow::Error) -> String {
             msg.push_str(c.trim());
         }
     }
-    msg.replace('\n', "; ")
+    zonesim::error::printable(&msg)
 }
 
 #[cfg(test)]

@@ -176,9 +176,9 @@ pub fn run(a: RunArgs) -> Result<()> {
     if a.fs.as_deref() == Some("none") {
         cfg.fs = None;
     }
-    if let Some(w) = zonesim::device::effective_spare_warning(&cfg) {
-        eprintln!("zonesim: warning: {w}");
-    }
+    // Printed once, when the device is built and the run starts (the first progress call), so
+    // an input error is the only line a bad run prints.
+    let mut spare_warning = zonesim::device::effective_spare_warning(&cfg);
     if a.timeseries.is_some() && cfg.stats.interval_ms == 0.0 {
         // `--timeseries` alone: sample at the default interval rather than refuse.
         cfg.stats.interval_ms = DEFAULT_TIMESERIES_INTERVAL_MS;
@@ -195,7 +195,14 @@ pub fn run(a: RunArgs) -> Result<()> {
     let (resolved, wl_name) = spec.resolve_workload()?;
     let groups = report_groups(&resolved);
     let mut display = crate::progress::Display::new(show_progress());
-    let mut progress = |t: &zonesim::Tick| display.tick(t);
+    let mut progress = |t: &zonesim::Tick| {
+        // The "effective spare" warning, once the device is built (a run that fails before
+        // that prints only its error).
+        if let Some(w) = spare_warning.take() {
+            eprintln!("zonesim: warning: {w}");
+        }
+        display.tick(t);
+    };
     // Ctrl-C ends the run with the report of what ran (a scenario runs its steps to the end:
     // there the default disposition stays).
     if !matches!(resolved, WorkloadSpec::Scenario(_)) {
@@ -210,6 +217,10 @@ pub fn run(a: RunArgs) -> Result<()> {
         },
     )?;
     display.finish();
+    if let Some(w) = spare_warning {
+        // A run that never reported progress.
+        eprintln!("zonesim: warning: {w}");
+    }
     if let Some(w) = unwritten_warning(&report) {
         eprintln!("zonesim: warning: {w}");
     }

@@ -84,6 +84,22 @@ impl Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// A message as one printable line: control characters (a newline, a terminal escape, NUL),
+/// which only input echoed in the message can bring, are shown escaped (`\n`, `\u{1b}`), so
+/// what the user typed is visible and the terminal is left alone. Front ends print errors
+/// through it.
+pub fn printable(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    for c in msg.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The largest device or job file read (64 MiB): far beyond any real one, and it bounds memory
 /// whatever the path names (`/dev/zero`, a disk image).
 pub const MAX_TEXT_FILE_BYTES: u64 = 64 << 20;
@@ -104,4 +120,16 @@ pub fn read_text_file(path: &std::path::Path) -> Result<String> {
         )));
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(printable("--set base=\n"), "--set base=\\n");
+        assert_eq!(printable("got 'rand\u{1b}[31m'"), "got 'rand\\u{1b}[31m'");
+        assert_eq!(printable("a\tb\0c é ☃"), "a\\tb\\u{0}c é ☃");
+    }
 }

@@ -39,7 +39,7 @@ create_exception!(
 /// A library error as the CLI shows it (one line, without the `zonesim: ` prefix): bad input
 /// as `ConfigError`, a simulator bug as `InternalError`.
 fn to_py(e: zonesim::Error) -> PyErr {
-    let msg = e.to_string().replace('\n', "; ");
+    let msg = zonesim::error::printable(&e.to_string());
     match e {
         zonesim::Error::Internal(_) => InternalError::new_err(msg),
         zonesim::Error::Io { ref source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
@@ -221,11 +221,12 @@ fn experiment(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<(S
 
 /// The points of a sweep grid: every combination of the values of `grid` (key, values as
 /// `--set` literals), the last key varying fastest; each point a list of `KEY=VALUE`. A grid
-/// of more than `zonesim::sim::sweep::MAX_RUNS` points is a `ValueError`, raised before any
-/// point is made.
+/// whose points times `seeds` are more than `zonesim::sim::sweep::MAX_RUNS` runs is a
+/// `ValueError`, raised before any point is made.
 #[pyfunction]
-fn grid_points(grid: Vec<(String, Vec<String>)>) -> PyResult<Vec<Vec<String>>> {
-    zonesim::sim::sweep::count_runs(&grid, 1, "grid").map_err(to_py)?;
+#[pyo3(signature = (grid, seeds = 1))]
+fn grid_points(grid: Vec<(String, Vec<String>)>, seeds: usize) -> PyResult<Vec<Vec<String>>> {
+    zonesim::sim::sweep::count_runs(&grid, seeds, "grid").map_err(to_py)?;
     Ok(zonesim::sim::sweep::points(&grid))
 }
 

@@ -236,3 +236,66 @@ fn each_job_has_its_own_rows_that_add_up_to_the_totals() {
     let r = run(&cfg, &jobs(MIX), Precondition::None, 3);
     assert!(r.timeseries.unwrap().jobs.is_empty());
 }
+
+/// A time series is bounded in values (rows x columns), and reaching the bound ends the run at
+/// once with one error naming `stats.interval_ms` (the rest of the run is not simulated for a
+/// series already lost). A world of the soak (seed 361 then) slowed every page by 1.5 s of
+/// controller time (`ftl.cost.single_write_ns`) with an interval of 8.3 us under the host file
+/// system: about 10^9 rows were asked for, each sampling every segment of the file system,
+/// and the run went on for hours of simulated time after its series had filled.
+#[test]
+fn a_series_past_its_bound_ends_the_run_there() {
+    let cfg = device(
+        "ufs-conventional",
+        &[
+            "stats.interval_ms=0.0083",
+            "ftl.cost.single_write_ns=1.5e9",
+            "fs.kind=\"f2fs\"",
+        ],
+    );
+    let spec = RunSpec::new(
+        cfg,
+        WorkloadSpec::FioText {
+            text: "[w]\nrw=randwrite\nbs=16k\niodepth=8\nnumber_ios=3000\ndirectory=/d\nnrfiles=8\nfilesize=2m\nfsync=4\n".into(),
+            name: "w.fio".into(),
+        },
+    );
+    let e = zonesim::run(&spec, &mut Control::none()).unwrap_err();
+    let msg = e.to_string();
+    assert_eq!(e.exit_code(), 2, "{msg}");
+    assert!(
+        msg.starts_with("config: stats.interval_ms: 0.0083 ms is too small"),
+        "{msg}"
+    );
+    // It stops where the series filled: rows x interval, not the run's end (hours later).
+    let cols = 27;
+    let rows = zonesim::stats::timeseries::MAX_VALUES / cols;
+    assert!(
+        msg.contains(&format!("{rows} rows of {cols} columns")),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(&format!("{:.3} s into the run", rows as f64 * 8300.0 / 1e9)),
+        "{msg}"
+    );
+    // A time-based run whose length is known is refused before it starts.
+    let spec = RunSpec::new(
+        device("ufs-conventional", &["stats.interval_ms=0.001"]),
+        WorkloadSpec::FioText {
+            text: "[w]\nrw=randwrite\nbs=4k\nsize=64m\nruntime=20s\ntime_based\n".into(),
+            name: "w.fio".into(),
+        },
+    );
+    let t = std::time::Instant::now();
+    let e = zonesim::run(&spec, &mut Control::none()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("its time-based jobs run 20.000 s, 20000000 rows"),
+        "{e}"
+    );
+    assert!(
+        t.elapsed().as_secs() < 5,
+        "refused up front: {:?}",
+        t.elapsed()
+    );
+}

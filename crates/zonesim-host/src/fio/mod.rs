@@ -253,6 +253,12 @@ pub struct JobSpec {
     pub name: String,
     /// Line of the job's `[name]` header in its file (0 for [`default_job`]).
     pub line: u64,
+    /// The job file's name as the parser was given it (its errors' `file` part; empty for
+    /// [`default_job`]).
+    pub file: String,
+    /// The line of each option as last given (`[global]`'s included), by the name written:
+    /// errors found after parsing point at the option, see [`JobSpec::line_of`].
+    pub option_lines: Vec<(String, u64)>,
     pub rw: RwMode,
     /// Request size in bytes (positive multiple of 512).
     pub bs: u64,
@@ -344,6 +350,17 @@ impl LogOpts {
     }
 }
 
+impl JobSpec {
+    /// The line of the first of `names` (an option and its aliases) the job file gave, else
+    /// the job's header line.
+    pub fn line_of(&self, names: &[&str]) -> u64 {
+        names
+            .iter()
+            .find_map(|n| self.option_lines.iter().find(|(k, _)| k == n).map(|x| x.1))
+            .unwrap_or(self.line)
+    }
+}
+
 /// fio's file options, used when the job runs on the host file system.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileOpts {
@@ -392,6 +409,8 @@ pub fn default_job() -> JobSpec {
     JobSpec {
         name: String::new(),
         line: 0,
+        file: String::new(),
+        option_lines: Vec::new(),
         rw: RwMode::Read,
         bs: 4096,
         size: None,

@@ -214,9 +214,10 @@ pub fn apply_set(table: &mut toml::Table, set: &str) -> Result<()> {
         return Err(Error::Usage(format!("--set {set}: empty key part")));
     }
     if key == "base" {
+        let device = if raw.is_empty() { "PRESET" } else { raw };
         return Err(Error::config(
             "base",
-            format!("--set {set}: base is only read from device files; use --device {raw} to start from that preset"),
+            format!("--set {set}: base is only read from device files; use --device {device} to start from that preset"),
         ));
     }
     let value = format!("v = {raw}")

@@ -109,9 +109,10 @@ impl<'d> Engine<'d> {
         }
     }
 
-    /// Sample a time series every `interval_ns` from `start` (the measured phase).
-    /// Runs of 2 to `MAX_JOB_SERIES` jobs sample each job's own rows too.
-    pub fn sample_every(&mut self, interval_ns: u64, start: SimTime) {
+    /// Sample a time series every `interval_ns` from `start` (the measured phase); runs of 2 to
+    /// `MAX_JOB_SERIES` jobs sample each job's own rows too. Refused up front when a source that
+    /// runs for a known time already needs more rows than the series may hold.
+    pub fn sample_every(&mut self, interval_ns: u64, start: SimTime) -> Result<()> {
         let n = self.sources.len();
         let jobs: Vec<String> = if (2..=MAX_JOB_SERIES).contains(&n) {
             self.sources.iter().map(|s| s.name.clone()).collect()
@@ -119,8 +120,28 @@ impl<'d> Engine<'d> {
             Vec::new()
         };
         let s = Sampler::new(interval_ns, start, &self.sections(), &jobs);
+        let (_, cols) = s.shape();
+        let max_rows = s.max_rows();
+        let lasts = self
+            .sources
+            .iter()
+            .filter_map(|s| s.runs_at_least_ns())
+            .max();
+        if let Some(ns) = lasts.filter(|&ns| ns / interval_ns.max(1) >= max_rows as u64) {
+            return Err(Error::config(
+                "stats.interval_ms",
+                format!(
+                    "{} ms is too small for this run: its time-based jobs run {:.3} s, {} rows of {cols} columns, more than a time series holds (at most {} values); raise it",
+                    interval_ns as f64 / 1e6,
+                    ns as f64 / 1e9,
+                    ns / interval_ns.max(1),
+                    crate::stats::timeseries::MAX_VALUES,
+                ),
+            ));
+        }
         self.next_sample = s.next_boundary();
         self.sampler = Some(s);
+        Ok(())
     }
 
     /// The components whose state the time series samples, in column order after the host
@@ -142,6 +163,11 @@ impl<'d> Engine<'d> {
         };
         s.advance(now, &self.sections());
         self.next_sample = s.next_boundary();
+        if s.full() {
+            // The series is lost: the run ends here rather than simulating on without it.
+            let (rows, cols) = s.shape();
+            self.fail(series_too_long(s.interval_ns(), rows, cols));
+        }
         self.sampler = Some(s);
     }
 
@@ -547,6 +573,20 @@ impl<'d> Engine<'d> {
             self.q.push(next, Ev::Idle { token, work });
         }
     }
+}
+
+/// The error of a time series that reached [`crate::stats::timeseries::MAX_VALUES`] values
+/// (`rows` x `cols`): the interval is too small for the run.
+pub(super) fn series_too_long(interval_ns: u64, rows: usize, cols: usize) -> Error {
+    Error::config(
+        "stats.interval_ms",
+        format!(
+            "{} ms is too small for this run: its time series reached {rows} rows of {cols} columns (at most {} values) {:.3} s into the run, which stops there; raise it",
+            interval_ns as f64 / 1e6,
+            crate::stats::timeseries::MAX_VALUES,
+            rows as f64 * interval_ns as f64 / 1e9
+        ),
+    )
 }
 
 /// Run sources on an existing device from `start` (used by preconditioning, `seed` its own);

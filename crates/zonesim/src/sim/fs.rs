@@ -98,8 +98,19 @@ fn params(cfg: &FsConfig, zone: Option<(u64, u64)>, device_ipu: bool) -> Result<
     if let Some(g) = cfg.gc_boost_gc_greedy {
         p.gc_boost_gc_greedy = g == 1;
     }
-    if p.gc_boost_gc_multiple > sps || p.migration_window_granularity > sps {
-        return Err(Error::config("fs.gc_boost_gc_multiple", format!("gc_boost_gc_multiple and migration_window_granularity must be at most the segments per section ({sps})")));
+    for (key, v) in [
+        ("fs.gc_boost_gc_multiple", p.gc_boost_gc_multiple),
+        (
+            "fs.migration_window_granularity",
+            p.migration_window_granularity,
+        ),
+    ] {
+        if v > sps {
+            return Err(Error::config(
+                key,
+                format!("must be at most the segments per section ({sps}), got {v}"),
+            ));
+        }
     }
     p.overprovision = cfg.overprovision;
     p.reserved_segments = cfg.reserved_segments;
@@ -228,8 +239,9 @@ pub struct FileJob {
     pub reads: bool,
     pub hint: u8,
     /// zonesim's `ipu=1`: the files are marked for the device's budget-based in-place update
-    /// (`host::fs::ipu`); the job file's line, for the error when the device has no budget.
-    pub ipu_line: Option<u64>,
+    /// (`host::fs::ipu`); the job file and the option's line, for the error when the device
+    /// has no budget.
+    pub ipu_at: Option<(String, u64)>,
     pub last_file: usize,
     pub tail_done: bool,
 }
@@ -238,26 +250,32 @@ impl FileJob {
     /// The job's files; the generator's spec (size over all files, fsync by fdatasync).
     pub fn new(spec: &JobSpec, clone: u32, jobnum: usize) -> Result<(FileJob, JobSpec)> {
         let f = &spec.files;
-        let err = |rule: String| {
+        // At the line of the option that breaks the rule (the job's header if none was given).
+        let err = |options: &[&str], rule: String| {
             Error::parse(
-                "job file",
-                spec.line,
+                &spec.file,
+                spec.line_of(options),
                 format!("job '{}': {rule}", spec.name),
             )
         };
         if spec.zonemode == ZoneMode::Zbd {
             return Err(err(
+                &["zonemode"],
                 "zonemode=zbd addresses a zoned device, not files: drop it with --fs".into(),
             ));
         }
         if spec.rw.is_trim() {
-            return Err(err("trim jobs are not supported on files".into()));
+            return Err(err(
+                &["rw", "readwrite"],
+                "trim jobs are not supported on files".into(),
+            ));
         }
         let nrfiles = f.nrfiles.unwrap_or(1) as u64;
         let size = match spec.size {
             Some(crate::host::fio::SizeSpec::Bytes(b)) => Some(b),
             Some(_) => {
                 return Err(err(
+                    &["size"],
                     "size in % or zones has no meaning on files; give bytes".into(),
                 ))
             }
@@ -266,11 +284,14 @@ impl FileJob {
         let filesize = match (f.filesize, size) {
             (Some(fs), _) => fs,
             (None, Some(s)) => s / nrfiles,
-            (None, None) => return Err(err("a job on files needs size= or filesize=".into())),
+            (None, None) => return Err(err(&[], "a job on files needs size= or filesize=".into())),
         } / spec.bs
             * spec.bs;
         if filesize == 0 {
-            return Err(err(format!("files smaller than bs={} bytes", spec.bs)));
+            return Err(err(
+                &["filesize", "size", "bs", "blocksize"],
+                format!("files smaller than bs={} bytes", spec.bs),
+            ));
         }
         let dir = f.directory.clone().unwrap_or_default();
         let dir = dir.trim_end_matches('/');
@@ -301,7 +322,9 @@ impl FileJob {
                 create_on_open: f.create_on_open,
                 reads: spec.rw.has_reads(),
                 hint: spec.write_hint.code(),
-                ipu_line: spec.ipu.then_some(spec.line),
+                ipu_at: spec
+                    .ipu
+                    .then(|| (spec.file.clone(), spec.line_of(&["ipu"]))),
                 last_file: 0,
                 tail_done: false,
             },
@@ -327,7 +350,7 @@ impl FileJob {
             return Ok(i);
         }
         let i = host.open(&self.names[f], self.hint)?;
-        if self.ipu_line.is_some() {
+        if self.ipu_at.is_some() {
             // Checked before the run: the device has a budget (`check_ipu`).
             host.fs.mark_ipu(i);
         }
@@ -337,10 +360,10 @@ impl FileJob {
 
     /// `ipu=1` needs a main area whose device offers an in-place update budget.
     pub fn check_ipu(&self, job: &str, host: &FsHost) -> Result<()> {
-        match self.ipu_line {
-            Some(line) if !host.fs.p.device_ipu => Err(Error::parse(
-                "job file",
-                line,
+        match &self.ipu_at {
+            Some((file, line)) if !host.fs.p.device_ipu => Err(Error::parse(
+                file,
+                *line,
                 format!("job '{job}': ipu=1 on files needs a zoned main area with an in-place update budget (zone.ipu_budget_bytes > 0)"),
             )),
             _ => Ok(()),

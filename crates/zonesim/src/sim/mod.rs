@@ -198,24 +198,16 @@ pub(crate) fn run_resolved(
     }
     eng.fs = fs_host;
     if interval_ns > 0 {
-        eng.sample_every(interval_ns, t0);
+        eng.sample_every(interval_ns, t0)?;
     }
     let mut end = eng.run(t0, ctl)?;
     let interrupted = eng.interrupted;
     let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
-    if timeseries
-        .as_ref()
-        .is_some_and(|t| t.rows.len() >= crate::stats::timeseries::MAX_ROWS)
-    {
-        return Err(Error::config(
-            "stats.interval_ms",
-            format!(
-                "{} ms is too small for this run: its time series reached {} rows before the run ended at {:.3} s simulated; raise it",
-                interval_ns as f64 / 1e6,
-                crate::stats::timeseries::MAX_ROWS,
-                end.since(t0) as f64 / 1e9
-            ),
-        ));
+    if let Some(t) = &timeseries {
+        let (rows, cols) = (t.rows.len(), t.columns.len());
+        if rows >= crate::stats::timeseries::MAX_VALUES / cols {
+            return Err(engine::series_too_long(interval_ns, rows, cols));
+        }
     }
     // Unmount: the dirty data and a checkpoint reach the device.
     let mut fs_host = eng.fs.take();

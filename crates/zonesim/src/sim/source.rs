@@ -225,6 +225,8 @@ pub(super) struct Source {
     /// fio `prio` / `prioclass`: the source's rank in the host scheduler (host/sched.rs).
     pub prio: crate::host::sched::IoPrio,
     runtime_ns: Option<u64>,
+    /// fio `time_based`: the source runs for its whole `runtime_ns`.
+    time_based: bool,
     deadline: Option<SimTime>,
     exhausted: bool,
     kind: Kind,
@@ -255,6 +257,7 @@ impl Source {
             thinktime_ns: 0,
             prio: crate::host::sched::IoPrio::default(),
             runtime_ns: None,
+            time_based: false,
             deadline: None,
             exhausted: false,
             kind,
@@ -283,6 +286,7 @@ impl Source {
         s.thinktime_ns = spec.thinktime_ns;
         s.prio = spec.prio;
         s.runtime_ns = spec.runtime_ns;
+        s.time_based = spec.time_based;
         s.continue_on_error = spec.continue_on_error.writes();
         let realtime = spec.prio.class == crate::host::sched::CLASS_RT;
         s.logs = JobLogs::open(&spec.logs, &spec.name, num, realtime)?.map(Box::new);
@@ -299,6 +303,12 @@ impl Source {
                 }
             }
         }
+    }
+
+    /// How long the source runs at least, when that is known before the run (a time-based
+    /// job: its runtime).
+    pub fn runs_at_least_ns(&self) -> Option<u64> {
+        self.runtime_ns.filter(|_| self.time_based)
     }
 
     pub fn start(&mut self, now: SimTime) {
@@ -553,10 +563,15 @@ pub(super) fn jobs(
     let mut out = Vec::new();
     for (j, spec) in specs.iter().enumerate() {
         if let Some(o) = spec.files.fs_only_option() {
-            return Err(Error::Usage(format!(
-                "job '{}': {o} needs a file system: run with --fs f2fs",
-                spec.name
-            )));
+            let name = o.split('=').next().unwrap_or(o);
+            return Err(Error::parse(
+                &spec.file,
+                spec.line_of(&[name]),
+                format!(
+                    "job '{}': {o} needs a file system: run with --fs f2fs",
+                    spec.name
+                ),
+            ));
         }
         let ns = spec.namespace.map_or(default_ns, |n| n as usize);
         if ns >= dev.namespaces.len() {
@@ -619,8 +634,8 @@ fn file_jobs(specs: &[JobSpec], seed: u64) -> Result<Vec<Source>> {
         files += spec.files.nrfiles.unwrap_or(1) as u64 * spec.numjobs as u64;
         if files > super::fs::MAX_FILES {
             return Err(Error::parse(
-                "job file",
-                spec.line,
+                &spec.file,
+                spec.line_of(&["nrfiles", "numjobs"]),
                 format!(
                     "job '{}': the jobs open more than {} files in all (nrfiles x numjobs, summed over the jobs)",
                     spec.name,

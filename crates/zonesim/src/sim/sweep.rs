@@ -46,6 +46,19 @@ pub fn count_runs(grid: &[(String, Vec<String>)], seeds: usize, origin: &str) ->
     })
 }
 
+/// Point `i` of the grid (in [`points`] order) without expanding the others: the grid's
+/// value lists read as the digits of `i`, the last key the lowest. `i` below the product of
+/// the value counts ([`count_runs`] with one seed).
+pub fn point(grid: &[(String, Vec<String>)], mut i: u64) -> Vec<String> {
+    let mut out = vec![String::new(); grid.len()];
+    for (k, (key, values)) in grid.iter().enumerate().rev() {
+        let n = values.len() as u64;
+        out[k] = format!("{key}={}", values[(i % n) as usize]);
+        i /= n;
+    }
+    out
+}
+
 /// Every combination of the grid's values, in key order with the last key varying fastest;
 /// each point is the list of its `KEY=VALUE` overrides (values as `--set` literals).
 pub fn points(grid: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
@@ -181,6 +194,10 @@ mod tests {
         assert_eq!(p[1], vec!["a=1", "b=y"]);
         assert_eq!(p[5], vec!["a=2", "b=z"]);
         assert_eq!(points(&[]), vec![Vec::<String>::new()]);
+        for (i, q) in p.iter().enumerate() {
+            assert_eq!(&point(&g, i as u64), q);
+        }
+        assert_eq!(point(&[], 0), Vec::<String>::new());
     }
 
     #[test]

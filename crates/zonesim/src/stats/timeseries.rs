@@ -136,9 +136,12 @@ impl Window {
     }
 }
 
-/// The most rows a time series holds (a few hundred MB of report at most): an interval that
-/// small for the run's simulated time is refused rather than grown without bound.
-pub const MAX_ROWS: usize = 1 << 20;
+/// The most values (rows x columns) a time series holds: 128 MiB in the run, a few hundred MB
+/// of JSON report. Sampling is work too: each row samples every section (the file system's
+/// counts its segments), so the bound is on the values and the run ends when it is reached:
+/// an interval that small for the run's simulated time is refused (`sim`), not grown without
+/// bound and not carried to the end of a run whose series is already lost.
+pub const MAX_VALUES: usize = 1 << 24;
 
 /// The completions of one direction pair (all requests, or one job's) in the interval.
 struct Windows {
@@ -180,6 +183,8 @@ pub struct Sampler {
     /// Each job's windows (empty: no per-job series), indexed by the job's source number.
     jobs: Vec<Windows>,
     series: TimeSeries,
+    /// The most rows of this series' width ([`MAX_VALUES`] / columns).
+    max_rows: usize,
 }
 
 impl Sampler {
@@ -196,7 +201,7 @@ impl Sampler {
         for s in sections {
             columns.extend(s.series_columns().iter().map(|c| c.to_string()));
         }
-        let job_series = jobs
+        let job_series: Vec<JobSeries> = jobs
             .iter()
             .map(|name| JobSeries {
                 name: name.clone(),
@@ -204,7 +209,11 @@ impl Sampler {
                 rows: Vec::new(),
             })
             .collect();
+        // Every row holds the totals' columns and each job's.
+        let width = columns.len() + job_series.iter().map(|j| j.columns.len()).sum::<usize>();
+        let max_rows = MAX_VALUES / width;
         Sampler {
+            max_rows,
             interval_ns: interval_ns.max(1),
             start,
             next: start + interval_ns.max(1),
@@ -252,9 +261,24 @@ impl Sampler {
         }
     }
 
-    /// Whether the series holds [`MAX_ROWS`] rows (it samples no more).
+    /// Whether the series holds its most rows ([`MAX_VALUES`] values; it samples no more).
     pub fn full(&self) -> bool {
-        self.series.rows.len() >= MAX_ROWS
+        self.series.rows.len() >= self.max_rows
+    }
+
+    /// The most rows this series holds ([`MAX_VALUES`] / the values of one row, jobs included).
+    pub fn max_rows(&self) -> usize {
+        self.max_rows
+    }
+
+    /// Rows x columns: the size of the series so far.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.series.rows.len(), self.series.columns.len())
+    }
+
+    /// The interval, ns.
+    pub fn interval_ns(&self) -> u64 {
+        self.interval_ns
     }
 
     /// The series, with a last (shorter) row up to `end` if the run ended inside an interval.

@@ -61,6 +61,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>> {
                 let mut spec = p.global.clone();
                 spec.name = name.to_string();
                 spec.line = line;
+                spec.file = file.to_string();
                 p.cur = Some((spec, p.global_sync));
                 p.time_based_line = p.global_time_based_line;
                 p.in_global = false;
@@ -122,7 +123,7 @@ impl Parser<'_> {
             if spec.zone_append && spec.zonemode != ZoneMode::Zbd {
                 return Err(Error::parse(
                     self.file,
-                    spec.line,
+                    spec.line_of(&["zone_append"]),
                     format!(
                         "job '{}': zone_append=1 turns zbd writes into appends; it needs zonemode=zbd",
                         spec.name
@@ -163,6 +164,11 @@ impl Parser<'_> {
             }
         };
         apply(spec, sync, key, value).map_err(|reason| Error::parse(file, line, reason))?;
+        // One entry per option name (its last line): a long file repeating options stays small.
+        match spec.option_lines.iter_mut().find(|(k, _)| k == key) {
+            Some(at) => at.1 = line,
+            None => spec.option_lines.push((key.to_string(), line)),
+        }
         if key == "time_based" {
             if self.cur.is_some() {
                 self.time_based_line = line;

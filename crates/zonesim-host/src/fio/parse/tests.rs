@@ -16,7 +16,19 @@ fn defaults_and_name() {
     let mut d = default_job();
     d.name = "job1".into();
     d.line = 1;
+    d.file = "t.fio".into();
     assert_eq!(j, d);
+    // Each option's line, the last given (`[global]`'s inherited), for errors after parsing.
+    let j = one("[global]
+bs=8k
+[a]
+size=1m
+
+size=2m
+");
+    assert_eq!(j.line_of(&["size"]), 6);
+    assert_eq!(j.line_of(&["bs", "blocksize"]), 2);
+    assert_eq!(j.line_of(&["nrfiles"]), 3);
     assert_eq!(one("[a]\nname=b").name, "b");
 }
 
