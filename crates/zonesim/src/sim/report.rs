@@ -13,7 +13,7 @@ use crate::host::sched::DispatchCounters;
 use crate::stats::emulation::EmulationReport;
 use crate::stats::fs::{FsReport, ScenarioReport};
 use crate::stats::report::{
-    HostReport, JobCdf, JobReport, PreconditionReport, SimReport, TraceReport,
+    HostCpuReport, HostReport, JobCdf, JobReport, PreconditionReport, SimReport, TraceReport,
 };
 use crate::stats::{Report, TimeSeries};
 
@@ -44,6 +44,8 @@ pub struct RunRecord {
     pub ordering: Option<OrderCounters>,
     pub iotailor: Option<TailorCounters>,
     pub dispatch: Option<DispatchCounters>,
+    /// The host CPU model (`host.cpu.cores` > 0).
+    pub host_cpu: Option<HostCpuReport>,
 }
 
 impl Default for RunRecord {
@@ -72,6 +74,7 @@ impl Default for RunRecord {
             ordering: None,
             iotailor: None,
             dispatch: None,
+            host_cpu: None,
         }
     }
 }
@@ -89,6 +92,7 @@ pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
         fs,
         scenario: r.scenario,
+        host_cpu: r.host_cpu,
         device,
         precondition: r.precondition,
         sim: SimReport {
