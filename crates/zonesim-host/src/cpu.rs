@@ -159,13 +159,7 @@ impl HostCpu {
         let n = cfg.cores.max(1) as usize;
         let big = n - (cfg.little as usize).min(n);
         let slowness = (0..n)
-            .map(|c| {
-                if c < big {
-                    1.0
-                } else {
-                    1.0 / cfg.little_speed
-                }
-            })
+            .map(|c| if c < big { 1.0 } else { 1.0 / cfg.little_speed })
             .collect();
         HostCpu {
             cfg,

@@ -83,9 +83,7 @@ fn host_time_gives_idle_work_its_gaps() {
 /// about N times as long as one thread, on N cores about as long as one.
 #[test]
 fn threads_contend_for_cores() {
-    let job = |n: u32| {
-        format!("[r]\nrw=randread\nbs=4k\niodepth=1\nnumjobs={n}\nnumber_ios=200\n")
-    };
+    let job = |n: u32| format!("[r]\nrw=randread\nbs=4k\niodepth=1\nnumjobs={n}\nnumber_ios=200\n");
     let secs = |cores: u32, n: u32| {
         let c = format!("host.cpu.cores={cores}");
         let cfg = device(
@@ -99,7 +97,10 @@ fn threads_contend_for_cores() {
     for n in [2u32, 4] {
         let shared = secs(1, n) / one;
         let own = secs(n, n) / one;
-        assert!((shared / n as f64 - 1.0).abs() < 0.05, "{n} threads on 1 core: {shared}x");
+        assert!(
+            (shared / n as f64 - 1.0).abs() < 0.05,
+            "{n} threads on 1 core: {shared}x"
+        );
         assert!((own - 1.0).abs() < 0.05, "{n} threads on {n} cores: {own}x");
     }
 }
@@ -111,7 +112,11 @@ fn busy_and_step_times_agree() {
     let text = "[db]\nrw=randwrite\nbs=4k\nsize=64m\nnrfiles=4\niodepth=1\nfsync=8\nnumber_ios=4000\n[w2]\nrw=write\nbs=64k\nsize=32m\nnumjobs=2\n";
     let cfg = device(
         "conzone-paper",
-        &["fs.kind=f2fs", "host.cpu.cores=2", "host.cpu.little_cores=1"],
+        &[
+            "fs.kind=f2fs",
+            "host.cpu.cores=2",
+            "host.cpu.little_cores=1",
+        ],
     );
     let v = json(&cfg, text);
     let h = &v["host_cpu"];
@@ -134,17 +139,30 @@ fn busy_and_step_times_agree() {
         .sum();
     let cores: f64 = busy.iter().sum::<f64>() * window;
     assert!((classes - cores).abs() <= 1e-6 * classes.max(1.0), "{h}");
-    for class in ["syscall", "page_copy", "f2fs_write", "f2fs_fsync", "block_submit", "completion"] {
+    for class in [
+        "syscall",
+        "page_copy",
+        "f2fs_write",
+        "f2fs_fsync",
+        "block_submit",
+        "completion",
+    ] {
         assert!(h["time_ns"][class].as_u64().unwrap() > 0, "{class}: {h}");
     }
     for j in v["jobs"].as_array().unwrap() {
-        assert!(j["latency_breakdown"]["host_us"].as_f64().unwrap() > 0.0, "{j}");
+        assert!(
+            j["latency_breakdown"]["host_us"].as_f64().unwrap() > 0.0,
+            "{j}"
+        );
     }
 }
 
 #[test]
 fn more_little_cores_than_cores_rejected() {
-    let sets = ["host.cpu.cores=2".to_string(), "host.cpu.little_cores=3".to_string()];
+    let sets = [
+        "host.cpu.cores=2".to_string(),
+        "host.cpu.little_cores=3".to_string(),
+    ];
     let e = zonesim::load_device("ufs-conventional", &sets).unwrap_err();
     assert!(e.to_string().contains("host.cpu.little_cores"), "{e}");
     assert_eq!(e.exit_code(), 2);

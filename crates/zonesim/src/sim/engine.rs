@@ -309,7 +309,7 @@ impl<'d> Engine<'d> {
         if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
             // A file job: the host file system issues the device's requests (no host queues).
             h.fs.now = now.ns();
-            let before = FsWork::of(&h.fs.c);
+            let before = self.cpu.as_ref().map(|_| FsWork::of(&h.fs.c));
             let done = match fj.run(h, &io) {
                 Ok(copy) => {
                     if io.kind == IoKind::Read {
@@ -321,7 +321,7 @@ impl<'d> Engine<'d> {
                             // The call's host work on a core (the page copy among it), then its
                             // device requests, then their completion path.
                             let cmds = h.fs.out.cmds.len() as u64;
-                            let work = (before, FsWork::of(&h.fs.c));
+                            let work = (before.unwrap_or_default(), FsWork::of(&h.fs.c));
                             let at = c.fs_submit(src, now, &io, !fj.direct, work, cmds);
                             let end = h.submit(self.dev, at);
                             let done = c.fs_complete(src, at, end, cmds);
@@ -420,7 +420,10 @@ impl<'d> Engine<'d> {
     /// holds no request); else, and for file jobs (whose completion path was booked with
     /// their submission), it completes now.
     fn device_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
-        let Some(c) = self.cpu.as_mut().filter(|_| self.sources[src as usize].files.is_none())
+        let Some(c) = self
+            .cpu
+            .as_mut()
+            .filter(|_| self.sources[src as usize].files.is_none())
         else {
             return self.host_done(now, src, kind, issued, bytes);
         };
@@ -532,7 +535,19 @@ impl<'d> Engine<'d> {
                 && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000)
         };
         if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
-            h.submit(self.dev, now);
+            match &mut self.cpu {
+                None => {
+                    h.submit(self.dev, now);
+                }
+                Some(c) => {
+                    // The GC thread is a host thread of its own (after the sources').
+                    let gc = self.sources.len() as u32;
+                    let cmds = h.fs.out.cmds.len() as u64;
+                    let at = c.background(gc, now, cmds);
+                    let end = h.submit(self.dev, at);
+                    c.background_done(gc, end, cmds);
+                }
+            }
             self.q.push(now + sleep.max(1), Ev::FsBg);
         }
         true

@@ -184,6 +184,21 @@ impl CpuRun {
         done
     }
 
+    /// A background thread `thread` of the host (F2FS's GC thread) submits `cmds` device
+    /// requests at `now`: the block layer's submission of each on a core; returns when they
+    /// are submitted. Its time counts in `host_cpu` but in no job's breakdown.
+    pub fn background(&mut self, thread: u32, now: SimTime, cmds: u64) -> SimTime {
+        let b = *Burst::new().add(Step::BlockSubmit, cmds);
+        SimTime(self.cpu.run(thread as usize, now.ns(), &b))
+    }
+
+    /// The background thread's `cmds` device requests completed at `end`: their completion
+    /// path on a core.
+    pub fn background_done(&mut self, thread: u32, end: SimTime, cmds: u64) {
+        let b = *Burst::new().add(Step::Completion, cmds);
+        self.cpu.run(thread as usize, end.ns(), &b);
+    }
+
     /// The device is idle at `now` for the idle work scheduled with `token`: no block request
     /// arrived since, none is at the device, and `now` lies in no span of the file system's
     /// booked requests (a call's requests, booked ahead, may start after `now`).
@@ -209,12 +224,7 @@ impl CpuRun {
     pub fn report(&self, window_ns: u64) -> HostCpuReport {
         debug_assert!(self.cpu.check().is_ok(), "{:?}", self.cpu.check());
         let w = window_ns.max(1) as f64;
-        let busy = self
-            .cpu
-            .busy_ns()
-            .iter()
-            .map(|&b| b as f64 / w)
-            .collect();
+        let busy = self.cpu.busy_ns().iter().map(|&b| b as f64 / w).collect();
         let time_ns = Step::ALL
             .iter()
             .map(|&s| (s.name(), self.cpu.time_ns()[s as usize]))
