@@ -1,6 +1,7 @@
 //! Host side: what issues I/O to the device — fio-style jobs, trace replay, host models.
 
 pub mod apps;
+pub mod cpu;
 pub mod fio;
 pub mod fs;
 pub mod io;

@@ -13,6 +13,7 @@ mod fs_copy_offload;
 mod fs_ipu;
 mod fs_presets;
 mod fuzz;
+mod host_cpu;
 mod iotailor;
 mod ipu_copy;
 mod mixed_features;

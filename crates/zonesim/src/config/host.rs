@@ -85,5 +85,76 @@ section! {
         /// is issued as it is (chosen: about one TLC program, the cost of the SLC detour it
         /// avoids; a bounded hold keeps closed-loop sources moving).
         pub iotailor_hold_us: f64 = 1000.0, HOST_US;
+        /// The host CPU model (docs/host-cpu.md); off (`host.cpu.cores = 0`) by default, and
+        /// then absent from `zonesim config show` and the report's resolved device.
+        #[serde(skip_serializing_if = "HostCpuConfig::is_off")]
+        pub cpu: HostCpuConfig = HostCpuConfig::default(), free();
+    }
+}
+
+/// A host CPU step cost: at most 1 s per unit.
+const STEP_NS: Spec = int(0, 1_000_000_000).unit("ns");
+
+section! {
+    /// `[host.cpu]`: the host cores every host thread runs on and the CPU time of each step of
+    /// a request's host path (docs/host-cpu.md gives the sources). Costs are for one unit on a
+    /// big core; a little core takes them divided by `little_speed`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct HostCpuConfig [Default] {
+        /// Host cores (an fio job clone, the application are each one thread on them). 0: the
+        /// model is off and the host takes no CPU time (the default). SM8350, the ZMS talk's
+        /// phone SoC: 8.
+        pub cores: u32 = 0, int(0, 1024).unit("cores");
+        /// How many of the cores are little (the last ones), each `little_speed` times as fast
+        /// as a big one. At most `host.cpu.cores`. SM8350: 4 Cortex-A55 of its 8.
+        pub little_cores: u32 = 0, int(0, 1024).unit("cores");
+        /// Speed of a little core relative to a big one (estimate: a Cortex-A55 runs kernel
+        /// code at about 0.3-0.5 of a Cortex-A78/X1 at their clocks).
+        pub little_speed: f64 = 0.4, float(0.01, 1.0);
+        /// System call entry and exit, once per call (read, write, fsync, io_submit). Estimate:
+        /// FlexSC (Soares & Stumm, OSDI 2010, §2) measures a null call in about 0.1 µs direct
+        /// cost plus several times that in lost cache/TLB state; with the Spectre/Meltdown
+        /// mitigations of later kernels about 0.5 µs.
+        pub syscall_ns: u64 = 500, STEP_NS;
+        /// Copying one 4 KiB page between user memory and the page cache (buffered write,
+        /// cached read). 1 µs: 4 GB/s, the copy bandwidth of one phone big core on cold
+        /// data (the same value as `fs.page_copy_ns`'s default, which this replaces when on).
+        pub page_copy_ns: u64 = 1_000, STEP_NS;
+        /// Block layer and driver per device request: bio, request allocation, tag, doorbell.
+        /// Yang et al. (When Poll is Better than Interrupt, FAST 2012, §3) measure the Linux
+        /// submission path at a few µs per 4 KiB request; 2 µs.
+        pub block_submit_ns: u64 = 2_000, STEP_NS;
+        /// Completion interrupt and completion path per device request (IRQ, request end,
+        /// waking the waiting thread). Yang et al. (FAST 2012, §3): interrupt-driven
+        /// completion costs several µs more than polling (interrupt, context switch, cache
+        /// pollution); 4 µs.
+        pub completion_ns: u64 = 4_000, STEP_NS;
+        /// F2FS write path per write call, without the page copy (page lookup, dirty
+        /// accounting, block reservation; calibration, not measured: 1.5 µs).
+        pub f2fs_write_ns: u64 = 1_500, STEP_NS;
+        /// F2FS fsync / fdatasync per call, besides its node blocks and the device requests
+        /// (writeback of the file's pages, the wait; calibration: 10 µs).
+        pub f2fs_fsync_ns: u64 = 10_000, STEP_NS;
+        /// F2FS per node block updated and written (calibration: 1 µs).
+        pub f2fs_node_ns: u64 = 1_000, STEP_NS;
+        /// F2FS per checkpoint (calibration: 50 µs: flush of the NAT/SIT journals and the
+        /// checkpoint pack).
+        pub f2fs_checkpoint_ns: u64 = 50_000, STEP_NS;
+        /// SQLite per transaction without its pages (calibration: 50 µs, the host time per
+        /// transaction that brings ConZone+ §6.3's SQLite ratio near the paper's).
+        pub sqlite_txn_ns: u64 = 50_000, STEP_NS;
+        /// SQLite per database or journal page handled (calibration: 2 µs).
+        pub sqlite_page_ns: u64 = 2_000, STEP_NS;
+        /// Application verification of data read, per MiB (a game checking its assets;
+        /// estimate: 1 ms per MiB, a SHA-256 of about 1 GB/s with the Armv8 crypto
+        /// extensions).
+        pub verify_mib_ns: u64 = 1_000_000, STEP_NS;
+    }
+}
+
+impl HostCpuConfig {
+    /// The model is off (`cores = 0`).
+    pub fn is_off(&self) -> bool {
+        self.cores == 0
     }
 }

@@ -33,7 +33,7 @@ pub use ftl::{
     stream_count, BloomConfig, CostConfig, FtlConfig, GcConfig, GcarConfig, L2pSearch, MappingKind,
     PlacementPolicy, PolicyCost, VictimPolicy, HINT_STREAMS, MAX_STREAMS,
 };
-pub use host::{Arbitration, HostConfig, QueuePriority, MAX_HOST_QUEUES};
+pub use host::{Arbitration, HostConfig, HostCpuConfig, QueuePriority, MAX_HOST_QUEUES};
 pub use nand::{CellTiming, CellType, NandConfig, PageTimes, TimingTable};
 pub use presets::{preset_text, PRESETS};
 pub use zoned::{

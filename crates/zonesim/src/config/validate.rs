@@ -267,6 +267,15 @@ impl DeviceConfig {
                 "reshapes writes to zones; the device has no zoned namespace",
             ));
         }
+        if h.cpu.little_cores > h.cpu.cores {
+            return Err(Error::config(
+                "host.cpu.little_cores",
+                format!(
+                    "{} little cores among host.cpu.cores = {}: at most the cores there are",
+                    h.cpu.little_cores, h.cpu.cores
+                ),
+            ));
+        }
         Ok(())
     }
 

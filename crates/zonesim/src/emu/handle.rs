@@ -328,6 +328,7 @@ impl Handle {
                 namespace: self.ns,
                 priority: None,
                 host: host.clone(),
+                latency_breakdown: None,
             }],
             host,
             precondition: self.precondition.clone(),

@@ -6,6 +6,7 @@
 //! request meets on its way to the device and back is the host path's (`host_path.rs`).
 
 use super::fs::FsHost;
+use super::host_cpu::{CpuRun, FsWork};
 use super::host_path::{schedule, Held, HostPath, InFlight, Rejected, Released};
 use super::source::Source;
 use super::{Control, Tick, TICK_COMPLETIONS};
@@ -41,6 +42,12 @@ pub(super) enum Ev {
     Flash { token: u32, r: InFlight },
     /// The host file system's background GC thread wakes.
     FsBg,
+    /// A request (slot `slot` of the held requests) leaves its thread's submission path on
+    /// the host CPU and enters the host path (`host.cpu`, host_cpu.rs).
+    Arrive { slot: u32 },
+    /// A request the device completed leaves its completion path on the host CPU: the source
+    /// sees it now (`host.cpu`).
+    HostDone(InFlight),
 }
 
 /// The engine state of one run over one device.
@@ -71,6 +78,8 @@ pub(super) struct Engine<'d> {
     pub interrupted: bool,
     /// Events the interruption popped to sort out (not counted as processed).
     pub purged: u64,
+    /// The host CPU (`host.cpu.cores` > 0, measured run only); None: the host takes no time.
+    pub cpu: Option<CpuRun>,
 }
 
 impl<'d> Engine<'d> {
@@ -106,6 +115,7 @@ impl<'d> Engine<'d> {
             last_issue: SimTime::ZERO,
             interrupted: false,
             purged: 0,
+            cpu: None,
         }
     }
 
@@ -212,6 +222,8 @@ impl<'d> Engine<'d> {
                 Ev::Idle { token, work } => self.on_idle(now, token, work),
                 Ev::Fetch => self.host.on_fetch(self.dev, &mut self.q, now),
                 Ev::Flash { token, r } => HostPath::on_flash(self.dev, &mut self.q, now, token, r),
+                Ev::Arrive { slot } => self.on_arrive(now, slot),
+                Ev::HostDone(r) => self.host_done(now, r.src, r.kind, r.issued, r.bytes),
                 Ev::FsBg => {}
             }
             if let Some(e) = self.error.take() {
@@ -387,12 +399,31 @@ impl<'d> Engine<'d> {
         if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
             // A file job: the host file system issues the device's requests (no host queues).
             h.fs.now = now.ns();
+            let before = self.cpu.as_ref().map(|_| FsWork::of(&h.fs.c));
             let done = match fj.run(h, &io) {
-                Ok(cpu) => {
+                Ok(copy) => {
                     if io.kind == IoKind::Read {
                         h.reads_in_flight += 1;
                     }
-                    h.submit(self.dev, now).max(now + cpu)
+                    match &mut self.cpu {
+                        None => h.submit(self.dev, now).max(now + copy),
+                        Some(c) => {
+                            // The call's host work on a core (the page copy among it), then its
+                            // device requests, then their completion path.
+                            let cmds = h.fs.out.cmds.len() as u64;
+                            let work = (before.unwrap_or_default(), FsWork::of(&h.fs.c));
+                            let at = c.fs_submit(src, now, &io, !fj.direct, work, cmds);
+                            let end = h.submit(self.dev, at);
+                            let done = c.fs_complete(src, at, end, cmds);
+                            if cmds > 0 {
+                                let token = c.arrived;
+                                for &(work, after) in &self.idle {
+                                    self.q.push(end + after, Ev::Idle { token, work });
+                                }
+                            }
+                            done
+                        }
+                    }
                 }
                 Err(_) => {
                     // ENOSPC: counted by the file system; the job ends like fio's (what
@@ -408,7 +439,15 @@ impl<'d> Engine<'d> {
         } else {
             let q = self.count_issued(now, src);
             let h = Held::issued(src, io, now);
-            self.host.admit(self.dev, &mut self.q, now, q, h);
+            match &mut self.cpu {
+                None => self.host.admit(self.dev, &mut self.q, now, q, h),
+                Some(c) => {
+                    // The submission path on the host CPU first.
+                    let at = c.submit(src, now);
+                    let slot = self.host.park(h);
+                    self.q.push(at, Ev::Arrive { slot });
+                }
+            }
         }
         if self.sources[src as usize].open_loop() {
             self.schedule_arrival(src);
@@ -439,21 +478,54 @@ impl<'d> Engine<'d> {
         schedule(&mut self.q, c, &h);
     }
 
+    /// `Ev::Arrive`: a request leaves its submission path on the host CPU into the host path.
+    fn on_arrive(&mut self, now: SimTime, slot: u32) {
+        let h = self.host.unpark(slot);
+        if let Some(c) = &mut self.cpu {
+            c.arrive(h.src, now);
+        }
+        let q = self.sources[h.src as usize].queue;
+        self.host.admit(self.dev, &mut self.q, now, q, h);
+    }
+
     /// Request `r` completes now: the host path releases what it held; the host requests it
     /// carried complete.
     fn on_done(&mut self, now: SimTime, r: InFlight) {
         match self.host.release(self.dev, &mut self.q, now, r) {
-            Released::Host(r) => self.host_done(now, r.src, r.kind, r.issued, r.bytes),
+            Released::Host(r) => self.device_done(now, r.src, r.kind, r.issued, r.bytes),
             Released::Tailored { ns, zone } => {
                 // An IOTailor request: the host writes whose last bytes it carried complete.
                 let mut done = self.host.tailored_done(ns);
                 for h in done.drain(..) {
-                    self.host_done(now, h.src, h.io.kind, h.issued, h.io.len);
+                    self.device_done(now, h.src, h.io.kind, h.issued, h.io.len);
                 }
                 self.host
                     .settle(self.dev, &mut self.q, now, (ns, zone), done);
             }
         }
+    }
+
+    /// The device completed host request `src` issued at `issued` now: with the host CPU on, a
+    /// block request's completion path runs first (the device's idle work may start when it
+    /// holds no request); else, and for file jobs (whose completion path was booked with
+    /// their submission), it completes now.
+    fn device_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
+        let Some(c) = self
+            .cpu
+            .as_mut()
+            .filter(|_| self.sources[src as usize].files.is_none())
+        else {
+            return self.host_done(now, src, kind, issued, bytes);
+        };
+        let at = c.complete(src, now);
+        if c.at_device == 0 {
+            let token = c.arrived;
+            for &(work, after) in &self.idle {
+                self.q.push(now + after, Ev::Idle { token, work });
+            }
+        }
+        let h = Held::issued(src, HostIo::new(kind, 0, bytes), issued);
+        self.q.push(at, Ev::HostDone(InFlight::of(&h)));
     }
 
     /// Host request of `src` issued at `issued` completes now: statistics, the source's next.
@@ -494,7 +566,7 @@ impl<'d> Engine<'d> {
         }
         self.maybe_tail(now, src);
         self.maybe_finish_group(now, src);
-        if self.outstanding == 0 {
+        if self.outstanding == 0 && self.cpu.is_none() {
             for i in 0..self.idle.len() {
                 let (work, after) = self.idle[i];
                 let token = self.issued;
@@ -556,7 +628,19 @@ impl<'d> Engine<'d> {
                 && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000)
         };
         if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
-            h.submit(self.dev, now);
+            match &mut self.cpu {
+                None => {
+                    h.submit(self.dev, now);
+                }
+                Some(c) => {
+                    // The GC thread is a host thread of its own (after the sources').
+                    let gc = self.sources.len() as u32;
+                    let cmds = h.fs.out.cmds.len() as u64;
+                    let at = c.background(gc, now, cmds);
+                    let end = h.submit(self.dev, at);
+                    c.background_done(gc, end, cmds);
+                }
+            }
             self.q.push(now + sleep.max(1), Ev::FsBg);
         }
         true
@@ -565,7 +649,11 @@ impl<'d> Engine<'d> {
     /// One step of idle work; the next when the device says (a request arriving in between
     /// waits only for the operations in flight).
     fn on_idle(&mut self, now: SimTime, token: u64, work: IdleWork) {
-        if token != self.issued || self.outstanding != 0 || self.q.is_empty() {
+        let busy = match &self.cpu {
+            None => token != self.issued || self.outstanding != 0,
+            Some(c) => !c.idle(token, now),
+        };
+        if busy || self.q.is_empty() {
             // A request arrived since, or the run is over.
             return;
         }

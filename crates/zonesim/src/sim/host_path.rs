@@ -146,7 +146,8 @@ pub(super) struct HostPath {
     /// Zone write locks and requeueing of the zoned namespaces' writes (host/order.rs), by
     /// namespace; None for a conventional namespace.
     order: Vec<Option<ZoneWriteOrder<Held>>>,
-    /// Requeued requests on their way (slots reused through `free_held`).
+    /// Requeued requests and requests on the host CPU on their way (slots reused through
+    /// `free_held`).
     held: Vec<Held>,
     free_held: Vec<u32>,
     /// IOTailor's per-zone queues of the zoned namespaces (host/iotailor.rs), by namespace;
@@ -322,8 +323,7 @@ impl HostPath {
         now: SimTime,
         slot: u32,
     ) {
-        let h = self.held[slot as usize];
-        self.free_held.push(slot);
+        let h = self.unpark(slot);
         self.submit(dev, events, now, h);
     }
 
@@ -504,7 +504,14 @@ impl HostPath {
             self.submit(dev, events, now, h);
             return;
         }
-        let slot = match self.free_held.pop() {
+        let slot = self.park(h);
+        events.push(now + delay, Ev::Submit { slot });
+    }
+
+    /// Hold `h` in a slot until an event names it (a requeued write, a request on the host
+    /// CPU); returns the slot.
+    pub fn park(&mut self, h: Held) -> u32 {
+        match self.free_held.pop() {
             Some(s) => {
                 self.held[s as usize] = h;
                 s
@@ -513,8 +520,13 @@ impl HostPath {
                 self.held.push(h);
                 self.held.len() as u32 - 1
             }
-        };
-        events.push(now + delay, Ev::Submit { slot });
+        }
+    }
+
+    /// The request held in `slot` (the slot is free again).
+    pub fn unpark(&mut self, slot: u32) -> Held {
+        self.free_held.push(slot);
+        self.held[slot as usize]
     }
 
     /// The request leaves the host: to the device now, or into the host scheduler when every

@@ -14,6 +14,7 @@
 mod engine;
 mod fio_log;
 pub mod fs;
+mod host_cpu;
 mod host_path;
 mod precondition;
 mod queues;
@@ -192,7 +193,9 @@ pub(crate) fn run_resolved(
     let measure = Instant::now();
     let measure_cpu = crate::stats::report::thread_cpu_s();
     let interval_ns = SimTime::from_us(dev.cfg.stats.interval_ms * 1000.0).ns();
+    let threads = sources.len();
     let mut eng = Engine::new(dev, sources, opts.seed);
+    eng.cpu = host_cpu::CpuRun::new(&eng.dev.cfg.host.cpu, threads);
     if eng.dev.cfg.host.iotailor {
         eng.host.tailor_writes(eng.dev);
     }
@@ -228,6 +231,7 @@ pub(crate) fn run_resolved(
     let dispatch = eng.host.dispatch();
     let mut sources = std::mem::take(&mut eng.sources);
     let queue_stats = std::mem::take(&mut eng.host.queues.stats);
+    let cpu = eng.cpu.take();
     drop(eng);
     dev.clock = end;
     if opts.check_invariants {
@@ -242,7 +246,7 @@ pub(crate) fn run_resolved(
     let mut jobs = Vec::new();
     let mut trace = None;
     let mut latency_cdfs = Vec::new();
-    for s in &sources {
+    for (i, s) in sources.iter().enumerate() {
         total.merge(&s.stats);
         latency_cdfs.extend(s.stats.cdfs().into_iter().map(|(op, points, hist)| JobCdf {
             job: s.name.clone(),
@@ -255,6 +259,7 @@ pub(crate) fn run_resolved(
             namespace: s.ns,
             priority: JobPriority::of(s.prio),
             host: HostReport::from_stats(&s.stats),
+            latency_breakdown: cpu.as_ref().map(|c| c.breakdown(i)),
         });
         if let Some(t) = s.trace_report() {
             trace = Some(t);
@@ -282,6 +287,7 @@ pub(crate) fn run_resolved(
         iotailor,
         dispatch,
         interrupted,
+        host_cpu: cpu.as_ref().map(|c| c.report(end.since(t0))),
         ..report::RunRecord::default()
     };
     Ok(report::assemble(dev, fs_host.as_ref(), record))

@@ -13,7 +13,7 @@ use crate::host::sched::DispatchCounters;
 use crate::stats::emulation::EmulationReport;
 use crate::stats::fs::{FsReport, ScenarioReport};
 use crate::stats::report::{
-    HostReport, JobCdf, JobReport, PreconditionReport, SimReport, TraceReport,
+    HostCpuReport, HostReport, JobCdf, JobReport, PreconditionReport, SimReport, TraceReport,
 };
 use crate::stats::{Report, TimeSeries};
 
@@ -47,6 +47,8 @@ pub struct RunRecord {
     /// The run was ended early on request (`Control::finish`, Ctrl-C): the report covers what
     /// ran until then.
     pub interrupted: bool,
+    /// The host CPU model (`host.cpu.cores` > 0).
+    pub host_cpu: Option<HostCpuReport>,
 }
 
 impl Default for RunRecord {
@@ -76,6 +78,7 @@ impl Default for RunRecord {
             iotailor: None,
             dispatch: None,
             interrupted: false,
+            host_cpu: None,
         }
     }
 }
@@ -94,6 +97,7 @@ pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
         end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
         fs,
         scenario: r.scenario,
+        host_cpu: r.host_cpu,
         device,
         precondition: r.precondition,
         sim: SimReport {

@@ -358,6 +358,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
             namespace: h.main_ns,
             priority: None,
             host: host.clone(),
+            latency_breakdown: None,
         }],
         host,
         scenario: Some(ScenarioReport {

@@ -127,6 +127,9 @@ pub struct Report {
     /// Flash programs / user data bytes of the file system (= `fs.waf` × `device.waf`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_to_end_waf: Option<f64>,
+    /// The host CPU model (`host.cpu.cores` > 0): busy per core, time per step class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_cpu: Option<HostCpuReport>,
     /// An aging scenario's per-iteration records (`zonesim run --scenario`), docs/fs.md.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scenario: Option<super::fs::ScenarioReport>,
@@ -281,6 +284,32 @@ pub struct JobReport {
     pub priority: Option<JobPriority>,
     #[serde(flatten)]
     pub host: HostReport,
+    /// Mean host and device time per request (`host.cpu.cores` > 0 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_breakdown: Option<LatencyBreakdown>,
+}
+
+/// `jobs[i].latency_breakdown`: where a job's mean latency went (host CPU model on).
+#[derive(Debug, Clone, Copy, Serialize, Default)]
+pub struct LatencyBreakdown {
+    /// Mean per request of the host's time: submission and completion paths on the host
+    /// cores, waiting for a core included (µs).
+    pub host_us: f64,
+    /// Mean per request from the end of the submission path to the device's completion: the
+    /// host path's stages (queues, zone locks, tags) and the device (µs).
+    pub device_us: f64,
+}
+
+/// `host_cpu`: the host CPU model (`host.cpu.cores` > 0), docs/host-cpu.md.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostCpuReport {
+    pub cores: u32,
+    /// Fraction of the measured window each core was busy, by core (big cores first).
+    pub busy: Vec<f64>,
+    /// CPU time spent in each step class over the run (ns); sums to the cores' busy time.
+    pub time_ns: std::collections::BTreeMap<&'static str, u64>,
+    /// The window `busy` is a fraction of: the measured run's simulated time (ns).
+    pub window_ns: u64,
 }
 
 /// `jobs[i].priority`: the job's I/O priority as the host scheduler used it.
