@@ -13,7 +13,8 @@ pub const SUPPORTED: &[&str] = &[
     "zone_reset_frequency", "zone_append", "prio", "prioclass", "ipu", "continue_on_error",
     "namespace", "write_hint", "ioengine", "direct", "directory", "nrfiles", "filesize",
     "create_on_open", "unlink", "fdatasync", "end_fsync", "filename", "group_reporting",
-    "randrepeat",
+    "randrepeat", "write_lat_log", "write_bw_log", "write_iops_log", "log_avg_msec",
+    "per_job_logs", "log_offset",
 ];
 
 /// The option names and aliases of fio's own job options (`.name` / `.alias` in fio-3.42's
