@@ -24,7 +24,7 @@ pub struct SweepArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Runs at a time (`--jobs` too); 0: one per core (each run stays on one thread).
-    #[arg(long, visible_alias = "jobs", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1024))]
+    #[arg(long, visible_alias = "jobs", default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=1024))]
     pub workers: u32,
 }
 
@@ -74,6 +74,18 @@ fn refuse_logs(s: &SweepFile) -> Result<(), Error> {
 }
 
 /// A CSV field: quoted when it holds a comma, quote or newline.
+/// A grid value as its CSV cell: a string as its text (TOML's quoting and escapes undone, a
+/// multi-line string included), anything else as written.
+fn grid_cell(literal: &str) -> String {
+    match toml::from_str::<toml::Table>(&format!("v = {literal}")) {
+        Ok(t) => match t.get("v") {
+            Some(toml::Value::String(s)) => s.clone(),
+            _ => literal.to_string(),
+        },
+        Err(_) => literal.to_string(),
+    }
+}
+
 fn field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -106,7 +118,7 @@ fn row(s: &SweepFile, t: &Task, r: PointResult, rows: &mut Rows) -> String {
     let mut row: Vec<String> = t
         .sets
         .iter()
-        .map(|kv| field(kv.split_once('=').map_or("", |x| x.1).trim_matches('"')))
+        .map(|kv| field(&grid_cell(kv.split_once('=').map_or("", |x| x.1))))
         .collect();
     debug_assert_eq!(row.len(), s.grid.len());
     row.push(t.seed.to_string());

@@ -215,3 +215,45 @@ fn the_spare_warning_is_printed_once_when_the_run_starts() {
     assert!(o.status.success(), "{err}");
     assert_eq!(err.matches("effective spare").count(), 1, "{err}");
 }
+
+/// A sweep file's value errors name the key of their line; `--workers -1` reaches the range
+/// check; grid values are written to the CSV as their text (a multi-line string, a datetime).
+#[test]
+fn sweep_file_values_are_named_and_written_as_written() {
+    let dir = common::dir("sweep-values");
+    let s = dir.join("s.toml");
+    std::fs::write(
+        &s,
+        "namespace = -1\n[grid]\n\"ftl.gc.victim\" = [\"greedy\"]\n",
+    )
+    .unwrap();
+    let out = dir.join("o.csv");
+    let o = zonesim(&["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("s.toml:1: namespace: "), "{err}");
+    let o = zonesim(&[
+        "sweep",
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--workers",
+        "-1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--workers") && err.contains("0..=1024"),
+        "{err}"
+    );
+    std::fs::write(
+        &s,
+        "[grid]\n\"ftl.gc.victim\" = [\"a\\\"b\\nc,d\", 1979-05-27T07:32:00Z]\n",
+    )
+    .unwrap();
+    let _ = zonesim(&["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let body = csv.split_once('\n').unwrap().1;
+    assert!(body.starts_with("\"a\"\"b\nc,d\",1,"), "{csv}");
+    assert!(csv.contains("\n1979-05-27T07:32:00Z,1,"), "{csv}");
+}

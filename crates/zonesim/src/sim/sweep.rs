@@ -128,7 +128,16 @@ impl SweepFile {
                 .span()
                 .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64)
                 .unwrap_or(0);
-            Error::parse(&origin, line, e.message().trim().replace('\n', "; "))
+            let msg = e.message().trim().replace('\n', "; ");
+            // Name the key of the line at fault (`namespace = 1e99`): toml's value errors do not.
+            let key = text
+                .lines()
+                .nth(line.saturating_sub(1) as usize)
+                .and_then(|l| l.split_once('='))
+                .map(|(k, _)| k.trim().trim_matches('"'))
+                .filter(|k| !k.is_empty() && !k.starts_with('['));
+            let msg = key.map_or(msg.clone(), |k| format!("{k}: {msg}"));
+            Error::parse(&origin, line, msg)
         })?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let relative = |p: &str| -> String {
@@ -138,7 +147,11 @@ impl SweepFile {
                 p.to_string()
             }
         };
-        let literal = |v: &toml::Value| v.to_string();
+        // A value as a `--set` literal (a datetime as its own text, not serde's wrapper).
+        let literal = |v: &toml::Value| match v {
+            toml::Value::Datetime(d) => d.to_string(),
+            v => v.to_string(),
+        };
         let mut grid = Vec::new();
         for (k, v) in &raw.grid {
             let values = match v {
