@@ -221,7 +221,10 @@ pub fn run(a: RunArgs) -> Result<()> {
         // A run that never reported progress.
         eprintln!("zonesim: warning: {w}");
     }
-    if let Some(w) = unwritten_warning(&report) {
+    for w in [unwritten_warning(&report), enospc_warning(&report)]
+        .into_iter()
+        .flatten()
+    {
         eprintln!("zonesim: warning: {w}");
     }
     emit(&a, &spec.device, &wl_name, &report, &groups)?;
@@ -347,6 +350,19 @@ fn emit(
 
 /// The warning of a run whose reads hit never-written pages (their latencies are those of an
 /// empty device: no map or flash read), or None.
+/// The warning for a host file system that ran out of space: its jobs stopped writing there (as
+/// fio's do on ENOSPC), so their numbers cover less work than the job file asked for.
+pub fn enospc_warning(r: &zonesim::stats::Report) -> Option<String> {
+    let n = r.fs.as_ref().map_or(0, |f| f.enospc);
+    (n > 0).then(|| {
+        format!(
+            "the file system ran out of space {n} time(s) (fs.enospc): the jobs that hit it \
+             stopped writing, so they did less than the job file asks; give the files less room \
+             (size, nrfiles) or the device more"
+        )
+    })
+}
+
 pub fn unwritten_warning(r: &zonesim::stats::Report) -> Option<String> {
     let d = &r.device;
     (d.unwritten_reads > 0).then(|| {

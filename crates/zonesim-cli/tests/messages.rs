@@ -257,3 +257,23 @@ fn sweep_file_values_are_named_and_written_as_written() {
     assert!(body.starts_with("\"a\"\"b\nc,d\",1,"), "{csv}");
     assert!(csv.contains("\n1979-05-27T07:32:00Z,1,"), "{csv}");
 }
+
+/// A file job that runs out of space stops writing (as fio does on ENOSPC); the run says so
+/// instead of showing only a counter in the JSON.
+#[test]
+fn running_out_of_file_system_space_is_warned() {
+    let dir = common::dir("enospc");
+    let job = dir.join("over.fio");
+    std::fs::write(
+        &job,
+        "[over]\nrw=write\nbs=256k\ndirectory=/d\nnrfiles=4\nfilesize=6g\n",
+    )
+    .unwrap();
+    let o = zonesim(&["run", "--fs", "f2fs", "--workload", job.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning: the file system ran out of space 1 time(s)"),
+        "{err}"
+    );
+}

@@ -229,9 +229,10 @@ fn step(s: RawStep) -> std::result::Result<Step, StepError> {
         None => 512 << 10,
     };
     let need = |v: &Option<Spanned<String>>, key: &str| {
-        v.as_ref()
-            .map(|x| x.get_ref().clone())
-            .ok_or_else(|| missing(key))
+        let x = v.as_ref().ok_or_else(|| missing(key))?;
+        crate::fs::check_path_name(x.get_ref())
+            .map_err(|e| (x.span().start, format!("{key} {e}")))?;
+        Ok(x.get_ref().clone())
     };
     Ok(match op {
         "create" => Step::Create {
@@ -329,6 +330,24 @@ file = "/t/big"
 
     fn err(text: &str) -> String {
         Scenario::parse(text, "sc.toml").unwrap_err().to_string()
+    }
+
+    /// Empty, control-character and over-long names are refused on their own line.
+    #[test]
+    fn names_are_checked() {
+        let e = err("[[setup]]\nop = \"create\"\ndir = \"\"\nfiles = 1\nsize = \"4k\"\n");
+        assert_eq!(e, "sc.toml:3: setup step 1: dir must not be empty");
+        let e = err("[[setup]]\nop = \"unlink\"\nfile = \"/a\\u0000b\"\n");
+        assert_eq!(
+            e,
+            "sc.toml:3: setup step 1: file must not contain control characters"
+        );
+        let long = "/d".repeat(3000);
+        let e = err(&format!("[[setup]]\nop = \"unlink\"\nfile = \"{long}\"\n"));
+        assert!(
+            e.starts_with("sc.toml:3: setup step 1: file is 6000 bytes"),
+            "{e}"
+        );
     }
 
     /// Step errors name the line of the key at fault (or of the step's `op`), never line 0.

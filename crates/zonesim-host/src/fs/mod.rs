@@ -27,6 +27,28 @@ pub mod stats;
 mod tests;
 mod write;
 
+/// The longest directory or file name a job or scenario may give (Linux's PATH_MAX).
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// Checks a directory or file name given by a job file or a scenario: not empty, no control
+/// characters (a NUL, a newline, a terminal escape), at most [`MAX_PATH_BYTES`] bytes. The
+/// model keys files by these names, so an empty or garbled one would be accepted silently.
+pub fn check_path_name(name: &str) -> std::result::Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("must not be empty".into());
+    }
+    if name.chars().any(char::is_control) {
+        return Err("must not contain control characters".into());
+    }
+    if name.len() > MAX_PATH_BYTES {
+        return Err(format!(
+            "is {} bytes, more than a path may be ({MAX_PATH_BYTES}, PATH_MAX)",
+            name.len()
+        ));
+    }
+    Ok(())
+}
+
 pub use gc::GcPhase;
 pub use layout::{FsDevice, Geometry, BLOCK_BYTES};
 pub use out::{Area, FsCmd, Out};

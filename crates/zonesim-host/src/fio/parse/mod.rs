@@ -335,7 +335,11 @@ fn apply(
             }
         }
         "direct" => spec.files.direct = Some(parse_bool(key, value)?),
-        "directory" => spec.files.directory = Some(v()?.to_string()),
+        "directory" => {
+            let d = v()?;
+            crate::fs::check_path_name(d).map_err(|e| format!("directory {e}"))?;
+            spec.files.directory = Some(d.to_string())
+        }
         "nrfiles" => spec.files.nrfiles = Some(parse_int(key, v()?, 1, 1 << 20)? as u32),
         "filesize" => {
             let s = v()?;

@@ -358,3 +358,15 @@ fn continue_on_error_takes_fio_values() {
         "{e}"
     );
 }
+
+#[test]
+fn directory_names_are_checked() {
+    let e = err("[a]\ndirectory=\n");
+    assert!(e.starts_with("t.fio:2:"), "{e}");
+    let e = err(&format!("[a]\ndirectory={}\n", "/d".repeat(3000)));
+    assert!(e.contains("directory is 6000 bytes"), "{e}");
+    assert_eq!(
+        one("[a]\ndirectory=/data\n").files.directory.as_deref(),
+        Some("/data")
+    );
+}
