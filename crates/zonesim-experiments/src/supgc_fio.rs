@@ -393,13 +393,7 @@ fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
             .src(&format!("seed 003 §5.3.2 Fig. {fig}: erases and GC page moves start to rise at {gb} GB; ours is the reads + writes issued until the first GC page move, as a share of the raw capacity x 1,000 GB (a ratio of capacity: the device here is smaller); band +-100 GB, the figure's x-axis step"));
         let measured = format!("Measured: host writes at onset {:.1} % of the raw capacity; the paper's 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes, 12.5 / 15 / 15 % of its 1 TB.", writes);
         rows.push(if ratio == 25 {
-            // Scale-dependent (measured): a gap at the paper's scale only.
-            let r = r.scale_dependent(ONSET_25_SCALE);
-            if scale == Scale::Paper {
-                r.gap(Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given; GC starts here once the free superblocks reach the threshold of 2, after host writes of 16.5 % of the raw capacity at paper scale at every ratio, against the 12.5 % the paper's 25 % onset implies (its 50 and 75 % onsets imply 15 %, which ours meet). {measured}"))
-            } else {
-                r
-            }
+            r.scale_dependent(ONSET_25_SCALE).gap_at(scale, &[Scale::Paper], Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given; GC starts here once the free superblocks reach the threshold of 2, after host writes of 16.5 % of the raw capacity at paper scale at every ratio, against the 12.5 % the paper's 25 % onset implies (its 50 and 75 % onsets imply 15 %, which ours meet). {measured}"))
         } else {
             r
         });
