@@ -3,7 +3,7 @@
 //! Exit status: 0 when every checked row passes or is a declared known gap, 1 when a row
 //! fails (outside its band, or a declared gap whose row now passes) or, with
 //! `--check-record`, when a row's verdict differs from its paper-scale record without being
-//! marked scale-dependent; 2 on bad input.
+//! marked scale-dependent or a sensitivity row is in only one of them; 2 on bad input.
 //!
 //! Experiments, and the independent runs inside each, share `--jobs` threads (default: every
 //! core; `zonesim_experiments::par_map`); each simulation stays on one thread, so the output is
@@ -226,7 +226,8 @@ fn write_records(dir: &Path, outs: &[(Outcome, f64)], opts: ExpOptions) -> Resul
 
 /// Print every disagreement between the outcomes and the registry (row ids, results no row
 /// checks) and every row whose verdict differs from the record at the paper's scale without
-/// a scale-dependent mark; whether there was one.
+/// a scale-dependent mark, and every sensitivity row that only one of them has; whether there
+/// was one.
 fn check_against_record(outs: &[(Outcome, f64)]) -> Result<bool> {
     let records = scoreboard::embedded()?;
     let mut any = false;
@@ -240,6 +241,10 @@ fn check_against_record(outs: &[(Outcome, f64)]) -> Result<bool> {
         };
         for (exp, key, here, paper) in scoreboard::scale_mismatches(o, rec) {
             eprintln!("{exp}: {key}: {here} here, {paper} at the paper's scale (not marked scale-dependent)");
+            any = true;
+        }
+        for (exp, key, side) in scoreboard::sensitivity_drift(o, rec) {
+            eprintln!("{exp}: sensitivity row '{key}' only in {side} (this run and the record at the paper's scale must have the same sensitivity rows)");
             any = true;
         }
     }
