@@ -24,7 +24,8 @@ pub enum ExperimentCmd {
     /// Run one reproduction (or `all`) and print ours beside the reference.
     #[command(allow_negative_numbers = true)]
     Run {
-        /// An experiment name, or `all` (one verdict line per experiment).
+        /// An experiment name, several joined by commas, or `all` (more than one: a verdict
+        /// line each, then their wall times on stderr).
         name: String,
         /// Also write the outcome as JSON to this file (`all`: an array).
         #[arg(long)]
@@ -142,13 +143,15 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
     }
 }
 
-/// The experiments `name` names.
+/// The experiments `name` names: `all`, or names joined by commas.
 fn chosen(name: &str) -> Result<Vec<Experiment>> {
-    Ok(if name == "all" {
-        experiments::all()
-    } else {
-        vec![experiments::find(name)?]
-    })
+    if name == "all" {
+        return Ok(experiments::all());
+    }
+    Ok(name
+        .split(',')
+        .map(experiments::find)
+        .collect::<std::result::Result<_, _>>()?)
 }
 
 /// Run the chosen experiments (in parallel up to `jobs`), each with its wall time, in order.
@@ -170,9 +173,12 @@ fn run_cmd(
     out: Option<PathBuf>,
     check_record: bool,
 ) -> Result<()> {
+    let t = Instant::now();
     let outs = run_all(ask)?;
+    let total_s = t.elapsed().as_secs_f64();
+    let several = outs.len() > 1;
     for (o, _) in &outs {
-        if ask.name == "all" && !markdown {
+        if several && !markdown {
             println!("{}", o.verdict_line());
         } else if markdown {
             println!("{}", experiments::render_markdown(o));
@@ -196,6 +202,20 @@ fn run_cmd(
             let p = dir.join("scoreboard.md");
             std::fs::write(&p, md).map_err(|e| Error::io(&p, e))?;
         }
+    }
+    if several {
+        // The wall-time summary (stderr: stdout stays the verdicts).
+        let each: Vec<String> = outs
+            .iter()
+            .map(|(o, s)| format!("{} {s:.1} s", o.name))
+            .collect();
+        eprintln!(
+            "wall time ({} scale, {} experiments, --jobs {}): {}; total {total_s:.1} s",
+            ask.opts.scale,
+            outs.len(),
+            experiments::jobs(),
+            each.join(", ")
+        );
     }
     let mut failed = outs.iter().any(|(o, _)| o.failures() > 0);
     if check_record {
