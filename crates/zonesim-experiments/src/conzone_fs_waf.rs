@@ -179,6 +179,19 @@ fn info_rows(rows: &mut Vec<Row>, name: &str, r: &Run) {
     ));
 }
 
+/// A number of §6.4: (registry id, case, metric, ours, the paper's value, the value of no
+/// effect, the source after "seed 000 §6.4", the row's declared gap).
+type Number<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    f64,
+    f64,
+    f64,
+    String,
+    &'a dyn Fn(Row) -> Row,
+);
+
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let cs = cases();
     let (zoned, block) = (&cs[0], &cs[2]);
@@ -254,7 +267,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     // value, the value of no effect (`band`), the source after "seed 000 §6.4"), and the
     // declared gap of each.
     #[rustfmt::skip]
-    let numbers: [(&str, &str, &str, f64, f64, f64, String, &dyn Fn(Row) -> Row); 10] = [
+    let numbers: [Number; 10] = [
         ("conzone.sec6-4.step1-zoned", "zoned", "step 1 write MiB/s", z.step1_mib_s, 86.0, 0.0, ": \"the write bandwidth of zoned storage (average 86 MiB/s)\"".into(), &step1_gap),
         ("conzone.sec6-4.step1-ratio", "block-adaptive / zoned", "step 1 bandwidth ratio", ba.step1_mib_s / z.step1_mib_s, 106.0 / 86.0, 1.0, ": 106 vs 86 MiB/s; ratio 106 / 86 = 1.23".into(), &step1_gap),
         ("conzone.sec6-4.step2-zoned", "zoned", "step 2 write MiB/s", z.step2_mib_s, 35.6, 0.0, ": \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS)\"".into(), &step2_gap),

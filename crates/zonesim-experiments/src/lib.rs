@@ -21,6 +21,7 @@ mod mcmq_vs_mqsim;
 mod pool;
 mod steady;
 mod supgc_fio;
+mod supgc_free;
 mod supgc_throughput;
 mod zms_common;
 mod zms_multizone;
