@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 
 def _plot(a) -> int:
@@ -61,6 +62,7 @@ def _experiments(a) -> int:
     from . import ConfigError
     from .suite import run_suite
 
+    t0 = time.monotonic()
     try:
         paths = run_suite(
             a.out,
@@ -76,6 +78,17 @@ def _experiments(a) -> int:
         return 2
     for p in paths:
         print(p)
+    # The wall-time summary: each experiment's own run time (its record) and the suite's.
+    each = []
+    for p in paths:
+        if p.endswith(".json"):
+            with open(p) as f:
+                r = json.load(f)
+            each.append(f"{r['outcome']['name']} {r['wall_s']:.1f} s")
+    print(
+        f"wall time ({a.scale} scale, {len(each)} experiments, {a.backend}): "
+        f"{', '.join(each)}; total {time.monotonic() - t0:.1f} s"
+    )
     return 0
 
 

@@ -3,7 +3,7 @@
 //! Exit status: 0 when every checked row passes or is a declared known gap, 1 when a row
 //! fails (outside its band, or a declared gap whose row now passes) or, with
 //! `--check-record`, when a row's verdict differs from its paper-scale record without being
-//! marked scale-dependent; 2 on bad input.
+//! marked scale-dependent or a sensitivity row is in only one of them; 2 on bad input.
 //!
 //! Experiments, and the independent runs inside each, share `--jobs` threads (default: every
 //! core; `zonesim_experiments::par_map`); each simulation stays on one thread, so the output is
@@ -24,7 +24,8 @@ pub enum ExperimentCmd {
     /// Run one reproduction (or `all`) and print ours beside the reference.
     #[command(allow_negative_numbers = true)]
     Run {
-        /// An experiment name, or `all` (one verdict line per experiment).
+        /// An experiment name, several joined by commas, or `all` (more than one: a verdict
+        /// line each, then their wall times on stderr).
         name: String,
         /// Also write the outcome as JSON to this file (`all`: an array).
         #[arg(long)]
@@ -145,13 +146,15 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
     }
 }
 
-/// The experiments `name` names.
+/// The experiments `name` names: `all`, or names joined by commas.
 fn chosen(name: &str) -> Result<Vec<Experiment>> {
-    Ok(if name == "all" {
-        experiments::all()
-    } else {
-        vec![experiments::find(name)?]
-    })
+    if name == "all" {
+        return Ok(experiments::all());
+    }
+    Ok(name
+        .split(',')
+        .map(experiments::find)
+        .collect::<std::result::Result<_, _>>()?)
 }
 
 /// Run the chosen experiments (in parallel up to `jobs`), each with its wall time, in order.
@@ -173,9 +176,12 @@ fn run_cmd(
     out: Option<PathBuf>,
     check_record: bool,
 ) -> Result<()> {
+    let t = Instant::now();
     let outs = run_all(ask)?;
+    let total_s = t.elapsed().as_secs_f64();
+    let several = outs.len() > 1;
     for (o, _) in &outs {
-        if ask.name == "all" && !markdown {
+        if several && !markdown {
             println!("{}", o.verdict_line());
         } else if markdown {
             println!("{}", experiments::render_markdown(o));
@@ -199,6 +205,20 @@ fn run_cmd(
             let p = dir.join("scoreboard.md");
             std::fs::write(&p, md).map_err(|e| Error::io(&p, e))?;
         }
+    }
+    if several {
+        // The wall-time summary (stderr: stdout stays the verdicts).
+        let each: Vec<String> = outs
+            .iter()
+            .map(|(o, s)| format!("{} {s:.1} s", o.name))
+            .collect();
+        eprintln!(
+            "wall time ({} scale, {} experiments, --jobs {}): {}; total {total_s:.1} s",
+            ask.opts.scale,
+            outs.len(),
+            experiments::jobs(),
+            each.join(", ")
+        );
     }
     let mut failed = outs.iter().any(|(o, _)| o.failures() > 0);
     if check_record {
@@ -229,7 +249,8 @@ fn write_records(dir: &Path, outs: &[(Outcome, f64)], opts: ExpOptions) -> Resul
 
 /// Print every disagreement between the outcomes and the registry (row ids, results no row
 /// checks) and every row whose verdict differs from the record at the paper's scale without
-/// a scale-dependent mark; whether there was one.
+/// a scale-dependent mark, and every sensitivity row that only one of them has; whether there
+/// was one.
 fn check_against_record(outs: &[(Outcome, f64)]) -> Result<bool> {
     let records = scoreboard::embedded()?;
     let mut any = false;
@@ -243,6 +264,10 @@ fn check_against_record(outs: &[(Outcome, f64)]) -> Result<bool> {
         };
         for (exp, key, here, paper) in scoreboard::scale_mismatches(o, rec) {
             eprintln!("{exp}: {key}: {here} here, {paper} at the paper's scale (not marked scale-dependent)");
+            any = true;
+        }
+        for (exp, key, side) in scoreboard::sensitivity_drift(o, rec) {
+            eprintln!("{exp}: sensitivity row '{key}' only in {side} (this run and the record at the paper's scale must have the same sensitivity rows)");
             any = true;
         }
     }

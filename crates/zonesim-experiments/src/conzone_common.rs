@@ -3,7 +3,7 @@
 //! report, and the paper's tolerance rule ([`band`]).
 
 use super::fs_common::as_block;
-use super::{row_range, Row};
+use super::{row_effect, Row};
 use zonesim::config::{DeviceConfig, SlcGc, SlcPolicy};
 use zonesim::device::Device;
 use zonesim::error::Result;
@@ -131,16 +131,5 @@ pub fn zoned_miss_pct(r: &Report) -> f64 {
 /// % or an absolute level, 1 for a ratio or a WAF, 100 for a miss rate near 100 %: its hit
 /// rate). One rule for every number of the paper, not chosen per row.
 pub fn band(case: &str, metric: &str, ours: f64, reference: f64, none: f64) -> Row {
-    let half = 0.25 * (reference - none).abs();
-    let r2 = |x: f64| (x * 1000.0).round() / 1000.0;
-    let mut r = row_range(
-        case,
-        metric,
-        ours,
-        reference,
-        r2(reference - half),
-        r2(reference + half),
-    );
-    r.tolerance = format!("{} (+-25 % of the paper's effect)", r.tolerance);
-    r
+    row_effect(case, metric, ours, reference, none, 0.25)
 }

@@ -24,9 +24,10 @@
 //! (4x shorter) run.
 
 use super::conzone_common::{band, fs_device};
-use super::fs_common::{FsRig, Xs};
+use super::fs_common::{waf_rows, FsRig, Xs};
 use super::{
     par_map, pct_change, row_abs, row_dir, row_info, row_range, Cause, ExpOptions, Outcome, Row,
+    Scale,
 };
 use zonesim::config::fs::{FsConfig, FsKernel, FsModeCfg};
 use zonesim::error::Result;
@@ -163,9 +164,7 @@ fn simulate(c: &Case, o: &ExpOptions, host_ns: u64, step1_only: bool) -> Result<
 fn info_rows(rows: &mut Vec<Row>, name: &str, r: &Run) {
     rows.push(row_info(name, "step 1 write MiB/s", r.step1_mib_s));
     rows.push(row_info(name, "step 2 write MiB/s", r.step2_mib_s));
-    rows.push(row_info(name, "FS WAF", r.fs_waf));
-    rows.push(row_info(name, "device WAF", r.dev_waf));
-    rows.push(row_info(name, "end-to-end WAF", r.e2e));
+    waf_rows(rows, name, r.fs_waf, r.dev_waf, r.e2e);
     rows.push(row_info(name, "user data written GiB", r.user_gib));
     rows.push(row_info(name, "FS GC written GiB", r.gc_gib));
     for (k, n) in ["FG", "BG normal", "BG boosted"].iter().zip(r.moved) {
@@ -179,6 +178,19 @@ fn info_rows(rows: &mut Vec<Row>, name: &str, r: &Run) {
         r.step1_s + r.step2_s,
     ));
 }
+
+/// A number of §6.4: (registry id, case, metric, ours, the paper's value, the value of no
+/// effect, the source after "ConZone+ §6.4", the row's declared gap).
+type Number<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    f64,
+    f64,
+    f64,
+    String,
+    &'a dyn Fn(Row) -> Row,
+);
 
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let cs = cases();
@@ -239,169 +251,71 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             .src(&format!("{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s) is lower than that of block storage (average 106 MiB/s)\""))
             .calibration(&format!("host time per 4 KiB write {host_us:.1} us fitted to it (block-adaptive step 1 without it: {:.1} MiB/s)", bare.step1_mib_s)),
     );
-    rows.push(
-        band("zoned", "step 1 write MiB/s", z.step1_mib_s, 86.0, 0.0)
-            .id("conzone.sec6-4.step1-zoned")
-            .src(&format!(
-                "{SRC}: \"the write bandwidth of zoned storage (average 86 MiB/s)\""
-            ))
-            .gap(Cause::MissingMechanism, &step1_why),
-    );
-    rows.push(
-        band(
-            "block-adaptive / zoned",
-            "step 1 bandwidth ratio",
-            ba.step1_mib_s / z.step1_mib_s,
-            106.0 / 86.0,
-            1.0,
+    let step2_gap = |r: Row| {
+        r.scale_dependent(STEP2_SCALE).gap_at(
+            o.scale,
+            &[Scale::Full, Scale::Paper],
+            Cause::UnstatedParameter,
+            &host_why,
         )
-        .id("conzone.sec6-4.step1-ratio")
-        .src(&format!("{SRC}: 106 vs 86 MiB/s; ratio 106 / 86 = 1.23"))
-        .gap(Cause::MissingMechanism, &step1_why),
+    };
+    let (step1_gap, zc_gap) = (
+        |r: Row| r.gap(Cause::MissingMechanism, &step1_why),
+        |r: Row| r.gap(Cause::ModelDefect, &zc_why),
     );
-    let r = band("zoned", "step 2 write MiB/s", z.step2_mib_s, 35.6, 0.0)
-        .id("conzone.sec6-4.step2-zoned")
-        .src(&format!(
-            "{SRC}: \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS)\""
-        ))
-        .scale_dependent(STEP2_SCALE);
-    rows.push(if o.quick() {
-        r
-    } else {
-        r.gap(Cause::UnstatedParameter, &host_why)
-    });
-    rows.push(
-        band(
-            "block-adaptive",
-            "step 2 write MiB/s",
-            ba.step2_mib_s,
-            84.9,
-            0.0,
-        )
-        .id("conzone.sec6-4.step2-block-adaptive")
-        .src(&format!(
-            "{SRC}: \"whereas block-adaptive achieved 84.9 MiB/s (21.7 K IOPS)\""
-        )),
-    );
-    rows.push(
-        band("zoned-config", "step 2 write MiB/s", zc.step2_mib_s, 38.1, 0.0)
-            .id("conzone.sec6-4.step2-zoned-config")
-            .src(&format!("{SRC}: \"The write bandwidth of zoned-config only increased to 38.1 MiB/s (9.766 K IOPS)\""))
-            .gap(Cause::ModelDefect, &zc_why),
-    );
-    let r = band(
-        "block-adaptive / zoned",
-        "step 2 bandwidth ratio",
-        ba.step2_mib_s / z.step2_mib_s,
-        84.9 / 35.6,
-        1.0,
-    )
-    .id("conzone.sec6-4.step2-ratio")
-    .src(&format!(
-        "{SRC}: 84.9 vs 35.6 MiB/s; ratio 84.9 / 35.6 = 2.38"
-    ))
-    .scale_dependent(STEP2_SCALE);
-    rows.push(if o.quick() {
-        r
-    } else {
-        r.gap(Cause::UnstatedParameter, &host_why)
-    });
-    rows.push(
-        band(
-            "zoned-config / zoned",
-            "step 2 bandwidth ratio",
-            zc.step2_mib_s / z.step2_mib_s,
-            38.1 / 35.6,
-            1.0,
-        )
-        .id("conzone.sec6-4.zoned-config-ratio")
-        .src(&format!(
-            "{SRC}: 38.1 vs 35.6 MiB/s; ratio 38.1 / 35.6 = 1.07"
-        ))
-        .gap(Cause::ModelDefect, &zc_why),
-    );
-    rows.push(
-        band("zoned", "FS WAF", z.fs_waf, 3.81, 1.0)
-            .id("conzone.fig11a.zoned-fs-waf")
-            .src(&format!("{SRC} Fig. 11(a): \"the file system write amplification factor (FS WAF) for zoned storage was 3.81\""))
-            .gap(Cause::UnstatedParameter, &host_why),
-    );
-    rows.push(
-        band("zoned-config", "FS WAF", zc.fs_waf, 3.54, 1.0)
-            .id("conzone.fig11a.zoned-config-fs-waf")
-            .src(&format!(
-                "{SRC} Fig. 11(a): \"the file system write amplification decreased to 3.54\""
-            ))
-            .gap(Cause::ModelDefect, &zc_why),
-    );
-    let mut close = row_range("block-adaptive", "FS WAF", ba.fs_waf, 1.0, 1.0, 1.1);
-    close.tolerance = format!("{} (\"very close to 1\")", close.tolerance);
-    rows.push(
-        close
-            .id("conzone.fig11a.block-adaptive-fs-waf")
-            .src(&format!(
-                "{SRC} Fig. 11(a): \"while block-adaptive was very close to 1\""
-            )),
-    );
-    rows.push(
-        band(
-            "zoned-config vs zoned",
-            "FS WAF change %",
-            pct_change(zc.fs_waf, z.fs_waf),
-            (3.54 / 3.81 - 1.0) * 100.0,
-            0.0,
-        )
-        .id("conzone.fig11a.zoned-config-lower")
-        .src(&format!(
-            "{SRC} Fig. 11(a): zoned-config 3.54 vs zoned 3.81: 3.54 / 3.81 - 1 = -7.1 %"
-        ))
-        .gap(Cause::ModelDefect, &zc_why),
-    );
-    rows.push(
-        row_dir(
-            "block-lfs",
-            "ENOSPC (1 = ran out of space)",
-            if bl.enospc > 0 { 1.0 } else { -1.0 },
-            true,
-        )
-        .id("conzone.sec6-4.block-lfs-enospc")
-        .src(&format!("{SRC}: \"block-lfs could not complete the experiment smoothly due to insufficient file system space\""))
-        .gap(Cause::UnstatedParameter, &lfs_why),
-    );
+    // The paper's numbers of §6.4 in its order: (registry id, case, metric, ours, the paper's
+    // value, the value of no effect (`band`), the source after "ConZone+ §6.4"), and the
+    // declared gap of each.
+    #[rustfmt::skip]
+    let numbers: [Number; 10] = [
+        ("conzone.sec6-4.step1-zoned", "zoned", "step 1 write MiB/s", z.step1_mib_s, 86.0, 0.0, ": \"the write bandwidth of zoned storage (average 86 MiB/s)\"".into(), &step1_gap),
+        ("conzone.sec6-4.step1-ratio", "block-adaptive / zoned", "step 1 bandwidth ratio", ba.step1_mib_s / z.step1_mib_s, 106.0 / 86.0, 1.0, ": 106 vs 86 MiB/s; ratio 106 / 86 = 1.23".into(), &step1_gap),
+        ("conzone.sec6-4.step2-zoned", "zoned", "step 2 write MiB/s", z.step2_mib_s, 35.6, 0.0, ": \"Zoned storage exhibited a write bandwidth of 35.6 MiB/s (9.125 K IOPS)\"".into(), &step2_gap),
+        ("conzone.sec6-4.step2-block-adaptive", "block-adaptive", "step 2 write MiB/s", ba.step2_mib_s, 84.9, 0.0, ": \"whereas block-adaptive achieved 84.9 MiB/s (21.7 K IOPS)\"".into(), &|r| r),
+        ("conzone.sec6-4.step2-zoned-config", "zoned-config", "step 2 write MiB/s", zc.step2_mib_s, 38.1, 0.0, ": \"The write bandwidth of zoned-config only increased to 38.1 MiB/s (9.766 K IOPS)\"".into(), &zc_gap),
+        ("conzone.sec6-4.step2-ratio", "block-adaptive / zoned", "step 2 bandwidth ratio", ba.step2_mib_s / z.step2_mib_s, 84.9 / 35.6, 1.0, ": 84.9 vs 35.6 MiB/s; ratio 84.9 / 35.6 = 2.38".into(), &step2_gap),
+        ("conzone.sec6-4.zoned-config-ratio", "zoned-config / zoned", "step 2 bandwidth ratio", zc.step2_mib_s / z.step2_mib_s, 38.1 / 35.6, 1.0, ": 38.1 vs 35.6 MiB/s; ratio 38.1 / 35.6 = 1.07".into(), &zc_gap),
+        ("conzone.fig11a.zoned-fs-waf", "zoned", "FS WAF", z.fs_waf, 3.81, 1.0, " Fig. 11(a): \"the file system write amplification factor (FS WAF) for zoned storage was 3.81\"".into(), &|r| r.gap(Cause::UnstatedParameter, &host_why)),
+        ("conzone.fig11a.zoned-config-fs-waf", "zoned-config", "FS WAF", zc.fs_waf, 3.54, 1.0, " Fig. 11(a): \"the file system write amplification decreased to 3.54\"".into(), &zc_gap),
+        ("conzone.fig11a.zoned-config-lower", "zoned-config vs zoned", "FS WAF change %", pct_change(zc.fs_waf, z.fs_waf), (3.54 / 3.81 - 1.0) * 100.0, 0.0, " Fig. 11(a): zoned-config 3.54 vs zoned 3.81: 3.54 / 3.81 - 1 = -7.1 %".into(), &zc_gap),
+    ];
+    for (id, case, metric, ours, reference, none, src, gap) in numbers {
+        let r = band(case, metric, ours, reference, none)
+            .id(id)
+            .src(&format!("{SRC}{src}"));
+        rows.push(gap(r));
+        if id == "conzone.fig11a.zoned-config-fs-waf" {
+            let mut close = row_range("block-adaptive", "FS WAF", ba.fs_waf, 1.0, 1.0, 1.1);
+            close.tolerance = format!("{} (\"very close to 1\")", close.tolerance);
+            rows.push(
+                close
+                    .id("conzone.fig11a.block-adaptive-fs-waf")
+                    .src(&format!(
+                        "{SRC} Fig. 11(a): \"while block-adaptive was very close to 1\""
+                    )),
+            );
+        }
+    }
+    // The claims of §6.4 without a number: (registry id, case, metric, ours, higher, the
+    // source after "ConZone+ §6.4"); the two of block-lfs are known gaps.
     let least = z.user_gib.min(zc.user_gib).min(ba.user_gib);
-    rows.push(
-        row_dir(
-            "block-lfs vs the least of the other three",
-            "user data written change %",
-            pct_change(bl.user_gib, least),
-            false,
-        )
-        .id("conzone.fig11b.block-lfs-user-data")
-        .src(&format!("{SRC} Fig. 11(b): \"the user data written by block-lfs was less than that of the other three comparison objects\""))
-        .gap(Cause::UnstatedParameter, &lfs_why),
-    );
-    rows.push(
-        row_dir(
-            "zoned vs block-adaptive",
-            "device WAF change %",
-            pct_change(z.dev_waf, ba.dev_waf),
-            false,
-        )
-        .id("conzone.sec6-4.dev-waf")
-        .src(&format!(
-            "{SRC}: \"Despite the lower device write amplification (Dev WAF) of zoned storage\""
-        )),
-    );
-    rows.push(
-        row_dir(
-            "zoned vs block-adaptive",
-            "end-to-end WAF change %",
-            pct_change(z.e2e, ba.e2e),
-            true,
-        )
-        .id("conzone.sec6-4.e2e-waf")
-        .src(&format!("{SRC}: \"its end-to-end write amplification (E2E WAF) remained higher than that of block storage\"")),
-    );
+    #[rustfmt::skip]
+    let claims = [
+        ("conzone.sec6-4.block-lfs-enospc", "block-lfs", "ENOSPC (1 = ran out of space)", if bl.enospc > 0 { 1.0 } else { -1.0 }, true, ": \"block-lfs could not complete the experiment smoothly due to insufficient file system space\""),
+        ("conzone.fig11b.block-lfs-user-data", "block-lfs vs the least of the other three", "user data written change %", pct_change(bl.user_gib, least), false, " Fig. 11(b): \"the user data written by block-lfs was less than that of the other three comparison objects\""),
+        ("conzone.sec6-4.dev-waf", "zoned vs block-adaptive", "device WAF change %", pct_change(z.dev_waf, ba.dev_waf), false, ": \"Despite the lower device write amplification (Dev WAF) of zoned storage\""),
+        ("conzone.sec6-4.e2e-waf", "zoned vs block-adaptive", "end-to-end WAF change %", pct_change(z.e2e, ba.e2e), true, ": \"its end-to-end write amplification (E2E WAF) remained higher than that of block storage\""),
+    ];
+    for (id, case, metric, ours, higher, src) in claims {
+        let r = row_dir(case, metric, ours, higher)
+            .id(id)
+            .src(&format!("{SRC}{src}"));
+        rows.push(if case.starts_with("block-lfs") {
+            r.gap(Cause::UnstatedParameter, &lfs_why)
+        } else {
+            r
+        });
+    }
     for (c, r) in cs.iter().zip(&runs) {
         info_rows(&mut rows, c.name, r);
     }

@@ -24,7 +24,7 @@ use super::conzone_common::{fs_device, with_slc_cache, ZONED_NS};
 use super::fs_common::{
     writeback_pages, FsRig, Writeback, Xs, WRITEBACK_CHECKED, WRITEBACK_RULE, WRITEBACK_SWEEP,
 };
-use super::{par_map, pct_change, row_dir, row_info, Cause, ExpOptions, Outcome, Row};
+use super::{par_map, pct_change, row_dir, row_info, Cause, ExpOptions, Outcome, Row, Scale};
 use zonesim::config::fs::{FsConfig, FsKernel};
 use zonesim::config::SlcPolicy;
 use zonesim::error::{Error, Result};
@@ -438,12 +438,9 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         row_dir("zoned - block, insert + update", "FS GC victims", victims(zoned) - victims(block), true)
             .id("conzone.sec6-3.fs-gc")
             .src(&format!("{SRC}: \"more frequently triggering file garbage collection when using zoned storage\""))
-            .scale_dependent(FS_GC_SCALE),
+            .scale_dependent(FS_GC_SCALE)
+            .gap_at(o.scale, &[Scale::Quick], Cause::ModelDefect, &fs_gc_why),
     );
-    if o.quick() {
-        let last = rows.pop().expect("the FS GC row");
-        rows.push(last.gap(Cause::ModelDefect, &fs_gc_why));
-    }
     Ok(Outcome {
         name: "conzone-sqlite".into(),
         title: "SQLite WAL insert / update on F2FS, zoned vs block ConZone+: TPS, device WAF, premature flushes, TLC GC (ConZone+ §6.3, Fig. 10)".into(),

@@ -6,6 +6,7 @@
 //! page-copy time. The file system's background GC thread wakes on the simulated clock between
 //! operations and its device work competes with the next operation's.
 
+use super::{row_info, Row};
 use zonesim::config::fs::FsConfig;
 use zonesim::config::{DeviceConfig, NamespaceConfig, NamespaceKind};
 use zonesim::device::Device;
@@ -282,4 +283,12 @@ impl Writeback {
 pub fn writeback_pages(dev: &Device, ns: usize) -> u64 {
     let c = dev.namespaces[ns].counters();
     c.writeback.map_or(0, |w| w.writeback_pages)
+}
+
+/// The context rows of a file-system run's three write amplifications, in this order: the
+/// file system's (FS WAF), the device's and the end-to-end one.
+pub fn waf_rows(rows: &mut Vec<Row>, case: &str, fs: f64, device: f64, end_to_end: f64) {
+    rows.push(row_info(case, "FS WAF", fs));
+    rows.push(row_info(case, "device WAF", device));
+    rows.push(row_info(case, "end-to-end WAF", end_to_end));
 }

@@ -21,6 +21,7 @@ mod mcmq_vs_mqsim;
 mod pool;
 mod steady;
 mod supgc_fio;
+mod supgc_free;
 mod supgc_throughput;
 mod zms_common;
 mod zms_multizone;
@@ -43,8 +44,8 @@ pub mod scoreboard;
 
 pub use render::{render, render_markdown};
 pub use row::{
-    pct_change, row_abs, row_dir, row_dir_by, row_info, row_range, row_rel, row_sign, Cause, Kind,
-    Row, Status,
+    pct_change, row_abs, row_dir, row_dir_by, row_effect, row_info, row_range, row_rel, row_sign,
+    Cause, Kind, Row, Status,
 };
 pub use scale::{ExpOptions, Scale};
 

@@ -102,11 +102,11 @@ const NS_PER_CACHE: [u64; 2] = [8, 4];
 ///   workload a namespace's hit rate is its cache's share of its capacity, and NVM sets quarter
 ///   both, so the paper's reason holds against shared storage (the same cache quarter over a
 ///   namespace four times larger) but not against shared namespace (every scale).
-fn gap(k: usize, scale: Scale) -> Option<(Cause, &'static str)> {
-    match (k, scale) {
-        (0, Scale::Quick | Scale::Full) => Some((Cause::UnstatedParameter, "The paper gives no namespace size: with namespaces 32x the cache, the data cache hits too rarely for its partitioning to matter, and in this smaller form shared storage gains from its separate locks")),
-        (1, Scale::Paper) => Some((Cause::UnstatedParameter, "The paper gives no namespace size: with namespaces 32x the cache, the data cache hits too rarely to matter, and at the paper's size every mode runs at about the rate the flash absorbs the cache's write-backs")),
-        (5, _) => Some((Cause::PaperInconsistent, "Under the paper's uniform workload a namespace's hit rate is its cache's share of its capacity; no sharing quarters both the namespace and its cache, so its hit rate equals shared namespace's at every size (the reason the paper gives holds against shared storage, a cache quarter over a namespace as large as the shared one)")),
+fn gap(k: usize) -> Option<(&'static [Scale], Cause, &'static str)> {
+    match k {
+        0 => Some((&[Scale::Quick, Scale::Full], Cause::UnstatedParameter, "The paper gives no namespace size: with namespaces 32x the cache, the data cache hits too rarely for its partitioning to matter, and in this smaller form shared storage gains from its separate locks")),
+        1 => Some((&[Scale::Paper], Cause::UnstatedParameter, "The paper gives no namespace size: with namespaces 32x the cache, the data cache hits too rarely to matter, and at the paper's size every mode runs at about the rate the flash absorbs the cache's write-backs")),
+        5 => Some((&Scale::ALL, Cause::PaperInconsistent, "Under the paper's uniform workload a namespace's hit rate is its cache's share of its capacity; no sharing quarters both the namespace and its cache, so its hit rate equals shared namespace's at every size (the reason the paper gives holds against shared storage, a cache quarter over a namespace as large as the shared one)")),
         _ => None,
     }
 }
@@ -300,8 +300,10 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let evidence = evidence(dims, main, &by_size);
     for (k, (r, id)) in claims("", main).into_iter().enumerate() {
         let r = r.id(id);
-        let r = match gap(k, o.scale) {
-            Some((cause, why)) => r.gap(cause, &format!("{}. {why}", evidence[k])),
+        let r = match gap(k) {
+            Some((at, cause, why)) => {
+                r.gap_at(o.scale, at, cause, &format!("{}. {why}", evidence[k]))
+            }
             None => r,
         };
         rows.push(match scale_note(k) {

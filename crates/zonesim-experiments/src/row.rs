@@ -9,6 +9,7 @@
 //! and the measured evidence; it never hides a row that would pass — a declared gap whose row
 //! passes is a *stale gap* and fails the run until the row is re-classified.
 
+use super::Scale;
 use serde::Serialize;
 
 /// What a row claims.
@@ -255,6 +256,17 @@ impl Row {
         self
     }
 
+    /// A known gap at some scales only: declared as [`Row::gap`] when the run's scale `now` is
+    /// one of `at`, else the row is checked as it is (its verdict depends on the scale, so it
+    /// also says why: [`Row::scale_dependent`]).
+    pub fn gap_at(self, now: Scale, at: &[Scale], cause: Cause, why: &str) -> Row {
+        if at.contains(&now) {
+            self.gap(cause, why)
+        } else {
+            self
+        }
+    }
+
     /// This row's verdict may differ at the paper's scale, for the measured reason `why`.
     pub fn scale_dependent(mut self, why: &str) -> Row {
         self.scale_dependent = Some(why.into());
@@ -320,6 +332,36 @@ pub fn row_range(case: &str, metric: &str, ours: f64, reference: f64, lo: f64, h
         Some((lo..=hi).contains(&ours)),
         Kind::Prediction,
     )
+}
+
+/// A row in a two-sided band of `frac` of the paper's effect: the distance of `reference` from
+/// `none`, the value of no effect (0 for a change in % or an absolute level, 1 for a ratio or a
+/// WAF, 100 for a miss rate near 100 %: its hit rate). For a paper that gives single numbers
+/// without spread, one rule for all its numbers instead of a band chosen per row.
+pub fn row_effect(
+    case: &str,
+    metric: &str,
+    ours: f64,
+    reference: f64,
+    none: f64,
+    frac: f64,
+) -> Row {
+    let half = frac * (reference - none).abs();
+    let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+    let mut r = row_range(
+        case,
+        metric,
+        ours,
+        reference,
+        r3(reference - half),
+        r3(reference + half),
+    );
+    r.tolerance = format!(
+        "{} (+-{:.0} % of the paper's effect)",
+        r.tolerance,
+        frac * 100.0
+    );
+    r
 }
 
 /// A row whose tolerance is a relative band around the reference.

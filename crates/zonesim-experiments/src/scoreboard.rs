@@ -402,3 +402,80 @@ pub fn scale_mismatches(quick: &Outcome, rec: &Record) -> Vec<(String, String, S
     }
     out
 }
+
+/// Sensitivity rows present on one side only, the run `quick` or the record `rec` at the
+/// paper's scale: `(experiment, row key, the side that has it)`. A sensitivity table must have
+/// the same points at every scale (its rows are not checked, so a point lost or renamed would
+/// otherwise pass unseen).
+pub fn sensitivity_drift(quick: &Outcome, rec: &Record) -> Vec<(String, String, &'static str)> {
+    let ours: Vec<String> = quick
+        .rows
+        .iter()
+        .filter(|r| r.status == Status::Sensitivity)
+        .map(|r| r.key())
+        .collect();
+    let theirs: Vec<String> = rec
+        .outcome
+        .rows
+        .iter()
+        .filter(|r| r.status == Status::Sensitivity.name())
+        .map(|r| r.key())
+        .collect();
+    let only = |a: &[String], b: &[String], side: &'static str| {
+        a.iter()
+            .filter(|k| !b.contains(k))
+            .map(|k| (quick.name.clone(), k.clone(), side))
+            .collect::<Vec<_>>()
+    };
+    let mut out = only(&ours, &theirs, "this run");
+    out.extend(only(&theirs, &ours, "the record"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::row::row_info;
+
+    fn record_of(o: &Outcome) -> Record {
+        let text = serde_json::to_string(&Recorded {
+            scale: Scale::Paper,
+            seed: 1,
+            wall_s: 0.0,
+            outcome: o,
+        })
+        .expect("serialises");
+        serde_json::from_str(&text).expect("reads back")
+    }
+
+    fn outcome(rows: Vec<crate::Row>) -> Outcome {
+        Outcome {
+            name: "x".into(),
+            title: String::new(),
+            source: String::new(),
+            rows,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn sensitivity_rows_must_match_the_record() {
+        let sens = |case: &str| row_info(case, "IOPS", 1.0).sensitivity();
+        let rec = record_of(&outcome(vec![
+            sens("QD 4"),
+            sens("QD 8"),
+            row_info("a", "b", 1.0),
+        ]));
+        // The same points (info rows may come and go: they are not sensitivity).
+        assert!(sensitivity_drift(&outcome(vec![sens("QD 8"), sens("QD 4")]), &rec).is_empty());
+        // A point lost and a point added: both named, with the side that has it.
+        let drift = sensitivity_drift(&outcome(vec![sens("QD 4"), sens("QD 16")]), &rec);
+        assert_eq!(
+            drift,
+            vec![
+                ("x".to_string(), "QD 16 / IOPS".to_string(), "this run"),
+                ("x".to_string(), "QD 8 / IOPS".to_string(), "the record"),
+            ]
+        );
+    }
+}

@@ -14,6 +14,7 @@
 //! rows beside each checked one. Every checked row names its registry id; the rows that
 //! disagree carry their cause and the measured evidence ([`gap_of`]).
 
+use super::supgc_free;
 use super::{
     par_map, pct_change, row_abs, row_dir, row_dir_by, row_info, row_range, Cause, ExpOptions,
     Outcome, Row, Scale,
@@ -56,7 +57,7 @@ const INTERVAL_MS: f64 = 5.0;
 /// ratio, figure, [vs Cosmos+, vs BF-Optimized, vs GCaR-Optimized] x [IOPS, erases, GC page
 /// moves, p99]).
 type Quad = [Option<f64>; 4];
-const PAPER: [(u32, u32, [Quad; 3]); 4] = [
+pub(super) const PAPER: [(u32, u32, [Quad; 3]); 4] = [
     (
         25,
         15,
@@ -99,10 +100,10 @@ const PAPER: [(u32, u32, [Quad; 3]); 4] = [
 const ONSET_25_SCALE: &str = "measured: quick 486 GB (pass), paper scale 660 GB (known gap): GC starts when the free superblocks reach the threshold of 2, which is 3.1 % of the quick device's 64 superblocks and 0.8 % of the paper-scale device's 256, so host writes at onset are 12.1 % of the raw capacity at quick and 16.5 % at paper scale (the paper's 25 % onset implies 12.5 %, its 50 / 75 % onsets 15 %)";
 
 /// GC onset of Figs. 15-17: (write ratio, figure, data volume in GB on the 1 TB Cosmos+).
-const ONSET: [(u32, u32, f64); 3] = [(25, 15, 500.0), (50, 16, 300.0), (75, 17, 200.0)];
+pub(super) const ONSET: [(u32, u32, f64); 3] = [(25, 15, 500.0), (50, 16, 300.0), (75, 17, 200.0)];
 
 /// Blocks per plane and 4 KiB I/Os per job at each scale.
-fn size(scale: Scale) -> (u32, u64) {
+pub(super) fn size(scale: Scale) -> (u32, u64) {
     match scale {
         Scale::Quick => (64, 60_000),
         Scale::Full => (128, 250_000),
@@ -110,9 +111,9 @@ fn size(scale: Scale) -> (u32, u64) {
     }
 }
 
-/// The scaled Cosmos+ device.
-fn device(blocks: u32, placement: &str) -> Result<DeviceConfig> {
-    let sets = [
+/// The scaled Cosmos+ device; `extra` settings last (a sensitivity's).
+fn device(blocks: u32, placement: &str, extra: &[String]) -> Result<DeviceConfig> {
+    let sets: Vec<String> = [
         "name=\"cosmos-scaled\"".to_string(),
         "nand.channels=2".into(),
         "nand.chips_per_channel=1".into(),
@@ -134,18 +135,28 @@ fn device(blocks: u32, placement: &str) -> Result<DeviceConfig> {
         "ftl.cost.host_cmd_ns=10000".into(),
         format!("stats.interval_ms={INTERVAL_MS}"),
         format!("ftl.gc.placement={placement}"),
-    ];
+    ]
+    .into_iter()
+    .chain(extra.iter().cloned())
+    .collect();
     zonesim::load_device("ufs-conventional", &sets)
 }
 
-/// Trim the last 10% (near full), then ten 4 KiB randrw jobs.
-fn workload(cap: u64, write_pct: u32, ios_per_job: u64, dist: Distribution) -> WorkloadSpec {
-    let mut trim = default_job();
-    trim.name = "trim-to-90pct".into();
-    trim.rw = RwMode::Trim;
-    trim.bs = 1 << 20;
-    trim.offset = SizeSpec::Bytes(cap * 9 / 10 / trim.bs * trim.bs);
-    let mut jobs: Vec<JobSpec> = vec![trim];
+/// Trim the last 10% (near full; without `trim` the device stays full), then ten 4 KiB randrw
+/// jobs.
+fn workload(
+    cap: u64,
+    write_pct: u32,
+    ios_per_job: u64,
+    dist: Distribution,
+    trim: bool,
+) -> WorkloadSpec {
+    let mut trim_job = default_job();
+    trim_job.name = "trim-to-90pct".into();
+    trim_job.rw = RwMode::Trim;
+    trim_job.bs = 1 << 20;
+    trim_job.offset = SizeSpec::Bytes(cap * 9 / 10 / trim_job.bs * trim_job.bs);
+    let mut jobs: Vec<JobSpec> = if trim { vec![trim_job] } else { Vec::new() };
     for i in 0..JOBS {
         let mut j = default_job();
         j.name = format!("randrw-{i}");
@@ -162,17 +173,26 @@ fn workload(cap: u64, write_pct: u32, ios_per_job: u64, dist: Distribution) -> W
 }
 
 /// What one run gives.
-struct Point {
+pub(super) struct Point {
     /// IOPS, block erases, GC page moves, p99 latency (us): in [`METRICS`] order.
-    m: [f64; 4],
+    pub(super) m: [f64; 4],
     /// Host data volume (reads + writes) when the first GC page moved, MiB (None: never).
-    onset_mib: Option<f64>,
+    pub(super) onset_mib: Option<f64>,
     /// Mean IOPS over the last and the first quarter of the randrw phase.
-    late_vs_early: f64,
+    pub(super) late_vs_early: f64,
     /// Host data volume of the whole run (reads + writes), MiB.
-    volume_mib: f64,
+    pub(super) volume_mib: f64,
     /// Raw flash capacity, MiB.
-    raw_mib: f64,
+    pub(super) raw_mib: f64,
+}
+
+impl Point {
+    /// The data volume (reads + writes) at the first GC page move, per TB of raw capacity
+    /// (GB; NaN if GC never ran).
+    pub(super) fn onset_gb_per_tb(&self) -> f64 {
+        self.onset_mib
+            .map_or(f64::NAN, |v| v / self.raw_mib * 1000.0)
+    }
 }
 
 fn point(r: &Report, raw_mib: f64) -> Point {
@@ -230,11 +250,35 @@ fn point(r: &Report, raw_mib: f64) -> Point {
     }
 }
 
-/// One run of `placement` at `ratio` % writes.
+/// One run of `placement` at `ratio` % writes at the size of `o`'s scale, as checked.
 fn run_one(o: &ExpOptions, placement: &str, ratio: u32, dist: Distribution) -> Result<Point> {
-    let (blocks, ios_per_job) = size(o.scale);
-    let cfg = device(blocks, placement)?;
-    let dev = zonesim::device::Device::new(&cfg, o.seed)?;
+    let checked = Setting {
+        size: size(o.scale),
+        extra: Vec::new(),
+        trim: true,
+    };
+    run_with(o.seed, &checked, placement, ratio, dist)
+}
+
+/// How a run is set up: (blocks per plane, I/Os per job), settings added to the device, and
+/// whether the filled device is trimmed back to 90 % first.
+pub(super) struct Setting {
+    pub(super) size: (u32, u64),
+    pub(super) extra: Vec<String>,
+    pub(super) trim: bool,
+}
+
+/// One run of `placement` at `ratio` % writes under `s`.
+pub(super) fn run_with(
+    seed: u64,
+    s: &Setting,
+    placement: &str,
+    ratio: u32,
+    dist: Distribution,
+) -> Result<Point> {
+    let (blocks, ios_per_job) = s.size;
+    let cfg = device(blocks, placement, &s.extra)?;
+    let dev = zonesim::device::Device::new(&cfg, seed)?;
     let cap = dev.capacity_bytes(0);
     let n = &cfg.nand;
     let raw = n.channels as f64
@@ -245,19 +289,19 @@ fn run_one(o: &ExpOptions, placement: &str, ratio: u32, dist: Distribution) -> R
         * n.pages_per_block as f64
         * n.page_bytes as f64;
     let opts = RunOptions {
-        seed: o.seed,
+        seed,
         precondition: Precondition::Seq,
         check_invariants: false,
         ..RunOptions::default()
     };
-    let r = zonesim::RunSpec::new(cfg.clone(), workload(cap, ratio, ios_per_job, dist))
+    let r = zonesim::RunSpec::new(cfg.clone(), workload(cap, ratio, ios_per_job, dist, s.trim))
         .options(opts)
         .run()?;
     Ok(point(&r, raw / (1 << 20) as f64))
 }
 
 /// The band of a SUP-GC change the paper quotes: 30 % of its value, at least 3 points.
-fn band(reference: f64) -> f64 {
+pub(super) fn band(reference: f64) -> f64 {
     ((0.3 * reference.abs()).max(3.0) * 100.0).round() / 100.0
 }
 
@@ -310,6 +354,14 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
     rows.extend(onset_rows(&at, o.scale));
     rows.extend(comparison_rows(&at));
     rows.extend(direction_rows(&at));
+    // The checked rows name the free parameters they depend on and their sensitivity rows.
+    for r in rows.iter_mut() {
+        if let Some(id) = &r.id {
+            let note = supgc_free::unstated(id);
+            r.source.push_str(&note);
+        }
+    }
+    rows.extend(supgc_free::rows(o)?);
     Ok(Outcome {
         name: "supgc-fio".into(),
         title: "SUP-GC vs Cosmos+ / BF-Optimized / GCaR-Optimized, fio randrw 4 KiB numjobs 10: uniform (checked) and zipf 1.2 (assumed skew, sensitivity)".into(),
@@ -378,7 +430,7 @@ fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
     let mut rows = Vec::new();
     for (ratio, fig, gb) in ONSET {
         let s = at(0, ratio, 0);
-        let ours = s.onset_mib.map_or(f64::NAN, |v| v / s.raw_mib * 1000.0);
+        let ours = s.onset_gb_per_tb();
         let writes = s
             .onset_mib
             .map_or(f64::NAN, |v| v * ratio as f64 / s.raw_mib);
@@ -393,13 +445,7 @@ fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
             .src(&format!("SUP-GC §5.3.2 Fig. {fig}: erases and GC page moves start to rise at {gb} GB; ours is the reads + writes issued until the first GC page move, as a share of the raw capacity x 1,000 GB (a ratio of capacity: the device here is smaller); band +-100 GB, the figure's x-axis step"));
         let measured = format!("Measured: host writes at onset {:.1} % of the raw capacity; the paper's 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes, 12.5 / 15 / 15 % of its 1 TB.", writes);
         rows.push(if ratio == 25 {
-            // Scale-dependent (measured): a gap at the paper's scale only.
-            let r = r.scale_dependent(ONSET_25_SCALE);
-            if scale == Scale::Paper {
-                r.gap(Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given; GC starts here once the free superblocks reach the threshold of 2, after host writes of 16.5 % of the raw capacity at paper scale at every ratio, against the 12.5 % the paper's 25 % onset implies (its 50 and 75 % onsets imply 15 %, which ours meet). {measured}"))
-            } else {
-                r
-            }
+            r.scale_dependent(ONSET_25_SCALE).gap_at(scale, &[Scale::Paper], Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given; GC starts here once the free superblocks reach the threshold of 2, after host writes of 16.5 % of the raw capacity at paper scale at every ratio, against the 12.5 % the paper's 25 % onset implies (its 50 and 75 % onsets imply 15 %, which ours meet). {measured}"))
         } else {
             r
         });
@@ -683,5 +729,6 @@ fn notes(scale: Scale) -> Vec<String> {
         "GC onset (Figs. 15-17): reads + writes issued until the first GC page move, as a share of the raw capacity scaled to 1 TB; it depends on the free space at the start, which the paper does not give (its onsets imply about 13-15% of its 1 TB).".to_string(),
         "Controller: 10 us of firmware time per command (assumed; Cosmos+ runs its FTL on an ARM A9). GCaR-Optimized: GC-moved pages kept in a quarter of the data buffer, 1.35 us traversal per written and kept page (calibrated by supgc-throughput). BF-Optimized: 1 us per written page, 0.5 us per GC page (assumed).".to_string(),
         "p99 is the worse of the read and write p99s.".to_string(),
+        "Free parameters (supgc_free.rs), sensitivity tables at the quick size at every scale (64 blocks per plane, 60k I/Os per job, uniform): the firmware time per command 0 / 10 / 50 us; the device trimmed back to 90 % or left full; BF-Optimized's false-positive rate 0.1 / 0.01 / 0.001 and 2 / 4 / 8 filters. Each checked row names the ones it depends on.".to_string(),
     ]
 }

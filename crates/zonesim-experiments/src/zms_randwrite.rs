@@ -36,7 +36,7 @@
 //! never leaves: the sensitivity row "ZMS BG GC held off" (`fs.gc_no_zoned_gc_percent = 0`:
 //! foreground GC only) stands in for it.
 
-use super::fs_common::{as_block, FsRig, Xs};
+use super::fs_common::{as_block, waf_rows, FsRig, Xs};
 use super::steady::SteadyRule;
 use super::zms_common::{zms_2024_paper, zms_2024_scaled, PAPER_ZONES};
 use super::{par_map, row_info, row_range, Cause, ExpOptions, Outcome, Row, Scale};
@@ -354,9 +354,7 @@ fn pairs(setups: &[Setup], o: &ExpOptions) -> Result<Vec<Pair>> {
 fn side_rows(rows: &mut Vec<Row>, case: &str, r: &Side) {
     rows.push(row_info(case, "user data written GiB", r.user_gib));
     rows.push(row_info(case, "FS GC written GiB", r.fs_gc_gib));
-    rows.push(row_info(case, "FS WAF", r.fs_waf));
-    rows.push(row_info(case, "device WAF", r.dev_waf));
-    rows.push(row_info(case, "end-to-end WAF", r.e2e));
+    waf_rows(rows, case, r.fs_waf, r.dev_waf, r.e2e);
     rows.push(row_info(case, "random write MiB/s", r.mib_s));
     rows.push(row_info(
         case,
