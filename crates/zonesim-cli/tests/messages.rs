@@ -277,3 +277,23 @@ fn running_out_of_file_system_space_is_warned() {
         "{err}"
     );
 }
+
+/// A sweep file's namespace beyond the device is the file's error (exit 2), named as such.
+#[test]
+fn a_sweep_namespace_beyond_the_device_is_named() {
+    let dir = common::dir("sweep-ns");
+    let s = dir.join("s.toml");
+    std::fs::write(
+        &s,
+        "namespace = 99\n[grid]\n\"ftl.gc.victim\" = [\"greedy\"]\n",
+    )
+    .unwrap();
+    let out = dir.join("o.csv");
+    let o = zonesim(&["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("namespace 99 (`--namespace`, a sweep file's"),
+        "{err}"
+    );
+}

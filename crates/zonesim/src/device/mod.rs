@@ -291,8 +291,9 @@ impl Device {
     pub fn check_namespace(&self, ns: usize) -> Result<()> {
         if ns >= self.namespaces.len() {
             return Err(Error::Usage(format!(
-                "--namespace {ns}: the device has {} namespace(s)",
-                self.namespaces.len()
+                "namespace {ns} (`--namespace`, a sweep file's or Python's `namespace`): the device has {} namespace(s), 0..={}",
+                self.namespaces.len(),
+                self.namespaces.len().saturating_sub(1)
             )));
         }
         Ok(())
