@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
@@ -121,11 +122,34 @@ def _label(literal: str):
         return literal
 
 
+_FIO_LOG = re.compile(r"^\s*(write_lat_log|write_bw_log|write_iops_log)\b", re.MULTILINE)
+
+
+def _refuse_logs(workload):
+    """A job with fio's logs (write_lat_log, ...) is refused, as ``zonesim sweep`` refuses it:
+    every point of the sweep would write the same log files at once."""
+    from . import ConfigError
+
+    if workload is None:
+        return
+    text = workload
+    if os.path.isfile(workload):
+        with open(workload, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    m = _FIO_LOG.search(text)
+    if m:
+        raise ConfigError(
+            f"sweep: the job writes fio logs ({m.group(1)}), which every point of the sweep "
+            "would write to the same files; drop them from the sweep's job"
+        )
+
+
 def _sweep(spec, tasks, workload, trace, backend, workers, progress, run_kwargs):
     import pandas as pd
 
     from . import ConfigError, _absolute
 
+    _refuse_logs(workload)
     if backend not in ("local", "ray"):
         raise ConfigError(f"sweep: backend must be 'local' or 'ray' (got {backend!r})")
     if workers is not None and workers < 1:

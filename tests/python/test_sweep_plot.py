@@ -123,3 +123,11 @@ def test_sweep_refuses_bad_arguments_by_name(job):
     for kwargs, needle in cases:
         with pytest.raises(ValueError, match=needle.replace("[", r"\[").replace("]", r"\]")):
             zonesim.sweep(dev, workload=job, progress=False, **kwargs)
+
+
+def test_a_job_with_fio_logs_is_refused_before_the_sweep(tmp_path):
+    job = tmp_path / "logs.fio"
+    job.write_text("[w]\nrw=randwrite\nbs=4k\nnumber_ios=100\nwrite_lat_log=w\n")
+    with pytest.raises(zonesim.ConfigError, match="write_lat_log"):
+        zonesim.sweep(grid=GRID, workload=str(job), progress=False)
+    assert not list(tmp_path.glob("w_*.log"))
