@@ -509,6 +509,7 @@ impl<'d> Engine<'d> {
     /// block request's completion path runs first (the device's idle work may start when it
     /// holds no request); else, and for file jobs (whose completion path was booked with
     /// their submission), it completes now.
+    #[inline(always)]
     fn device_done(&mut self, now: SimTime, src: u32, kind: IoKind, issued: SimTime, bytes: u64) {
         let Some(c) = self
             .cpu

@@ -258,6 +258,7 @@ impl HostPath {
     /// A host request, counted in its submission queue `queue`, enters the path at `now`:
     /// fetching takes the HIL core, so it waits in its queue unless the core is free and no
     /// other command waits; otherwise it goes on at once.
+    #[inline(always)]
     pub fn admit(
         &mut self,
         dev: &mut Device,
@@ -531,7 +532,7 @@ impl HostPath {
 
     /// The request leaves the host: to the device now, or into the host scheduler when every
     /// device tag is in use (`host.device_tags`, host/sched.rs).
-    #[inline]
+    #[inline(always)]
     fn submit(&mut self, dev: &mut Device, events: &mut EventQueue<Ev>, now: SimTime, h: Held) {
         let Some(sched) = &mut self.sched else {
             self.reach_device(dev, events, now, h, false);
