@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
@@ -122,26 +121,16 @@ def _label(literal: str):
         return literal
 
 
-_FIO_LOG = re.compile(r"^\s*(write_lat_log|write_bw_log|write_iops_log)\b", re.MULTILINE)
-
-
 def _refuse_logs(workload):
-    """A job with fio's logs (write_lat_log, ...) is refused, as ``zonesim sweep`` refuses it:
-    every point of the sweep would write the same log files at once."""
-    from . import ConfigError
-
+    """A job with fio's logs (write_lat_log, ...) is refused, as ``zonesim sweep`` refuses it
+    (the library's check): every point of the sweep would write the same log files at once."""
     if workload is None:
         return
-    text = workload
+    text, origin = workload, "workload"
     if os.path.isfile(workload):
         with open(workload, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    m = _FIO_LOG.search(text)
-    if m:
-        raise ConfigError(
-            f"sweep: the job writes fio logs ({m.group(1)}), which every point of the sweep "
-            "would write to the same files; drop them from the sweep's job"
-        )
+            text, origin = f.read(), workload
+    _zonesim.refuse_fio_logs(text, origin)
 
 
 def _sweep(spec, tasks, workload, trace, backend, workers, progress, run_kwargs):

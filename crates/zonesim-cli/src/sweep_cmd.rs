@@ -62,15 +62,7 @@ fn refuse_logs(s: &SweepFile) -> Result<(), Error> {
         return Ok(());
     };
     let text = zonesim::error::read_text_file(p)?;
-    let jobs = zonesim::host::fio::parse_job_file(&text, &p.display().to_string())?;
-    match jobs.iter().find(|j| j.logs.any()) {
-        Some(j) => Err(Error::Usage(format!(
-            "{}: job '{}' writes fio logs (write_lat_log, write_bw_log, write_iops_log), which every point of the sweep would write to the same files; drop them from the sweep's job file",
-            p.display(),
-            j.name
-        ))),
-        None => Ok(()),
-    }
+    zonesim::sim::sweep::refuse_fio_logs(&text, &p.display().to_string())
 }
 
 /// A CSV field: quoted when it holds a comma, quote or newline.

@@ -230,6 +230,17 @@ fn grid_points(grid: Vec<(String, Vec<String>)>, seeds: usize) -> PyResult<Vec<V
     Ok(zonesim::sim::sweep::points(&grid))
 }
 
+/// Refuses a sweep's job text whose jobs write fio's logs (`ConfigError`), as `zonesim sweep`
+/// does: `zonesim::sim::sweep::refuse_fio_logs`. Job text that does not parse is left to the
+/// points, whose rows carry the error, as before.
+#[pyfunction]
+fn refuse_fio_logs(text: &str, origin: &str) -> PyResult<()> {
+    match zonesim::sim::sweep::refuse_fio_logs(text, origin) {
+        Err(e @ zonesim::Error::Usage(_)) => Err(to_py(e)),
+        _ => Ok(()),
+    }
+}
+
 /// The names of the headline metrics of a run (a sweep's columns), in order.
 #[pyfunction]
 fn headline_names() -> Vec<&'static str> {
@@ -307,6 +318,7 @@ fn _zonesim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(experiment_record, m)?)?;
     m.add_function(wrap_pyfunction!(experiment, m)?)?;
     m.add_function(wrap_pyfunction!(grid_points, m)?)?;
+    m.add_function(wrap_pyfunction!(refuse_fio_logs, m)?)?;
     m.add_function(wrap_pyfunction!(headline_names, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_file, m)?)?;
     Ok(())

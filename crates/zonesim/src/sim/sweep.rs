@@ -29,6 +29,20 @@ pub const MAX_RUNS: u64 = 1_000_000;
 
 /// The runs of `grid` x `seeds` (the product of the value counts), or the error naming the
 /// grid when it exceeds [`MAX_RUNS`] (`origin`: where the grid comes from).
+/// Refuses a sweep's job file (`text`, read from `origin`) whose jobs write fio's logs
+/// (`write_lat_log`, `write_bw_log`, `write_iops_log`): every point of the sweep would write the
+/// same log files at once. The CLI's and Python's sweeps both ask here.
+pub fn refuse_fio_logs(text: &str, origin: &str) -> Result<()> {
+    let jobs = crate::host::fio::parse_job_file(text, origin)?;
+    match jobs.iter().find(|j| j.logs.any()) {
+        Some(j) => Err(Error::Usage(format!(
+            "{origin}: job '{}' writes fio logs (write_lat_log, write_bw_log, write_iops_log), which every point of the sweep would write to the same files; drop them from the sweep's job file",
+            j.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 pub fn count_runs(grid: &[(String, Vec<String>)], seeds: usize, origin: &str) -> Result<u64> {
     let n = grid
         .iter()
