@@ -5,6 +5,7 @@
 mod common;
 
 use common::zonesim;
+use std::path::PathBuf;
 
 fn tmp(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("zonesim-messages-{}", std::process::id()));
@@ -216,42 +217,39 @@ fn the_spare_warning_is_printed_once_when_the_run_starts() {
     assert_eq!(err.matches("effective spare").count(), 1, "{err}");
 }
 
+/// Writes `text` as the sweep file `s.toml` in a fresh folder `name` and runs `zonesim sweep`
+/// on it with `extra` arguments: the run, and the path of its CSV.
+fn sweep_file(name: &str, text: &str, extra: &[&str]) -> (std::process::Output, PathBuf) {
+    let dir = common::dir(name);
+    let s = dir.join("s.toml");
+    std::fs::write(&s, text).unwrap();
+    let out = dir.join("o.csv");
+    let mut args = vec!["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    (zonesim(&args), out)
+}
+
 /// A sweep file's value errors name the key of their line; `--workers -1` reaches the range
 /// check; grid values are written to the CSV as their text (a multi-line string, a datetime).
 #[test]
 fn sweep_file_values_are_named_and_written_as_written() {
-    let dir = common::dir("sweep-values");
-    let s = dir.join("s.toml");
-    std::fs::write(
-        &s,
-        "namespace = -1\n[grid]\n\"ftl.gc.victim\" = [\"greedy\"]\n",
-    )
-    .unwrap();
-    let out = dir.join("o.csv");
-    let o = zonesim(&["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let bad_ns = "namespace = -1\n[grid]\n\"ftl.gc.victim\" = [\"greedy\"]\n";
+    let (o, _) = sweep_file("sweep-values", bad_ns, &[]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("s.toml:1: namespace: "), "{err}");
-    let o = zonesim(&[
-        "sweep",
-        s.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--workers",
-        "-1",
-    ]);
+    let (o, _) = sweep_file("sweep-values", bad_ns, &["--workers", "-1"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("--workers") && err.contains("0..=1024"),
         "{err}"
     );
-    std::fs::write(
-        &s,
+    let (_, out) = sweep_file(
+        "sweep-values",
         "[grid]\n\"ftl.gc.victim\" = [\"a\\\"b\\nc,d\", 1979-05-27T07:32:00Z]\n",
-    )
-    .unwrap();
-    let _ = zonesim(&["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        &[],
+    );
     let csv = std::fs::read_to_string(&out).unwrap();
     let body = csv.split_once('\n').unwrap().1;
     assert!(body.starts_with("\"a\"\"b\nc,d\",1,"), "{csv}");
@@ -281,15 +279,11 @@ fn running_out_of_file_system_space_is_warned() {
 /// A sweep file's namespace beyond the device is the file's error (exit 2), named as such.
 #[test]
 fn a_sweep_namespace_beyond_the_device_is_named() {
-    let dir = common::dir("sweep-ns");
-    let s = dir.join("s.toml");
-    std::fs::write(
-        &s,
+    let (o, _) = sweep_file(
+        "sweep-ns",
         "namespace = 99\n[grid]\n\"ftl.gc.victim\" = [\"greedy\"]\n",
-    )
-    .unwrap();
-    let out = dir.join("o.csv");
-    let o = zonesim(&["sweep", s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        &[],
+    );
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
