@@ -80,7 +80,8 @@ impl FsRig {
     fn bg_until(&mut self, t: SimTime) {
         while let Some(w) = self.next_bg.filter(|&w| w <= t) {
             let fs = &mut self.host.fs;
-            let idle = fs.geo.zoned || w.since(self.last_end) >= fs.p.gc_idle_time_ms * 1_000_000;
+            let idle =
+                fs.zoned_bg_gc() || w.since(self.last_end) >= fs.p.gc_idle_time_ms * 1_000_000;
             let sleep = fs.bg_tick(w.ns(), idle);
             let end = self.host.submit(&mut self.dev, w);
             if end > w {

@@ -11,7 +11,7 @@
 //! memory, unread).
 
 use super::layout::{BLKS_PER_SEG, BLOCK_BYTES};
-use super::params::{FgVictim, FsParams, Kernel};
+use super::params::{FgVictim, FsParams};
 use super::stats::CpReason;
 use super::{Area, F2fs, NodeWriter, COLD_DATA, NODE_OWNER, NO_OWNER};
 use crate::IoKind;
@@ -268,8 +268,16 @@ impl F2fs {
         invalid > user * 40 / 100 && free_user < invalid * 40 / 100
     }
 
+    /// Whether background GC follows the zoned policy (a zoned main area under kernel 6.12 or
+    /// later: phases, windows, paused only for reads); otherwise the conventional thread runs,
+    /// on a zoned main area too (docs/fs.md "What differs between kernels").
+    pub fn zoned_bg_gc(&self) -> bool {
+        self.geo.zoned && self.p.kernel.zoned_bg_gc()
+    }
+
     /// One wake of the background GC thread at `now`; `idle`: the gate (conventional: no
-    /// request for `gc_idle_time`; zoned: no user read in flight). Returns the sleep until
+    /// request for `gc_idle_time`; zoned policy ([`F2fs::zoned_bg_gc`]): no user read in
+    /// flight). Returns the sleep until
     /// the next wake in ns, `None` when background GC is off.
     pub fn bg_tick(&mut self, now: u64, idle: bool) -> Option<u64> {
         self.now = now;
@@ -283,7 +291,7 @@ impl F2fs {
         let (min, max) = (self.p.gc_min_sleep_time_ms, self.p.gc_max_sleep_time_ms);
         let up = |s: u64| (s + min).min(max);
         let down = |s: u64| s.saturating_sub(min).max(min);
-        if self.geo.zoned {
+        if self.zoned_bg_gc() {
             let t = self.geo.sections as u64;
             let f = self.segs.free_secs as u64;
             if f > t * self.p.gc_no_zoned_gc_percent as u64 / 100 {
@@ -329,13 +337,13 @@ impl F2fs {
                 }
             }
         }
-        self.balance_fs_bg();
+        self.balance_fs_bg(idle);
         Some(self.gc.sleep_ms.saturating_mul(1_000_000))
     }
 
     /// One zoned BG round: a window of `migration_window_granularity` segments (× the boost
     /// multiple when boosted) of the victim section; the `gc_valid_thresh_ratio` filter with
-    /// `one_time` (v6.12: boosted only; v6.18: always), dropped when free sections run out.
+    /// `one_time` (`Kernel::one_time_every_zoned_round`), dropped when free sections run out.
     fn zoned_bg_round(&mut self, boosted: bool) {
         let kind = if boosted {
             GcKind::BgBoosted
@@ -349,7 +357,7 @@ impl F2fs {
         let victim = match self.gc.victim {
             Some((sec, off)) if !self.segs.secs[sec as usize].free => Some((sec, off)),
             _ => {
-                let one_time = boosted || self.p.kernel == Kernel::V6_18;
+                let one_time = boosted || self.p.kernel.one_time_every_zoned_round();
                 let enough = self.segs.free_secs as u64 > self.needed_secs() + 6;
                 let thresh = (one_time && enough)
                     .then(|| self.cap_blocks() * self.p.gc_valid_thresh_ratio / 100);

@@ -16,6 +16,8 @@ mod cp;
 pub mod dirty;
 mod gc;
 pub mod ipu;
+#[cfg(test)]
+mod kernel_tests;
 pub mod layout;
 pub mod node;
 pub mod out;

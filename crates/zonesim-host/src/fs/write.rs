@@ -75,7 +75,7 @@ impl F2fs {
             self.writeback_all();
         }
         self.balance_fs();
-        self.balance_fs_bg();
+        self.balance_fs_bg(false);
         Ok(())
     }
 
@@ -124,7 +124,7 @@ impl F2fs {
         }
         self.out.flush();
         self.balance_fs();
-        self.balance_fs_bg();
+        self.balance_fs_bg(false);
     }
 
     /// Write `ino`'s dirty node blocks (fsync's node stage).
@@ -345,15 +345,19 @@ impl F2fs {
         };
     }
 
-    /// `f2fs_balance_fs_bg`: checkpoint on prefree pressure, dirty nodes or `CP_TIME`.
-    pub(super) fn balance_fs_bg(&mut self) {
+    /// `f2fs_balance_fs_bg`: checkpoint on prefree pressure, dirty nodes or `CP_TIME`. `idle`:
+    /// the device is idle (the background thread's gate; a foreground caller is not), which
+    /// the prefree and timer triggers wait for where `Kernel::bg_cp_waits_for_idle`.
+    pub(super) fn balance_fs_bg(&mut self, idle: bool) {
         let rec_prefree = (self.geo.main_segs() as u64 * 5 / 100).min(4096);
-        let reason = if self.segs.prefree > rec_prefree {
+        let gated = !idle && self.p.kernel.bg_cp_waits_for_idle();
+        let reason = if !gated && self.segs.prefree > rec_prefree {
             Some(CpReason::Prefree)
         } else if self.dirty_nodes > self.p.dirty_nodes_cp {
             Some(CpReason::DirtyNodes)
-        } else if self.now.saturating_sub(self.last_cp_ns)
-            >= self.p.cp_interval_ms.saturating_mul(1_000_000)
+        } else if !gated
+            && self.now.saturating_sub(self.last_cp_ns)
+                >= self.p.cp_interval_ms.saturating_mul(1_000_000)
         {
             Some(CpReason::Timer)
         } else {
@@ -365,13 +369,14 @@ impl F2fs {
         }
     }
 
-    /// Sections the dirty nodes, dentries (and, in LFS, data) need, plus the reserve
+    /// Sections the dirty nodes, dentries (and, in LFS, data where
+    /// `Kernel::counts_dirty_data_in_lfs`) need, plus the reserve
     /// (`has_not_enough_free_secs`, its upper bound).
     pub(super) fn needed_secs(&self) -> u64 {
         let bps = self.geo.blocks_per_sec() as u64;
         let node = self.dirty_nodes.div_ceil(bps);
         let dent = self.dirty_dent_pages.div_ceil(bps);
-        let data = if self.p.mode == FsMode::Lfs {
+        let data = if self.p.mode == FsMode::Lfs && self.p.kernel.counts_dirty_data_in_lfs() {
             (self.dirty_pages - self.dirty_dent_pages).div_ceil(bps)
         } else {
             0

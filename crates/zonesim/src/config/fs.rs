@@ -40,13 +40,90 @@ choice! {
     }
 }
 
-choice! {
-    /// Kernel release whose zoned GC the model follows.
-    #[derive(Default)]
-    pub enum FsKernel {
-        V6_12 = "v6.12",
-        #[default]
-        V6_18 = "v6.18",
+/// Kernel release whose F2FS policies the model follows (docs/fs.md "What differs between
+/// kernels"). Written as the release (`"5.4"`, `"6.12"`; a bare number such as `6.12` in TOML
+/// or `--set` is taken as the same); the older spellings `"v6.12"` / `"v6.18"` (any release with
+/// a leading `v`) are accepted too. Not a `choice!`: it takes these aliases and numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum FsKernel {
+    V5_4,
+    V6_1,
+    V6_6,
+    V6_12,
+    #[default]
+    V6_18,
+}
+
+impl FsKernel {
+    /// Every release the key takes, oldest first (the choices `zonesim config keys` lists).
+    pub const VALUES: &'static [&'static str] = &["5.4", "6.1", "6.6", "6.12", "6.18"];
+    const ALL: [FsKernel; 5] = [
+        FsKernel::V5_4,
+        FsKernel::V6_1,
+        FsKernel::V6_6,
+        FsKernel::V6_12,
+        FsKernel::V6_18,
+    ];
+
+    /// The release as config files write it.
+    pub fn name(self) -> &'static str {
+        Self::VALUES[self as usize]
+    }
+
+    /// The release with a leading `v`, as the config is written back (`zonesim config show`, a
+    /// report's provenance) and as the report's `fs.kernel` names it: the spelling these had
+    /// before the older releases came, so reports of 6.12 and 6.18 runs keep their bytes.
+    pub fn tag(self) -> &'static str {
+        ["v5.4", "v6.1", "v6.6", "v6.12", "v6.18"][self as usize]
+    }
+
+    /// The release named `s` (`"6.12"` or `"v6.12"`).
+    pub fn parse(s: &str) -> Option<FsKernel> {
+        let s = s.strip_prefix('v').unwrap_or(s);
+        Self::VALUES
+            .iter()
+            .position(|&v| v == s)
+            .map(|i| Self::ALL[i])
+    }
+}
+
+impl serde::Serialize for FsKernel {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.tag())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FsKernel {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = FsKernel;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "one of {}", FsKernel::VALUES.join(", "))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<FsKernel, E> {
+                FsKernel::parse(v).ok_or_else(|| {
+                    E::custom(format!(
+                        "unknown kernel `{v}`, expected one of {}",
+                        FsKernel::VALUES.join(", ")
+                    ))
+                })
+            }
+            /// `kernel = 6.12` unquoted (TOML reads a number; so does `--set fs.kernel=6.12`).
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<FsKernel, E> {
+                self.visit_str(&v.to_string())
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl super::keys::Value for FsKernel {
+    fn ty() -> super::keys::Type {
+        super::keys::Type::Choice(Self::VALUES)
+    }
+    fn show(&self) -> String {
+        self.name().to_string()
     }
 }
 
@@ -70,7 +147,9 @@ section! {
         /// `adaptive` or `lfs` (the kernel default: lfs on a zoned main area, where adaptive
         /// is rejected; adaptive on a conventional one).
         pub mode: Option<FsModeCfg> = None, free();
-        /// Kernel release whose zoned GC knobs apply (ZUFS Table 1).
+        /// Kernel release whose F2FS policies apply: "5.4", "6.1", "6.6", "6.12" or "6.18"
+        /// (background GC on a zoned main area, checkpoint and foreground GC triggers; docs/fs.md
+        /// "What differs between kernels"). "v6.12" / "v6.18" are accepted as before.
         pub kernel: FsKernel = FsKernel::V6_18, free();
         /// mkfs.f2fs `-o`: overprovision ratio (unset: mkfs's search for the best one). In
         /// [0.01, 95], the range mkfs.f2fs itself searches (0.01-10 % on large devices,
@@ -158,6 +237,47 @@ pub struct FsAreas {
 }
 
 impl FsConfig {
+    /// The zoned background GC knobs came with kernel 6.12 (`gc.h`, `sysfs.c`): under an
+    /// older `kernel` setting one is an error naming it, since it would change nothing.
+    pub fn kernel_knobs(&self) -> Result<()> {
+        if self.kernel >= FsKernel::V6_12 {
+            return Ok(());
+        }
+        let set = [
+            (
+                "fs.gc_no_zoned_gc_percent",
+                self.gc_no_zoned_gc_percent.is_some(),
+            ),
+            (
+                "fs.gc_boost_zoned_gc_percent",
+                self.gc_boost_zoned_gc_percent.is_some(),
+            ),
+            (
+                "fs.gc_valid_thresh_ratio",
+                self.gc_valid_thresh_ratio.is_some(),
+            ),
+            (
+                "fs.gc_boost_gc_multiple",
+                self.gc_boost_gc_multiple.is_some(),
+            ),
+            ("fs.gc_boost_gc_greedy", self.gc_boost_gc_greedy.is_some()),
+            (
+                "fs.migration_window_granularity",
+                self.migration_window_granularity.is_some(),
+            ),
+        ];
+        match set.iter().find(|k| k.1) {
+            Some((key, _)) => Err(Error::config(
+                *key,
+                format!(
+                    "kernel {} has no such knob (zoned background GC knobs exist from 6.12 on)",
+                    self.kernel.name()
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The namespaces of the two areas on a device whose namespaces have `kinds`, for a run
     /// on namespace `run_ns`, and the rules that depend on them (a namespace that exists,
     /// metadata on a conventional one, what a zoned main area forbids).

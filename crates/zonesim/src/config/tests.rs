@@ -264,3 +264,31 @@ fn a_table_is_read_onto_its_defaults() {
         "config: nand.timing.qlc.read_us_by_page: needs one time per page type (4 for qlc), got 1"
     );
 }
+
+/// `fs.kernel`: the releases as numbers or strings, the older `v` spellings, and one located
+/// line for a release the model has no profile of or a knob the release lacks.
+#[test]
+fn fs_kernel_takes_releases_and_aliases() {
+    use fs::FsKernel;
+    let kernel = |s: &str| load(&[s]).unwrap().fs.unwrap().kernel;
+    assert_eq!(kernel("fs.kernel=5.4"), FsKernel::V5_4);
+    assert_eq!(kernel("fs.kernel=6.1"), FsKernel::V6_1);
+    assert_eq!(kernel("fs.kernel=\"6.6\""), FsKernel::V6_6);
+    assert_eq!(kernel("fs.kernel=6.12"), FsKernel::V6_12);
+    assert_eq!(kernel("fs.kernel=v6.12"), FsKernel::V6_12);
+    assert_eq!(kernel("fs.kernel=v6.18"), FsKernel::V6_18);
+    assert_eq!(kernel("fs.kind=\"f2fs\""), FsKernel::V6_18);
+    for k in [FsKernel::V5_4, FsKernel::V6_18] {
+        assert_eq!(FsKernel::parse(k.name()), Some(k));
+    }
+    let e = err(&["fs.kernel=4.19"]);
+    assert!(e.starts_with("config: fs.kernel:"), "{e}");
+    assert!(e.contains("5.4, 6.1, 6.6, 6.12, 6.18"), "{e}");
+    assert!(!e.contains('\n'), "{e}");
+    let e = err(&["fs.kernel=5.4", "fs.gc_boost_zoned_gc_percent=10"]);
+    assert!(
+        e.starts_with("config: fs.gc_boost_zoned_gc_percent:") && e.contains("5.4"),
+        "{e}"
+    );
+    load(&["fs.kernel=6.12", "fs.gc_boost_zoned_gc_percent=10"]).unwrap();
+}

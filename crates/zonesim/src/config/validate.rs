@@ -19,6 +19,7 @@ impl DeviceConfig {
         self.validate_firmware()?;
         if let Some(fs) = &self.fs {
             fs.areas(&self.namespace_kinds(), 0)?;
+            fs.kernel_knobs()?;
         }
         let n = &self.nand;
         // In u128: the product of the factors' maxima (2^86) cannot overflow it.

@@ -615,14 +615,15 @@ impl<'d> Engine<'d> {
         self.book(now, src, Completion::at(done), IoKind::Flush, 0);
     }
 
-    /// The file system's background GC thread: gated by idleness (conventional: no request
-    /// for `gc_idle_time`; zoned: no user read in flight), stops when every source is done.
+    /// The file system's background GC thread: gated by idleness (conventional thread: no
+    /// request for `gc_idle_time`; the zoned policy of kernel 6.12 on, `F2fs::zoned_bg_gc`: no
+    /// user read in flight), stops when every source is done.
     fn on_fs_bg(&mut self, now: SimTime) -> bool {
         if self.sources.iter().all(|s| s.finished()) {
             return false;
         }
         let Some(h) = &mut self.fs else { return false };
-        let idle = if h.fs.geo.zoned {
+        let idle = if h.fs.zoned_bg_gc() {
             h.reads_in_flight == 0
         } else {
             self.outstanding == 0

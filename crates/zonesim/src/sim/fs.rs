@@ -33,6 +33,7 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
     // Where the areas live, and the rules about it: checked with the config too
     // (`DeviceConfig::validate`), before anything simulates.
     let areas = cfg.areas(&dev.cfg.namespace_kinds(), ns)?;
+    cfg.kernel_knobs()?;
     let (meta_ns, main_ns) = (areas.meta, areas.main);
     let zone = dev.zones(main_ns).map(|z| {
         let zc = z.zone_config();
@@ -64,6 +65,9 @@ fn params(cfg: &FsConfig, zone: Option<(u64, u64)>, device_ipu: bool) -> Result<
     let zoned = zone.is_some();
     let sps = zone.map_or(1, |(s, _)| (s / SEG_BYTES).max(1) as u32);
     let kernel = match cfg.kernel {
+        FsKernel::V5_4 => Kernel::V5_4,
+        FsKernel::V6_1 => Kernel::V6_1,
+        FsKernel::V6_6 => Kernel::V6_6,
         FsKernel::V6_12 => Kernel::V6_12,
         FsKernel::V6_18 => Kernel::V6_18,
     };

@@ -73,7 +73,7 @@ impl Runner<'_> {
             _ => {}
         }
         self.now = done;
-        let zoned_idle = self.h.fs.geo.zoned && kind != IoKind::Read;
+        let zoned_idle = self.h.fs.zoned_bg_gc() && kind != IoKind::Read;
         self.bg_until(self.now, zoned_idle);
     }
 
@@ -221,7 +221,7 @@ impl Runner<'_> {
             Step::Idle { ms } => {
                 let until = self.now + ms.saturating_mul(1_000_000);
                 let gate = self.now + self.h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000);
-                self.bg_until(gate.min(until), self.h.fs.geo.zoned);
+                self.bg_until(gate.min(until), self.h.fs.zoned_bg_gc());
                 self.bg_until(until, true);
                 self.now = until;
             }

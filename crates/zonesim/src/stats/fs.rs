@@ -4,13 +4,14 @@
 
 use super::device::DeviceReport;
 use crate::host::fs::stats::{CpCounts, Fragments, GcKindCounts, ReadSizes};
-use crate::host::fs::{F2fs, FsCounters, FsMode, GcPhase, Kernel, BLOCK_BYTES};
+use crate::host::fs::{F2fs, FsCounters, FsMode, GcPhase, BLOCK_BYTES};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct FsReport {
     pub kind: &'static str,
     pub mode: &'static str,
+    /// The kernel profile that ran (`fs.kernel`): "v5.4", "v6.1", "v6.6", "v6.12" or "v6.18".
     pub kernel: &'static str,
     /// File-system writes / user data writes.
     pub waf: f64,
@@ -139,10 +140,7 @@ impl FsReport {
                 FsMode::Adaptive => "adaptive",
                 FsMode::Lfs => "lfs",
             },
-            kernel: match fs.p.kernel {
-                Kernel::V6_12 => "v6.12",
-                Kernel::V6_18 => "v6.18",
-            },
+            kernel: fs.p.kernel.name(),
             waf: ratio(total, c.data_bytes),
             end_to_end_waf: ratio(dev.flash.programmed_slots * BLOCK_BYTES, c.data_bytes),
             bytes_written: BytesWritten {
