@@ -17,8 +17,13 @@
 //! sections): [`zms_2024_scaled`].
 
 use super::Scale;
+use zonesim::config::fs::FsKernel;
 use zonesim::config::DeviceConfig;
 use zonesim::error::Result;
+
+/// The talk's host kernel: Android 11 on Linux 5.4 ("Evaluation Setup"), the F2FS profile of
+/// every ZMS experiment on a file system (docs/fs.md "What differs between kernels").
+pub const HOST_KERNEL: FsKernel = FsKernel::V5_4;
 
 /// Zones of the talk's 128 GiB device.
 pub const PAPER_ZONES: u32 = 938;

@@ -22,6 +22,9 @@
 //! synchronous updates) and its Conclusion (budget-based in-place update improves them) are
 //! direction rows.
 //!
+//! The F2FS model runs the talk's kernel, Linux 5.4 (`zms_common::HOST_KERNEL`; docs/fs.md
+//! "What differs between kernels").
+//!
 //! Workloads (`fs_common`: closed loop, queue depth 1, BG GC on the simulated clock): a test
 //! file written sequentially and synced, then 4 KiB buffered random overwrites each followed by
 //! fsync (IOPS); and the SQLite model (`host::apps::sqlite`, Mobibench insert, one row per
@@ -36,7 +39,7 @@ use super::fs_common::{
     as_block, writeback_pages, FsRig, Writeback, Xs, WRITEBACK_CHECKED, WRITEBACK_RULE,
     WRITEBACK_SWEEP,
 };
-use super::zms_common::{zms_device, zones, NO_CHANGE};
+use super::zms_common::{zms_device, zones, HOST_KERNEL, NO_CHANGE};
 use super::{
     par_map, pct_change, row_dir_by, row_info, row_range, Cause, ExpOptions, Outcome, Row, Scale,
 };
@@ -128,6 +131,7 @@ fn rig(cfg: Cfg, s: Setup, o: &ExpOptions) -> Result<FsRig> {
     let fs = FsConfig {
         meta_namespace: Some(0),
         main_namespace: Some(DATA_NS),
+        kernel: HOST_KERNEL,
         ..FsConfig::default()
     };
     FsRig::new(&device(cfg, s)?, &fs, o.seed)
@@ -495,7 +499,7 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             format!("SQLite model: Mobibench insert, one {ROW_BYTES}-byte row per transaction (the talk's 385 MiB database / 1M inserts), synchronous = FULL, 4 KiB pages, wal_autocheckpoint 1000 frames (the talk's 3.9 MiB WAL); {} transactions per run from an empty database (the talk: 1M)", main.txns),
             format!("closed loop, queue depth 1; host time {} us per fsync'd write / per transaction (chosen, unstated: sensitivity rows at 0 and {} us) plus 1 us page copy per 4 KiB; FS BG GC on the simulated clock", main.host_us, 4 * main.host_us),
             format!("baseline SLC write-back: {WRITEBACK_RULE}; sensitivity rows sweep it (full = migrate only when SLC fills; idle after 50 us, 5 ms, 150 ms; threshold 0.2, 0.6) against the main run's ZMS sides"),
-            "baseline = namespace 1 conventional (page-mapped FTL, 7 % OP) with a UFS SLC write cache (slc.conventional_buffer, slc.policy = bypass, slc.gc = migrate; size: the SLC blocks the zoned LU's buffer has, our choice, not fitted), F2FS adaptive, ipu_policy FSYNC (min_fsync_blocks 8); ZMS = namespace 1 zoned, F2FS LFS; ZMS w/ IPU = ZMS + budget, the test file / database and WAL marked for in-place update (refused updates written out of place)".into(),
+            "baseline = namespace 1 conventional (page-mapped FTL, 7 % OP) with a UFS SLC write cache (slc.conventional_buffer, slc.policy = bypass, slc.gc = migrate; size: the SLC blocks the zoned LU's buffer has, our choice, not fitted), F2FS adaptive, ipu_policy FSYNC (min_fsync_blocks 8); ZMS = namespace 1 zoned, F2FS LFS; ZMS w/ IPU = ZMS + budget, the test file / database and WAL marked for in-place update (refused updates written out of place); F2FS model kernel 5.4, the talk's (fs.kernel: background GC and the timer checkpoint wait for 5 s without a request)".into(),
             "rates = operations / simulated time of the measured phase; device WAF = flash programs / host writes; end-to-end WAF = flash programs / data bytes F2FS wrote".into(),
         ],
     })
