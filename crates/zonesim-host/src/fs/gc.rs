@@ -3,8 +3,9 @@
 //! a checkpoint per round while prefree segments exist) when free sections fall to what the dirty
 //! nodes, dentries (and in LFS dirty data) need plus the reserve; background GC on a conventional
 //! main area (cost-benefit, idle-gated, one section per wake, sleep between `gc_min_sleep_time` and
-//! `gc_max_sleep_time`); on a zoned main area the three phases No-GC / Normal / Boosted with the
-//! Table 1 knobs, paused while user reads are in flight. Every move is a read then a write through
+//! `gc_max_sleep_time`; on a zoned main area too under kernels before 6.12); on a zoned main area
+//! from kernel 6.12 the three phases No-GC / Normal / Boosted with the Table 1 knobs, paused
+//! while user reads are in flight (`Kernel`, docs/fs.md "What differs between kernels"). Every move is a read then a write through
 //! the device (a barrier between them), or with `gc_copy_offload` (ZMS copy offloading, ZMS
 //! "Challenge #3") one device-side copy per run of contiguous moved blocks: same destinations, same
 //! allocation and metadata updates, no data over the host link (a dirty node is written from
@@ -277,8 +278,7 @@ impl F2fs {
 
     /// One wake of the background GC thread at `now`; `idle`: the gate (conventional: no
     /// request for `gc_idle_time`; zoned policy ([`F2fs::zoned_bg_gc`]): no user read in
-    /// flight). Returns the sleep until
-    /// the next wake in ns, `None` when background GC is off.
+    /// flight). Returns the sleep until the next wake in ns, `None` when background GC is off.
     pub fn bg_tick(&mut self, now: u64, idle: bool) -> Option<u64> {
         self.now = now;
         let dt = now.saturating_sub(self.gc.last_tick);
