@@ -4,6 +4,7 @@ pub mod apps;
 pub mod cpu;
 pub mod fio;
 pub mod fs;
+pub mod fs_common;
 pub mod io;
 pub mod iotailor;
 pub mod order;
