@@ -2,6 +2,7 @@
 
 pub mod apps;
 pub mod cpu;
+pub mod ext4;
 pub mod fio;
 pub mod fs;
 pub mod fs_common;
