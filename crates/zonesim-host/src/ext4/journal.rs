@@ -141,7 +141,7 @@ impl Journal {
     }
 
     pub fn free_log(&self) -> u64 {
-        self.log_blocks - self.used
+        self.log_blocks.saturating_sub(self.used)
     }
 
     /// The transaction is a quarter of the log (`j_max_transaction_buffers`).

@@ -594,4 +594,22 @@ impl Ext4 {
         }
         r
     }
+
+    /// Bytes a user may still write (free blocks less the delalloc reservations).
+    pub fn free_bytes(&self) -> u64 {
+        self.available() * BLOCK_BYTES
+    }
+
+    pub fn sample(&self) -> stats::Ext4Sample {
+        stats::Ext4Sample {
+            free_blocks: self.ba.free_total,
+            dirty_pages: self.dirty_pages,
+            journal_commits: self.c.commits.total(),
+            data_blocks: self.c.data_blocks,
+            journal_blocks: self.c.journal_blocks(),
+            metadata_home_blocks: self.c.meta_home.total(),
+            extents: self.extent_stats().1,
+            fs_bytes_written: self.c.blocks_written() * BLOCK_BYTES,
+        }
+    }
 }

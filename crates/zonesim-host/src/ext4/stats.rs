@@ -149,3 +149,16 @@ impl Ext4Counters {
         self.data_blocks + self.zeroout_blocks + self.journal_blocks() + self.meta_home.total()
     }
 }
+
+/// The state a scenario iteration or the time series records.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct Ext4Sample {
+    pub free_blocks: u64,
+    pub dirty_pages: u64,
+    pub journal_commits: u64,
+    pub data_blocks: u64,
+    pub journal_blocks: u64,
+    pub metadata_home_blocks: u64,
+    pub extents: u64,
+    pub fs_bytes_written: u64,
+}

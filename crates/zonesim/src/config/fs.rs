@@ -29,6 +29,7 @@ choice! {
     pub enum FsKind {
         #[default]
         F2fs = "f2fs",
+        Ext4 = "ext4",
     }
 }
 
@@ -65,8 +66,11 @@ section! {
     /// the kernel's default for the main area, zoned or conventional (host/fs/params.rs).
     #[derive(Debug, Clone, PartialEq)]
     pub struct FsConfig [Default] {
-        /// The file system model.
+        /// The file system model: `f2fs`, or `ext4` (docs/ext4.md; on a conventional
+        /// namespace, metadata and journal on the main one).
         pub kind: FsKind = FsKind::F2fs, free();
+        /// The ext4 model's keys (`fs.kind = "ext4"`).
+        pub ext4: super::fs_ext4::Ext4Config = super::fs_ext4::Ext4Config::default(), free();
         /// `adaptive` or `lfs` (the kernel default: lfs on a zoned main area, where adaptive
         /// is rejected; adaptive on a conventional one).
         pub mode: Option<FsModeCfg> = None, free();
@@ -163,6 +167,9 @@ impl FsConfig {
     /// metadata on a conventional one, what a zoned main area forbids).
     pub fn areas(&self, kinds: &[NamespaceKind], run_ns: usize) -> Result<FsAreas> {
         use NamespaceKind::{Conventional, Zoned};
+        if self.kind == FsKind::Ext4 {
+            return self.ext4_area(kinds, run_ns);
+        }
         let first = |k: NamespaceKind| kinds.iter().position(|&x| x == k);
         let main = self
             .main_namespace
@@ -208,6 +215,34 @@ impl FsConfig {
             meta,
             main,
             main_zoned,
+        })
+    }
+
+    /// ext4 lives on one namespace (metadata, journal and data), which must take overwrites.
+    fn ext4_area(&self, kinds: &[NamespaceKind], run_ns: usize) -> Result<FsAreas> {
+        let main = self.main_namespace.unwrap_or(run_ns);
+        if main >= kinds.len() {
+            return Err(Error::config(
+                "fs.main_namespace",
+                format!("namespace {main}, but the device has {}", kinds.len()),
+            ));
+        }
+        if self.meta_namespace.is_some_and(|m| m != main) {
+            return Err(Error::config(
+                "fs.meta_namespace",
+                "ext4 keeps its metadata and journal on its one namespace: leave it unset or equal to fs.main_namespace",
+            ));
+        }
+        if kinds[main] == NamespaceKind::Zoned {
+            return Err(Error::config(
+                "fs.kind",
+                format!("ext4 overwrites blocks in place: it needs a conventional namespace, and namespace {main} is zoned"),
+            ));
+        }
+        Ok(FsAreas {
+            meta: main,
+            main,
+            main_zoned: false,
         })
     }
 }
