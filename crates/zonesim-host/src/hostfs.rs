@@ -278,3 +278,71 @@ impl HostFs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ext4::Ext4Params;
+    use crate::fs::{FsDevice, FsParams, Kernel};
+    use crate::fs_common::ROOT;
+    use proptest::prelude::*;
+
+    fn both() -> [HostFs; 2] {
+        let dev = FsDevice {
+            main_ns_bytes: 64 << 20,
+            zone: None,
+            meta_ns_bytes: None,
+        };
+        let f2fs = F2fs::new(FsParams::kernel_default(false, Kernel::V6_18, 1), &dev).unwrap();
+        let ext4 = Ext4::new(Ext4Params::default(), 64 << 20).unwrap();
+        [HostFs::F2fs(f2fs), HostFs::Ext4(ext4)]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+        /// The file system property test over both models through the one interface: random
+        /// creates, writes, fsyncs, reads, unlinks, syncs and background ticks keep each
+        /// model's invariants, and both agree on every file's size.
+        #[test]
+        fn both_models_keep_their_invariants_and_agree_on_sizes(
+            ops in proptest::collection::vec((0u8..7, 0u32..5, 0u64..2000), 1..250),
+        ) {
+            let mut models = both();
+            let mut files: Vec<[Option<Ino>; 2]> = vec![[None; 2]; 5];
+            // Files a model refused a write to (ENOSPC: the models' capacities differ).
+            let mut diverged = [false; 5];
+            let mut now = 0u64;
+            for (op, k, b) in ops {
+                now += b * 5_000_000;
+                for (m, fs) in models.iter_mut().enumerate() {
+                    fs.set_now(now);
+                    let slot = &mut files[k as usize][m];
+                    match (op, *slot) {
+                        (0, None) => *slot = fs.create(ROOT, &format!("f{k}"), 0).ok(),
+                        (0 | 1, Some(i)) => {
+                            if fs.write(i, b * 4096, 4096 * (1 + b % 4), false).is_err() {
+                                diverged[k as usize] = true;
+                            }
+                        }
+                        (2, Some(i)) => fs.fsync(i, b % 2 == 0),
+                        (3, Some(i)) => {
+                            fs.unlink(i);
+                            *slot = None;
+                            diverged[k as usize] = false;
+                        }
+                        (4, _) => fs.sync(),
+                        (5, Some(i)) => fs.read(i, b * 4096, 16384),
+                        _ => { fs.bg_tick(now, true); }
+                    }
+                    fs.out().clear();
+                    prop_assert!(fs.check_invariants().is_ok(), "{}: {:?}", fs.kind(), fs.check_invariants());
+                }
+                for (f, d) in files.iter().zip(diverged) {
+                    if let (false, [Some(a), Some(b)]) = (d, f) {
+                        prop_assert_eq!(models[0].size(*a), models[1].size(*b));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -350,6 +350,7 @@ impl Ext4 {
         for &idx in &files {
             if self.inodes[idx as usize].in_dirty_list {
                 self.writeback_file(idx, why);
+                self.commit_if_full();
             }
         }
         self.dirty_files
@@ -406,6 +407,13 @@ impl Ext4 {
         self.release_pending();
     }
 
+    /// A transaction at a quarter of the log commits (handles wait for the next one).
+    fn commit_if_full(&mut self) {
+        if self.j.full() {
+            self.commit(CommitReason::Full);
+        }
+    }
+
     /// Write committed metadata home: all of it (`all`, a checkpoint), else what is older than
     /// the dirty expiry; then advance the log tail (a journal-superblock write when it moves).
     fn write_home(&mut self, all: bool) {
@@ -416,14 +424,16 @@ impl Ext4 {
         self.j.take_home(all, expired, &mut ids);
         if !ids.is_empty() {
             self.out.barrier();
-            let mut blocks: Vec<(u64, super::MetaKind)> =
-                ids.iter().map(|&id| self.meta_block(id)).collect();
+            let mut blocks = std::mem::take(&mut self.scratch_blocks);
+            blocks.clear();
+            blocks.extend(ids.iter().map(|&id| self.meta_block(id)));
             blocks.sort_unstable_by_key(|b| b.0);
-            for (b, kind) in blocks {
+            for &(b, kind) in &blocks {
                 self.out
                     .push(Area::Main, IoKind::Write, b * BLOCK_BYTES, BLOCK_BYTES);
                 self.c.meta_home.add(kind);
             }
+            self.scratch_blocks = blocks;
         }
         self.scratch_ids = ids;
         if self.j.advance_tail() {
@@ -450,8 +460,8 @@ impl Ext4 {
         if let Some(t0) = self.j.running_since {
             if self.now.saturating_sub(t0) >= self.p.commit_ms.saturating_mul(1_000_000) {
                 self.commit(CommitReason::Timer);
-            } else if self.j.full() {
-                self.commit(CommitReason::Full);
+            } else {
+                self.commit_if_full();
             }
         }
         let period = self.p.dirty_writeback_ms.saturating_mul(1_000_000);
@@ -470,6 +480,7 @@ impl Ext4 {
             let f = &self.inodes[idx as usize];
             if f.in_dirty_list && self.now.saturating_sub(f.dirty_since) >= expire {
                 self.writeback_file(idx, Flush::Expired);
+                self.commit_if_full();
             }
         }
         let mut files = files;

@@ -73,6 +73,8 @@ pub struct Journal {
     /// Metadata ids no longer in use (freed extent-tree or directory blocks): not replayed.
     pub dead: DirtySet,
     scratch: Vec<u32>,
+    /// Record vectors of transactions that left the log, reused by later commits.
+    spare: Vec<Vec<(MetaId, u32)>>,
 }
 
 /// What one commit wrote to the log.
@@ -108,6 +110,7 @@ impl Journal {
             cp_since: vec![0; meta_ids],
             dead: DirtySet::default(),
             scratch: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -161,7 +164,7 @@ impl Journal {
         self.used += n;
         let mut ids = std::mem::take(&mut self.scratch);
         self.running.drain_into(&mut ids);
-        let mut records = Vec::with_capacity(ids.len());
+        let mut records = self.spare.pop().unwrap_or_default();
         for &id in &ids {
             let i = id as usize;
             self.cver[i] = self.ver[i];
@@ -210,7 +213,10 @@ impl Journal {
                 break;
             }
             self.used -= t.blocks;
-            self.txns.pop_front();
+            if let Some(mut t) = self.txns.pop_front() {
+                t.records.clear();
+                self.spare.push(t.records);
+            }
             moved = true;
         }
         moved

@@ -104,6 +104,7 @@ pub struct Ext4 {
     pub c: Ext4Counters,
     scratch: Vec<u32>,
     scratch_ids: Vec<MetaId>,
+    scratch_blocks: Vec<(u64, MetaKind)>,
 }
 
 impl Ext4 {
@@ -145,6 +146,7 @@ impl Ext4 {
             c: Ext4Counters::default(),
             scratch: Vec::new(),
             scratch_ids: Vec::new(),
+            scratch_blocks: Vec::new(),
             ba,
             l,
             p,

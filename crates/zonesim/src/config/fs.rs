@@ -218,8 +218,57 @@ impl FsConfig {
         })
     }
 
-    /// ext4 lives on one namespace (metadata, journal and data), which must take overwrites.
+    /// ext4 lives on one namespace (metadata, journal and data), which must take overwrites;
+    /// F2FS's own keys mean nothing to it and are refused rather than ignored.
     fn ext4_area(&self, kinds: &[NamespaceKind], run_ns: usize) -> Result<FsAreas> {
+        let f2fs_only = [
+            ("fs.mode", self.mode.is_some()),
+            ("fs.overprovision", self.overprovision.is_some()),
+            ("fs.reserved_segments", self.reserved_segments.is_some()),
+            ("fs.ipu_policy", self.ipu_policy.is_some()),
+            ("fs.min_fsync_blocks", self.min_fsync_blocks.is_some()),
+            ("fs.min_ipu_util", self.min_ipu_util.is_some()),
+            ("fs.background_gc", self.background_gc.is_some()),
+            ("fs.gc_min_sleep_time", self.gc_min_sleep_time.is_some()),
+            ("fs.gc_max_sleep_time", self.gc_max_sleep_time.is_some()),
+            ("fs.gc_no_gc_sleep_time", self.gc_no_gc_sleep_time.is_some()),
+            ("fs.gc_idle_time", self.gc_idle_time.is_some()),
+            (
+                "fs.gc_no_zoned_gc_percent",
+                self.gc_no_zoned_gc_percent.is_some(),
+            ),
+            (
+                "fs.gc_boost_zoned_gc_percent",
+                self.gc_boost_zoned_gc_percent.is_some(),
+            ),
+            (
+                "fs.gc_valid_thresh_ratio",
+                self.gc_valid_thresh_ratio.is_some(),
+            ),
+            (
+                "fs.gc_boost_gc_multiple",
+                self.gc_boost_gc_multiple.is_some(),
+            ),
+            ("fs.gc_boost_gc_greedy", self.gc_boost_gc_greedy.is_some()),
+            (
+                "fs.migration_window_granularity",
+                self.migration_window_granularity.is_some(),
+            ),
+            ("fs.max_victim_search", self.max_victim_search.is_some()),
+            ("fs.fg_gc_victim", self.fg_gc_victim != FsFgVictim::Greedy),
+            ("fs.cp_interval", self.cp_interval.is_some()),
+            ("fs.dirty_nodes_cp", self.dirty_nodes_cp.is_some()),
+            ("fs.discard", self.discard.is_some()),
+            ("fs.hot_extensions", self.hot_extensions.is_some()),
+            ("fs.cold_extensions", self.cold_extensions.is_some()),
+            ("fs.gc_copy_offload", self.gc_copy_offload),
+        ];
+        if let Some((key, _)) = f2fs_only.iter().find(|k| k.1) {
+            return Err(Error::config(
+                *key,
+                "is an F2FS key; fs.kind = \"ext4\" takes the fs.ext4 keys and the page-cache keys (docs/ext4.md)",
+            ));
+        }
         let main = self.main_namespace.unwrap_or(run_ns);
         if main >= kinds.len() {
             return Err(Error::config(
