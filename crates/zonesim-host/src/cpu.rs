@@ -89,6 +89,14 @@ impl Step {
         Step::AppVerify,
     ];
 
+    /// One of ext4's classes (reported only when ext4 ran).
+    pub fn is_ext4(self) -> bool {
+        matches!(
+            self,
+            Step::Ext4Write | Step::Ext4Fsync | Step::Ext4Commit | Step::Ext4JournalBlock
+        )
+    }
+
     /// The class's name in the report (`host_cpu.time_ns`).
     pub fn name(self) -> &'static str {
         match self {

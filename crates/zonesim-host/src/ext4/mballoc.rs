@@ -166,6 +166,26 @@ impl Balloc {
         None
     }
 
+    /// Take the first run of `n` free blocks at or after `goal`, across group boundaries (mkfs
+    /// placing the journal, which may span groups); then from the start.
+    pub fn take_run(&mut self, goal: u64, n: u64) -> Option<u64> {
+        for (from, to) in [
+            (goal.min(self.blocks), self.blocks),
+            (0, goal.min(self.blocks)),
+        ] {
+            let mut b = from;
+            while let Some(f) = self.next_free(b, to) {
+                let len = self.run_at(f, n);
+                if len >= n {
+                    self.take(f, n);
+                    return Some(f);
+                }
+                b = f + len.max(1);
+            }
+        }
+        None
+    }
+
     /// The allocator's bitmap as words (the check compares it).
     pub fn words(&self) -> &[u64] {
         &self.bits

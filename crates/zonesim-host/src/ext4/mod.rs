@@ -117,13 +117,12 @@ impl Ext4 {
         }
         let goal = l.journal_goal();
         let jb = l.journal_blocks;
-        let Some((js, n)) = ba.alloc(goal, jb, false, false).filter(|&(_, n)| n == jb) else {
+        let Some(js) = ba.take_run(goal, jb) else {
             return Err(zonesim_core::error::Error::config(
                 "fs.ext4.journal_blocks",
                 format!("no {jb} contiguous free blocks for the journal"),
             ));
         };
-        debug_assert_eq!(n, jb);
         l.journal_start = js;
         let ipg = l.ipg as u64;
         let ids = l.dyn_base as usize;

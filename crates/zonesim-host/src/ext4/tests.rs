@@ -28,6 +28,19 @@ fn mkfs_follows_mke2fs_defaults() {
 }
 
 #[test]
+fn a_journal_larger_than_a_group_spans_groups() {
+    // A 256 MiB journal (65,536 blocks, two groups' worth) on 8 GiB: it runs on past the
+    // group boundary.
+    let p = Ext4Params {
+        journal_blocks: Some(65_536),
+        ..Ext4Params::default()
+    };
+    let fs = Ext4::new(p, 8 << 30).unwrap();
+    assert_eq!(fs.l.journal_blocks, 65_536);
+    fs.check_invariants().unwrap();
+}
+
+#[test]
 fn delayed_allocation_allocates_at_writeback_contiguously() {
     let mut fs = mount(1024);
     let f = fs.create(ROOT, "a", 0).unwrap();

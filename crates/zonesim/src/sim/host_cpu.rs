@@ -41,6 +41,8 @@ pub(super) struct CpuRun {
     /// the span of the last call's requests, and the end of all earlier ones.
     fs_last: (SimTime, SimTime),
     fs_before: SimTime,
+    /// A file job ran on ext4 (its step classes are reported).
+    ext4: bool,
 }
 
 /// What the file system did in one call: counters read before and after it.
@@ -101,6 +103,7 @@ impl CpuRun {
             at_device: 0,
             arrived: 0,
             fs_last: (SimTime::ZERO, SimTime::ZERO),
+            ext4: false,
             fs_before: SimTime::ZERO,
         })
     }
@@ -152,6 +155,7 @@ impl CpuRun {
         self.cpu.advance(now.ns());
         let (before, after) = work;
         let mut b = Burst::of(Step::Syscall);
+        self.ext4 |= after.ext4;
         let (write, fsync, node, cp) = if after.ext4 {
             (
                 Step::Ext4Write,
@@ -247,8 +251,10 @@ impl CpuRun {
         debug_assert!(self.cpu.check().is_ok(), "{:?}", self.cpu.check());
         let w = window_ns.max(1) as f64;
         let busy = self.cpu.busy_ns().iter().map(|&b| b as f64 / w).collect();
+        // ext4's classes only when ext4 ran: the report of any other run is unchanged.
         let time_ns = Step::ALL
             .iter()
+            .filter(|s| self.ext4 || !s.is_ext4())
             .map(|&s| (s.name(), self.cpu.time_ns()[s as usize]))
             .collect();
         HostCpuReport {
