@@ -3,8 +3,9 @@
 //! neighbour that continues it logically and physically in the same state
 //! (`ext4_ext_try_to_merge`), up to 32,768 blocks written / 32,767 unwritten
 //! (`EXT_INIT_MAX_LEN`, `EXT_UNWRITTEN_MAX_LEN`). Writing into an unwritten extent splits it
-//! (`ext4_ext_convert_to_initialized`); a remaining unwritten piece of at most
-//! `extent_max_zeroout_kb` is zeroed on the device and joins the written part instead.
+//! (`ext4_ext_convert_to_initialized`); an extent of at most `extent_max_zeroout_kb`, a head
+//! piece that short, or a tail piece that with the write is, is zeroed on the device and joins
+//! the written part instead.
 //!
 //! The tree: the inode holds 4 extents (`ext4_ext_space_root`); beyond that, leaf blocks of
 //! 340 ((4096 - 12) / 12, `ext4_ext_space_block`) under the inode's index, and index blocks of
@@ -155,13 +156,16 @@ impl Extents {
         debug_assert!(e.unwritten && lblk + n <= e.end());
         let (mut a, mut b) = (lblk - e.lblk, e.end() - (lblk + n));
         let (mut start, mut len) = (lblk, n);
-        if a > 0 && a <= zeroout {
+        // `ext4_ext_convert_to_initialized`: an extent of at most `zeroout` blocks is zeroed
+        // whole; else the head when it is that short, and the tail when it and the write are.
+        let whole = e.len <= zeroout;
+        if a > 0 && (whole || a <= zeroout) {
             zeroed[0] = (e.pblk, a);
             start = e.lblk;
             len += a;
             a = 0;
         }
-        if b > 0 && b <= zeroout {
+        if b > 0 && (whole || n + b <= zeroout) {
             zeroed[1] = (e.pblk + (lblk + n - e.lblk) as u64, b);
             len += b;
             b = 0;
