@@ -96,8 +96,7 @@ fn ext4_on_a_zoned_namespace_is_refused() {
                 check_invariants: true,
             })
             .run()
-            .err()
-            .expect("refused")
+            .expect_err("refused")
             .to_string(),
     };
     assert!(msg.contains("conventional namespace"), "{msg}");
@@ -129,8 +128,7 @@ fn f2fs_keys_are_refused_with_ext4() {
         "ufs-conventional",
         &["fs.kind=ext4".into(), "fs.mode=lfs".into()],
     )
-    .err()
-    .expect("refused")
+    .expect_err("refused")
     .to_string();
     assert!(e.contains("fs.mode") && e.contains("F2FS key"), "{e}");
 }
