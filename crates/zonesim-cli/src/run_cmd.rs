@@ -23,9 +23,10 @@ pub struct RunArgs {
     /// shape the replay.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// Run the fio jobs on files of a host file system (`f2fs`, docs/fs.md) or on the raw
-    /// namespace (`none`, the default unless the device has an `[fs]` section).
-    #[arg(long, value_parser = ["f2fs", "none"])]
+    /// Run the fio jobs on files of a host file system (`f2fs`, docs/fs.md; `ext4`,
+    /// docs/ext4.md) or on the raw namespace (`none`, the default unless the device has an
+    /// `[fs]` section).
+    #[arg(long, value_parser = ["f2fs", "ext4", "none"])]
     pub fs: Option<String>,
     /// Aging scenario (TOML steps with a loop and stop condition, docs/fs.md) run on the
     /// host file system instead of fio jobs.
@@ -158,8 +159,8 @@ fn workload_spec(a: &RunArgs) -> WorkloadSpec {
 /// The device keys of the run's own flags (`--fs`, `--interval-ms`) around the `--set`s.
 fn device_sets(a: &RunArgs) -> Vec<String> {
     let mut sets = a.sets.clone();
-    if a.fs.as_deref() == Some("f2fs") {
-        sets.insert(0, "fs.kind=f2fs".to_string());
+    if let Some(kind @ ("f2fs" | "ext4")) = a.fs.as_deref() {
+        sets.insert(0, format!("fs.kind={kind}"));
     }
     if let Some(ms) = a.interval_ms {
         sets.push(format!("stats.interval_ms={ms:?}"));
@@ -353,7 +354,7 @@ fn emit(
 /// The warning for a host file system that ran out of space: its jobs stopped writing there (as
 /// fio's do on ENOSPC), so their numbers cover less work than the job file asked for.
 pub fn enospc_warning(r: &zonesim::stats::Report) -> Option<String> {
-    let n = r.fs.as_ref().map_or(0, |f| f.enospc);
+    let n = r.fs.as_ref().map_or(0, |f| f.enospc());
     (n > 0).then(|| {
         format!(
             "the file system ran out of space {n} time(s) (fs.enospc): the jobs that hit it \

@@ -116,7 +116,7 @@ fn simulate(c: &Case, o: &ExpOptions, host_ns: u64, step1_only: bool) -> Result<
         fs.gc_no_gc_sleep_time = Some(fs.gc_no_gc_sleep_time.unwrap_or(kernel_default) / 4);
     }
     let mut rig = FsRig::new(&cfg, &fs, o.seed)?;
-    let geo = &rig.host.fs.geo;
+    let geo = &rig.f2fs().geo;
     let meta_zones = 1.0 + (geo.meta.blocks * 4096).div_ceil(cfg.zone.size_bytes) as f64;
     let blocks = data / 2 / 4096;
     let Ok(f) = rig.op(0, |fs| fs.create(ROOT, "file", 0)) else {
@@ -124,7 +124,7 @@ fn simulate(c: &Case, o: &ExpOptions, host_ns: u64, step1_only: bool) -> Result<
             "conzone-fs-waf: no space for the file".into(),
         ));
     };
-    let per_op = rig.host.fs.p.page_copy_ns + host_ns;
+    let per_op = rig.f2fs().p.page_copy_ns + host_ns;
     for b in 0..blocks {
         rig.op(per_op, |fs| fs.write(f, b * 4096, 4096, true)).ok();
     }
@@ -141,7 +141,7 @@ fn simulate(c: &Case, o: &ExpOptions, host_ns: u64, step1_only: bool) -> Result<
             break;
         }
     }
-    let c1 = rig.host.fs.c.clone();
+    let c1 = rig.f2fs().c.clone();
     let d = rig.device();
     Ok(Run {
         fs_waf: rig.fs_waf(),

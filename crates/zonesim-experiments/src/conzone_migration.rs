@@ -216,7 +216,7 @@ fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
         queues.push(steps(s, &files, &mut x));
     }
     rig.mark();
-    let copy = rig.host.fs.p.page_copy_ns;
+    let copy = rig.f2fs().p.page_copy_ns;
     let longest = queues.iter().map(Vec::len).max().unwrap_or(0);
     for i in 0..longest {
         for q in &queues {
@@ -235,7 +235,7 @@ fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
         }
     }
     let d = rig.device();
-    let user = rig.host.fs.c.data_bytes as f64;
+    let user = rig.f2fs().c.data_bytes as f64;
     let ns = &rig.dev.namespaces[1];
     Ok(Run {
         mib_s: user / MIB as f64 / rig.elapsed_s(),
@@ -247,7 +247,7 @@ fn simulate(c: Case, o: &ExpOptions) -> Result<Run> {
         dev_waf: d.waf,
         e2e_waf: rig.end_to_end_waf(),
         fs_waf: rig.fs_waf(),
-        fs_written_mib: rig.host.fs.c.fs_bytes_written() as f64 / MIB as f64,
+        fs_written_mib: rig.f2fs().c.fs_bytes_written() as f64 / MIB as f64,
         qlc_gc_pages: ns.counters().gc.map_or(0, |g| g.pages_moved),
         elapsed_s: rig.elapsed_s(),
     })

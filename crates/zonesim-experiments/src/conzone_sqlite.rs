@@ -126,7 +126,7 @@ fn phase(
             .map_err(|e| Error::Usage(format!("conzone-sqlite: transaction: {e:?}")))?;
     }
     let d = rig.device();
-    let c = &rig.host.fs.c;
+    let c = &rig.f2fs().c;
     let ns = &rig.dev.namespaces[ZONED_NS];
     let counters = ns.counters();
     let tlc_gc_pages = counters.gc.map_or(0, |g| g.pages_moved);

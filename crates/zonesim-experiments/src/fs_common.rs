@@ -39,14 +39,15 @@ impl FsRig {
     /// counters start.
     pub fn new(cfg: &DeviceConfig, fs: &FsConfig, seed: u64) -> Result<FsRig> {
         let mut dev = Device::new(cfg, seed)?;
+        if fs.kind != zonesim::config::fs::FsKind::F2fs {
+            return Err(Error::Usage(
+                "the file-system reproductions drive the F2FS model: fs.kind must be f2fs".into(),
+            ));
+        }
         let mut host = mount(fs, &dev, fs.main_namespace.unwrap_or(0))?;
         let now = host.submit(&mut dev, SimTime(0));
         dev.reset_counters();
-        let next_bg = host
-            .fs
-            .p
-            .background_gc
-            .then(|| SimTime(now.ns() + host.fs.p.gc_min_sleep_time_ms * 1_000_000));
+        let next_bg = host.fs.first_bg_wake(now.ns()).map(SimTime);
         Ok(FsRig {
             host,
             now,
@@ -62,11 +63,23 @@ impl FsRig {
 
     /// Run file operation `f` now (after the background GC wakes due before it); its device
     /// commands are submitted and the clock moves to their completion plus `host_ns`.
+    /// The mounted F2FS (`new` mounts nothing else).
+    pub fn f2fs(&self) -> &F2fs {
+        self.host.fs.as_f2fs().expect("FsRig::new mounts F2FS only")
+    }
+
+    pub fn f2fs_mut(&mut self) -> &mut F2fs {
+        self.host
+            .fs
+            .as_f2fs_mut()
+            .expect("FsRig::new mounts F2FS only")
+    }
+
     pub fn op<T>(&mut self, host_ns: u64, f: impl FnOnce(&mut F2fs) -> T) -> T {
         self.bg_until(self.now);
         self.writeback_until(self.now);
-        self.host.fs.now = self.now.ns();
-        let r = f(&mut self.host.fs);
+        self.host.fs.set_now(self.now.ns());
+        let r = f(self.f2fs_mut());
         let end = self.host.submit(&mut self.dev, self.now);
         self.dev_end = self.dev_end.max(end);
         self.now = SimTime(end.ns().max(self.now.ns()) + host_ns);
@@ -81,7 +94,7 @@ impl FsRig {
         while let Some(w) = self.next_bg.filter(|&w| w <= t) {
             let fs = &mut self.host.fs;
             let idle =
-                fs.zoned_bg_gc() || w.since(self.last_end) >= fs.p.gc_idle_time_ms * 1_000_000;
+                fs.zoned_bg_gc() || w.since(self.last_end) >= fs.gc_idle_time_ms() * 1_000_000;
             let sleep = fs.bg_tick(w.ns(), idle);
             let end = self.host.submit(&mut self.dev, w);
             if end > w {
@@ -124,7 +137,7 @@ impl FsRig {
     /// Write `bytes` to `f` sequentially from offset 0 in buffered writes of `io` bytes, each
     /// paying the page-cache copy; ENOSPC is an error naming `exp`.
     pub fn write_seq(&mut self, exp: &str, f: Ino, bytes: u64, io: u64) -> Result<()> {
-        let copy = self.host.fs.p.page_copy_ns;
+        let copy = self.f2fs().p.page_copy_ns;
         let mut off = 0;
         while off < bytes {
             let len = io.min(bytes - off);
@@ -145,7 +158,7 @@ impl FsRig {
     /// Start the measured phase: device and file-system counters from here.
     pub fn mark(&mut self) {
         self.dev.reset_counters();
-        self.host.fs.c = Default::default();
+        self.f2fs_mut().c = Default::default();
         self.t0 = self.now;
     }
 
@@ -160,7 +173,7 @@ impl FsRig {
 
     /// Flash programs / user data bytes written by the file system since the mark.
     pub fn end_to_end_waf(&self) -> f64 {
-        let user = self.host.fs.c.data_bytes as f64;
+        let user = self.f2fs().c.data_bytes as f64;
         let prog = self.device().flash.programmed_slots as f64 * 4096.0;
         if user > 0.0 {
             prog / user
@@ -171,7 +184,7 @@ impl FsRig {
 
     /// File-system WAF since the mark: everything it wrote / user data.
     pub fn fs_waf(&self) -> f64 {
-        let c = &self.host.fs.c;
+        let c = &self.f2fs().c;
         if c.data_bytes == 0 {
             0.0
         } else {

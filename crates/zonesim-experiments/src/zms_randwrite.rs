@@ -147,7 +147,7 @@ struct Snap {
 
 impl Snap {
     fn of(rig: &FsRig) -> Snap {
-        let c = &rig.host.fs.c;
+        let c = &rig.f2fs().c;
         let d = rig.device();
         Snap {
             ns: rig.now.since(rig.t0),
@@ -237,7 +237,7 @@ fn prepare(r: &Run, seed: u64) -> Result<(FsRig, zonesim::host::fs::Ino)> {
     };
     let mut rig = FsRig::new(&cfg, &fs_cfg, seed)?;
     let file = test_file_bytes(r.size);
-    let user = rig.host.fs.geo.user_blocks * BLK;
+    let user = rig.f2fs().geo.user_blocks * BLK;
     let filler = ((r.setup.fill * user as f64) as u64 / FILL_IO * FILL_IO).saturating_sub(file);
     if filler > 0 {
         let c = rig.create(EXP, "filler")?;
@@ -253,13 +253,13 @@ fn prepare(r: &Run, seed: u64) -> Result<(FsRig, zonesim::host::fs::Ino)> {
 /// One side: prepare, then the random phase as `r.stop` says.
 pub fn simulate(r: &Run, seed: u64) -> Result<Side> {
     let (mut rig, f) = prepare(r, seed)?;
-    let copy = rig.host.fs.p.page_copy_ns;
+    let copy = rig.f2fs().p.page_copy_ns;
     let blocks = test_file_bytes(r.size) / BLK;
     // The free space at the mark (file system, and the FTL's spare on the baseline): the
     // workload writes it once before a window counts.
-    let g = &rig.host.fs.geo;
+    let g = &rig.f2fs().geo;
     let seg = 2u64 << 20;
-    let free = rig.host.fs.free_sections() as u64 * g.usable_segs_per_sec as u64 * seg;
+    let free = rig.f2fs().free_sections() as u64 * g.usable_segs_per_sec as u64 * seg;
     let main = g.usable_segs() * seg;
     let turnover = free
         + if r.block {
@@ -286,7 +286,7 @@ pub fn simulate(r: &Run, seed: u64) -> Result<Side> {
         // A window before the background GC thread's first wake in the random phase is
         // warm-up: its sleep (60 s in the no-GC phase on zoned) can hold back a GC regime; so
         // is one before the workload has written the free space of the mark once.
-        let c = &rig.host.fs.c;
+        let c = &rig.f2fs().c;
         let warm = (c.bg_wakes == 0 || c.user_bytes_requested < turnover) && r.stop == Stop::Steady;
         overwrite(&mut rig)?;
         snaps.push(Snap::of(&rig));

@@ -143,7 +143,7 @@ fn err(what: &str) -> Error {
 
 /// The measured phase's result of `rig` after `ops` operations.
 fn side(rig: &FsRig, ops: u64) -> Side {
-    let i = rig.host.fs.c.ipu;
+    let i = rig.f2fs().c.ipu;
     Side {
         rate: ops as f64 / rig.elapsed_s(),
         dev_waf: rig.device().waf,
@@ -162,11 +162,11 @@ fn side(rig: &FsRig, ops: u64) -> Side {
 /// overwrites, each followed by fsync.
 fn sync_write(cfg: Cfg, s: Setup, o: &ExpOptions) -> Result<Side> {
     let mut rig = rig(cfg, s, o)?;
-    let copy = rig.host.fs.p.page_copy_ns;
+    let copy = rig.f2fs().p.page_copy_ns;
     let f: Ino = rig
         .op(0, |fs| fs.create(ROOT, "testfile", 0))
         .map_err(|_| err("cannot create the test file"))?;
-    if cfg == Cfg::ZmsIpu && !rig.host.fs.mark_ipu(f) {
+    if cfg == Cfg::ZmsIpu && !rig.f2fs_mut().mark_ipu(f) {
         return Err(err("no IPU budget on the device"));
     }
     let bytes = s.file_mib << 20;
@@ -193,7 +193,7 @@ fn sync_write(cfg: Cfg, s: Setup, o: &ExpOptions) -> Result<Side> {
 /// The SQLite model: `ops` insert transactions (one row each) in `journal` mode.
 fn sqlite(cfg: Cfg, journal: Journal, s: Setup, o: &ExpOptions) -> Result<Side> {
     let mut rig = rig(cfg, s, o)?;
-    let copy = rig.host.fs.p.page_copy_ns;
+    let copy = rig.f2fs().p.page_copy_ns;
     let sc = SqliteConfig {
         journal,
         synchronous: Synchronous::Full,

@@ -114,6 +114,7 @@ fn age(mut cfg: DeviceConfig, fs: FsConfig, f: &Form, o: &ExpOptions) -> Result<
         .run()?;
     let (fg_gc_calls, ssr_segments) =
         r.fs.as_ref()
+            .and_then(|f| f.f2fs())
             .map_or((0, 0), |f| (f.gc.foreground_calls, f.ssr_segments));
     let s = r.scenario.expect("a scenario run reports its iterations");
     let mut its = s.iterations;
@@ -160,7 +161,7 @@ impl Aged {
         let order = [GcPhase::NoGc, GcPhase::Normal, GcPhase::Boosted];
         let mut next = 0;
         for it in &self.its {
-            if next < order.len() && it.sample.gc_phase == order[next] {
+            if next < order.len() && it.sample.f2fs().gc_phase == order[next] {
                 next += 1;
             }
         }
@@ -171,7 +172,7 @@ impl Aged {
     fn first_in(&self, phase: GcPhase) -> u64 {
         self.its
             .iter()
-            .find(|i| i.sample.gc_phase == phase)
+            .find(|i| i.sample.f2fs().gc_phase == phase)
             .map_or(0, |i| i.iteration)
     }
 
@@ -188,10 +189,10 @@ impl Aged {
     /// The first iteration whose free segments are below 5 % of the first iteration's
     /// (exhausted: what is left is F2FS's reserve and the current segments), 0 if none.
     fn exhausted_iteration(&self) -> u64 {
-        let first = self.first().sample.free_segments as f64;
+        let first = self.first().sample.f2fs().free_segments as f64;
         self.its
             .iter()
-            .find(|i| (i.sample.free_segments as f64) < 0.05 * first)
+            .find(|i| (i.sample.f2fs().free_segments as f64) < 0.05 * first)
             .map_or(0, |i| i.iteration)
     }
 
@@ -200,11 +201,11 @@ impl Aged {
         let xs: Vec<&Iteration> = self
             .its
             .iter()
-            .filter(|i| i.sample.gc_phase == phase)
+            .filter(|i| i.sample.f2fs().gc_phase == phase)
             .collect();
         match (xs.first(), xs.last()) {
             (Some(a), Some(b)) if b.iteration > a.iteration => {
-                100.0 * (b.sample.fragmentation - a.sample.fragmentation)
+                100.0 * (b.sample.f2fs().fragmentation - a.sample.f2fs().fragmentation)
                     / (b.iteration - a.iteration) as f64
             }
             _ => 0.0,
@@ -239,7 +240,7 @@ impl Aged {
         let mut out = vec![format!("{name} per iteration: it: test-file write MiB/s / read MiB/s / all writes MiB/s / free-dirty-valid segments / fragmentation / GC phase ({} complete iterations, stopped by {})", self.its.len(), self.stopped_by)];
         for (k, i) in self.its.iter().enumerate() {
             if k % step == 0 || k + 1 == self.its.len() {
-                let s = &i.sample;
+                let s = &i.sample.f2fs();
                 out.push(format!(
                     "{name} it {}: {:.0} / {:.0} / {:.0} / {}-{}-{} / {:.2} / {:?}",
                     i.iteration,
@@ -260,7 +261,10 @@ impl Aged {
 
 fn info_rows(rows: &mut Vec<Row>, name: &str, a: &Aged) {
     let total = |i: &Iteration| {
-        (i.sample.free_segments + i.sample.dirty_segments + i.sample.valid_segments).max(1) as f64
+        (i.sample.f2fs().free_segments
+            + i.sample.f2fs().dirty_segments
+            + i.sample.f2fs().valid_segments)
+            .max(1) as f64
     };
     for (m, v) in [
         ("complete iterations", a.its.len() as f64),
@@ -275,16 +279,19 @@ fn info_rows(rows: &mut Vec<Row>, name: &str, a: &Aged) {
             let i = &a.its[(a.argmin(write) as usize)
                 .saturating_sub(1)
                 .min(a.its.len() - 1)];
-            100.0 * i.sample.valid_segments as f64 / total(i)
+            100.0 * i.sample.f2fs().valid_segments as f64 / total(i)
         }),
         ("first read MiB/s", a.first().read_mib_s),
         ("min read MiB/s", a.min_by(|i| i.read_mib_s)),
         (
             "min free segments",
-            a.min_by(|i| i.sample.free_segments as f64),
+            a.min_by(|i| i.sample.f2fs().free_segments as f64),
         ),
-        ("max fragmentation", -a.min_by(|i| -i.sample.fragmentation)),
-        ("last fragmentation", a.last().sample.fragmentation),
+        (
+            "max fragmentation",
+            -a.min_by(|i| -i.sample.f2fs().fragmentation),
+        ),
+        ("last fragmentation", a.last().sample.f2fs().fragmentation),
         ("last end-to-end WAF", a.last().end_to_end_waf),
         ("last FS WAF", a.last().fs_waf),
     ] {
@@ -342,9 +349,10 @@ fn min_write_in(a: &Aged, lo: u64, hi: u64) -> f64 {
 /// iteration `at`.
 fn occupied_for(a: &Aged, at: u64) -> (f64, f64) {
     let ex = a.exhausted_iteration().max(1);
-    let first = a.first().sample.free_segments as f64;
+    let first = a.first().sample.f2fs().free_segments as f64;
     let end = a.its[(ex as usize - 1).min(a.its.len() - 1)]
         .sample
+        .f2fs()
         .free_segments as f64;
     let per_it = (first - end) / ex.saturating_sub(1).max(1) as f64;
     let needed = 100.0 * (1.0 - at as f64 * per_it / first.max(1.0));
@@ -356,7 +364,7 @@ fn cufs_evidence(c: &Aged) -> String {
     let (per_it, occupied) = occupied_for(c, 90);
     format!(
         "our file system starts empty: {} free segments, {per_it:.0} used per iteration (the 128 KiB files, half deleted, leave all their segments dirty), so they run out at iteration {} and the write halves at {}; the paper's phone runs out by the 90th, which needs about {occupied:.0}% of it occupied before the loop (Android and its apps: not stated). After that our loop goes on {} iterations (SSR refills the holes, {} SSR segments, {} foreground GC calls) to ENOSPC, and its slowest writes are its last: {:.0} MiB/s within 20 iterations after the drop, {:.0} MiB/s over the whole run; how far the paper's loop ran past its drop (\"until the device's free space drops below 1 GB\") its figure does not say",
-        c.first().sample.free_segments,
+        c.first().sample.f2fs().free_segments,
         c.exhausted_iteration(),
         c.drop_iteration(),
         c.its.len() as u64 - c.exhausted_iteration().min(c.its.len() as u64),
@@ -391,7 +399,7 @@ fn cufs_rows(rows: &mut Vec<Row>, c: &Aged, _o: &ExpOptions) {
         row_dir(
             "cufs",
             "last vs first fragmentation (points)",
-            100.0 * (c.last().sample.fragmentation - c.first().sample.fragmentation),
+            100.0 * (c.last().sample.f2fs().fragmentation - c.first().sample.f2fs().fragmentation),
             true,
         )
         .id("zufs.fig10a.cufs-frag-rises")
@@ -419,7 +427,7 @@ fn zufs_rows(rows: &mut Vec<Row>, z: &Aged, c: &Aged, o: &ExpOptions) {
         .its
         .iter()
         .find(|i| i.iteration == at)
-        .map_or(GcPhase::Off, |i| i.sample.gc_phase);
+        .map_or(GcPhase::Off, |i| i.sample.f2fs().gc_phase);
     let below: usize = z.its.iter().filter(|i| write(i) < MB200).count();
     let ev = format!(
         "our ZUFS test-file write falls to {min:.0} MiB/s at iteration {at} ({phase_at:?} GC phase; {below} of {} iterations below 200 MB/s): background GC does not keep enough free sections, F2FS falls back to foreground GC ({} calls over the run) and the test file waits for its section migrations. The paper's ZUFS never needs it (Fig. 10b); its background GC's pace (how often the thread wakes in each phase, how much it migrates per round) is given by Table 1 only in part, and ours takes the kernel's defaults for the rest",
@@ -498,9 +506,9 @@ fn zufs_rows(rows: &mut Vec<Row>, z: &Aged, c: &Aged, o: &ExpOptions) {
         .its
         .iter()
         .find(|i| i.iteration == boost)
-        .map_or(0.0, |i| i.sample.fragmentation);
+        .map_or(0.0, |i| i.sample.f2fs().fragmentation);
     rows.push(
-        row_dir_by("zufs", "fragmentation, last vs first Boosted-GC iteration (points)", 100.0 * (z.last().sample.fragmentation - at_boost), false, 5.0)
+        row_dir_by("zufs", "fragmentation, last vs first Boosted-GC iteration (points)", 100.0 * (z.last().sample.f2fs().fragmentation - at_boost), false, 5.0)
             .id("zufs.fig10b.frag-falls-in-boosted")
             .src(&format!("{SRC}, Fig. 10b: \"in the Boosted-GC phase, aggressive background GC leads to a significant reduction in fragmentation level\" (significant: by more than 5 points)")),
     );

@@ -49,6 +49,15 @@ pub enum Step {
     F2fsNode,
     /// F2FS: one checkpoint.
     F2fsCheckpoint,
+    /// ext4: the write path of one write call (page lookup, delalloc reservation, inode
+    /// dirtying in the running transaction), without the copy.
+    Ext4Write,
+    /// ext4: one fsync / fdatasync call, besides its journal commit and device requests.
+    Ext4Fsync,
+    /// ext4: one jbd2 commit (locking and closing the transaction, descriptor, commit block).
+    Ext4Commit,
+    /// ext4: one metadata block copied into the journal at a commit.
+    Ext4JournalBlock,
     /// SQLite: one transaction (parse, B-tree, journal logic), without its pages.
     SqliteTxn,
     /// SQLite: one database or journal page handled.
@@ -58,7 +67,7 @@ pub enum Step {
 }
 
 /// Number of step classes.
-pub const STEPS: usize = 11;
+pub const STEPS: usize = 15;
 
 impl Step {
     /// Every class, in report order.
@@ -71,10 +80,22 @@ impl Step {
         Step::F2fsFsync,
         Step::F2fsNode,
         Step::F2fsCheckpoint,
+        Step::Ext4Write,
+        Step::Ext4Fsync,
+        Step::Ext4Commit,
+        Step::Ext4JournalBlock,
         Step::SqliteTxn,
         Step::SqlitePage,
         Step::AppVerify,
     ];
+
+    /// One of ext4's classes (reported only when ext4 ran).
+    pub fn is_ext4(self) -> bool {
+        matches!(
+            self,
+            Step::Ext4Write | Step::Ext4Fsync | Step::Ext4Commit | Step::Ext4JournalBlock
+        )
+    }
 
     /// The class's name in the report (`host_cpu.time_ns`).
     pub fn name(self) -> &'static str {
@@ -87,6 +108,10 @@ impl Step {
             Step::F2fsFsync => "f2fs_fsync",
             Step::F2fsNode => "f2fs_node",
             Step::F2fsCheckpoint => "f2fs_checkpoint",
+            Step::Ext4Write => "ext4_write",
+            Step::Ext4Fsync => "ext4_fsync",
+            Step::Ext4Commit => "ext4_commit",
+            Step::Ext4JournalBlock => "ext4_journal_block",
             Step::SqliteTxn => "sqlite_txn",
             Step::SqlitePage => "sqlite_page",
             Step::AppVerify => "app_verify",

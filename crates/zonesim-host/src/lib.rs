@@ -2,8 +2,11 @@
 
 pub mod apps;
 pub mod cpu;
+pub mod ext4;
 pub mod fio;
 pub mod fs;
+pub mod fs_common;
+pub mod hostfs;
 pub mod io;
 pub mod iotailor;
 pub mod order;

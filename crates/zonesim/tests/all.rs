@@ -10,6 +10,7 @@ mod correctness;
 mod emulation;
 mod firmware;
 mod fs_copy_offload;
+mod fs_ext4;
 mod fs_ipu;
 mod fs_presets;
 mod fuzz;

@@ -74,7 +74,10 @@ fn fs_state(r: &Report) -> Vec<Value> {
 }
 
 fn check_pair(off: &Report, on: &Report) {
-    let (f0, f1) = (off.fs.as_ref().unwrap(), on.fs.as_ref().unwrap());
+    let (f0, f1) = (
+        off.fs.as_ref().and_then(|f| f.f2fs()).unwrap(),
+        on.fs.as_ref().and_then(|f| f.f2fs()).unwrap(),
+    );
     // Off: the report has no offload keys, the device no copies.
     assert_eq!(f0.gc.copy_offload_bytes, None);
     assert_eq!(off.device.copy_commands, 0);
@@ -128,8 +131,16 @@ fn zoned_offload_copies_to_the_write_pointer() {
     let wl = workload(20, 160);
     let off = run(&zoned(false), &wl, Precondition::None, 1);
     let on = run(&zoned(true), &wl, Precondition::None, 1);
-    assert_eq!(on.fs.as_ref().unwrap().layout.main_namespace, 1);
-    assert!(on.fs.as_ref().unwrap().layout.zoned);
+    assert_eq!(
+        on.fs
+            .as_ref()
+            .and_then(|f| f.f2fs())
+            .unwrap()
+            .layout
+            .main_namespace,
+        1
+    );
+    assert!(on.fs.as_ref().and_then(|f| f.f2fs()).unwrap().layout.zoned);
     check_pair(&off, &on);
 }
 

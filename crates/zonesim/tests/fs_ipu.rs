@@ -31,7 +31,11 @@ fn zoned(budget: u64) -> DeviceConfig {
 }
 
 fn ipu_of(r: &Report) -> zonesim::host::fs::ipu::IpuHookCounters {
-    r.fs.as_ref().unwrap().ipu.expect("fs.ipu reported")
+    r.fs.as_ref()
+        .and_then(|f| f.f2fs())
+        .unwrap()
+        .ipu
+        .expect("fs.ipu reported")
 }
 
 fn dev_ipu(r: &Report) -> Value {
@@ -44,7 +48,7 @@ const WRITES: u64 = 2048;
 fn budget_large_enough_every_overwrite_in_place_no_node() {
     let r = run(&zoned(64 << 20), &workload(true), Precondition::None, 1);
     let i = ipu_of(&r);
-    let f = r.fs.as_ref().unwrap();
+    let f = r.fs.as_ref().and_then(|f| f.f2fs()).unwrap();
     assert_eq!(i.files, 1);
     assert_eq!(i.requests, WRITES, "each 4 KiB overwrite goes in place");
     assert_eq!(i.bytes, WRITES * 4096);
@@ -75,7 +79,7 @@ fn budget_exhausted_refused_updates_fall_back_out_of_place() {
     assert_eq!(i.rejected_bytes, i.rejected * 4096);
     assert_eq!(i.fallback_bytes, i.rejected_bytes);
     assert_eq!(d["budget_in_use_max_bytes"].as_u64(), Some(budget));
-    let f = r.fs.as_ref().unwrap();
+    let f = r.fs.as_ref().and_then(|f| f.f2fs()).unwrap();
     // A fallback writes the file's node and flushes, as an ordinary fsync would.
     assert!(f.fsync_node_writes >= i.rejected, "{f:?}");
     // Data bytes: what reached the device (refused bytes not counted twice).
@@ -105,7 +109,8 @@ fn off_by_default_budget_unused_fs_unchanged() {
     // No file marked: the budget is never used and the FS does what it does without one.
     let with = run(&zoned(64 << 20), &workload(false), Precondition::None, 3);
     let without = run(&zoned(0), &workload(false), Precondition::None, 3);
-    let fs = |r: &Report| serde_json::to_value(r.fs.as_ref().unwrap()).unwrap();
+    let fs =
+        |r: &Report| serde_json::to_value(r.fs.as_ref().and_then(|f| f.f2fs()).unwrap()).unwrap();
     assert!(
         fs(&with).get("ipu").is_none(),
         "fs.ipu absent when no file is marked"

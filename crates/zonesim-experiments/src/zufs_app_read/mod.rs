@@ -217,9 +217,9 @@ fn scaled(k: f64, bytes: f64) -> u64 {
 /// Stage 1: "1 GB" files until free space is half the capacity, then every second deleted.
 fn stage1(rig: &mut FsRig, k: f64) -> Result<()> {
     let size = scaled(k, 1e9);
-    let user = rig.host.fs.geo.user_blocks * BLOCK_BYTES;
+    let user = rig.f2fs().geo.user_blocks * BLOCK_BYTES;
     let mut files = Vec::new();
-    while rig.host.fs.free_bytes() > user / 2 {
+    while rig.f2fs().free_bytes() > user / 2 {
         let f = rig.create(EXP, &format!("s1-{}", files.len()))?;
         rig.write_seq(EXP, f, size, WRITE_IO)?;
         rig.op(0, |fs| fs.fsync(f, false));
@@ -238,10 +238,10 @@ fn stage2(rig: &mut FsRig, k: f64, a: Aging, seed: u64) -> Result<u64> {
     let updates = scaled(k, 12e6) / BLOCK_BYTES;
     let floor = scaled(k, a.floor_gb * 1e9);
     let blocks = size / BLOCK_BYTES;
-    let copy = rig.host.fs.p.page_copy_ns;
+    let copy = rig.f2fs().p.page_copy_ns;
     let mut x = Xs::new(seed);
     let mut pass = 0;
-    while rig.host.fs.free_bytes() >= floor {
+    while rig.f2fs().free_bytes() >= floor {
         if pass == MAX_PASSES {
             return Err(Error::Usage(format!(
                 "{EXP}: free space still above the floor after {MAX_PASSES} passes"
@@ -296,7 +296,7 @@ fn install_one(rig: &mut FsRig, f: Ino, size: u64, how: Install, i: u64) -> Resu
         rig.op(0, |fs| fs.fsync(f, false));
         return Ok(());
     };
-    let copy = rig.host.fs.p.page_copy_ns;
+    let copy = rig.f2fs().p.page_copy_ns;
     let mut off = 0;
     let mut part = 0;
     while off < size {
@@ -322,7 +322,7 @@ fn install_one(rig: &mut FsRig, f: Ino, size: u64, how: Install, i: u64) -> Resu
 /// Install `n` files of `size` (sequential buffered writes, fsync each, as `how` says), sync,
 /// then read them back in order in 1 MiB reads: the measured phase.
 fn install_and_read(rig: &mut FsRig, name: &str, n: u64, size: u64, how: Install) -> Result<Set> {
-    let (ssr0, fg0) = (rig.host.fs.c.ssr_segments, rig.host.fs.c.fg_gc_calls);
+    let (ssr0, fg0) = (rig.f2fs().c.ssr_segments, rig.f2fs().c.fg_gc_calls);
     let mut files: Vec<Ino> = Vec::new();
     for i in 0..n {
         let f = rig.create(EXP, &format!("{name}-{i}{}", how.ext))?;
@@ -330,8 +330,8 @@ fn install_and_read(rig: &mut FsRig, name: &str, n: u64, size: u64, how: Install
         files.push(f);
     }
     rig.op(0, |fs| fs.sync());
-    let ssr_segments = rig.host.fs.c.ssr_segments - ssr0;
-    let fg_gc_calls = rig.host.fs.c.fg_gc_calls - fg0;
+    let ssr_segments = rig.f2fs().c.ssr_segments - ssr0;
+    let fg_gc_calls = rig.f2fs().c.fg_gc_calls - fg0;
     rig.mark();
     let mut reads = ReqSizes::default();
     for &f in &files {
@@ -345,7 +345,7 @@ fn install_and_read(rig: &mut FsRig, name: &str, n: u64, size: u64, how: Install
         }
     }
     let read_s = rig.elapsed_s();
-    let extents = files.iter().map(|&f| rig.host.fs.file_extents(f)).sum();
+    let extents = files.iter().map(|&f| rig.f2fs().file_extents(f)).sum();
     Ok(Set {
         files: n,
         bytes: n * size,
@@ -372,7 +372,7 @@ fn age_55(rig: &mut FsRig, k: f64, floor: u64, whole: bool) -> Result<u64> {
     };
     let mut it = 0;
     let mut batch = Vec::with_capacity(files as usize);
-    while rig.host.fs.free_bytes() >= floor {
+    while rig.f2fs().free_bytes() >= floor {
         if it == MAX_PASSES {
             return Err(Error::Usage(format!(
                 "{EXP}: free space still above the floor after {MAX_PASSES} iterations"
@@ -420,11 +420,11 @@ fn photos(cfg: &DeviceConfig, fs: FsConfig, a: PhotoAging, o: &ExpOptions) -> Re
         ..fs
     };
     let mut rig = FsRig::new(cfg, &fs, o.seed)?;
-    let k = (rig.host.fs.geo.user_blocks * BLOCK_BYTES) as f64 / PAPER_BYTES;
+    let k = (rig.f2fs().geo.user_blocks * BLOCK_BYTES) as f64 / PAPER_BYTES;
     let n = ((1300.0 * k).round() as u64).max(1);
     let floor = (a.floor_x * (n * PHOTO_FILE) as f64) as u64;
     let iterations = age_55(&mut rig, k, floor, a.whole)?;
-    let aged = rig.host.fs.sample();
+    let aged = rig.f2fs().sample();
     let set = install_and_read(&mut rig, "photo", n, PHOTO_FILE, a.how)?;
     Ok(Photos {
         iterations,
@@ -440,13 +440,13 @@ fn simulate(cfg: &DeviceConfig, fs: FsConfig, a: Aging, o: &ExpOptions) -> Resul
         ..fs
     };
     let mut rig = FsRig::new(cfg, &fs, o.seed)?;
-    let user = rig.host.fs.geo.user_blocks * BLOCK_BYTES;
+    let user = rig.f2fs().geo.user_blocks * BLOCK_BYTES;
     let k = user as f64 / PAPER_BYTES;
     stage1(&mut rig, k)?;
     let passes = stage2(&mut rig, k, a, o.seed)?;
-    let free = rig.host.fs.free_bytes();
-    let aged = rig.host.fs.sample();
-    let (aging_ssr, aging_fg_gc) = (rig.host.fs.c.ssr_segments, rig.host.fs.c.fg_gc_calls);
+    let free = rig.f2fs().free_bytes();
+    let aged = rig.f2fs().sample();
+    let (aging_ssr, aging_fg_gc) = (rig.f2fs().c.ssr_segments, rig.f2fs().c.fg_gc_calls);
     let games = ((free as f64 * a.game_share) as u64 / GAME_FILE).max(1);
     let game = install_and_read(&mut rig, "game", games, GAME_FILE, ALONE)?;
     let gib = (1u64 << 30) as f64;
@@ -455,7 +455,7 @@ fn simulate(cfg: &DeviceConfig, fs: FsConfig, a: Aging, o: &ExpOptions) -> Resul
         user_gib: user as f64 / gib,
         passes,
         free_after_aging_gib: free as f64 / gib,
-        reserved_segments: rig.host.fs.geo.reserved_segments,
+        reserved_segments: rig.f2fs().geo.reserved_segments,
         aged,
         aging_ssr,
         aging_fg_gc,
@@ -469,7 +469,7 @@ fn simulate(cfg: &DeviceConfig, fs: FsConfig, a: Aging, o: &ExpOptions) -> Resul
 fn scaled_reserve(cfg: &DeviceConfig) -> Result<FsConfig> {
     let (ovp, reserved) = paper_reserve();
     let rig = FsRig::new(cfg, &FsConfig::default(), 0)?;
-    let k = (rig.host.fs.geo.user_blocks * BLOCK_BYTES) as f64 / PAPER_BYTES;
+    let k = (rig.f2fs().geo.user_blocks * BLOCK_BYTES) as f64 / PAPER_BYTES;
     Ok(FsConfig {
         reserved_segments: Some(((reserved as f64 * k).round() as u64).max(1)),
         overprovision: Some(ovp),

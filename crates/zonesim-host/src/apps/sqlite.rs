@@ -1,4 +1,4 @@
-//! SQLite on the F2FS model, Mobibench-like (ConZone+ §6.3 "SQLite with WAL, Mobibench
+//! SQLite on a host file system model (F2FS or ext4, through `hostfs::Files`), Mobibench-like (ConZone+ §6.3 "SQLite with WAL, Mobibench
 //! insert / update"; the SQLite results of ZMS; the write pattern per transaction in
 //! docs/fs.md "SQLite's write pattern"). One row per transaction, 4 KiB database pages, a B-tree on
 //! rowid that grows by appending (SQLite's `balance_quick`: the full rightmost leaf stays, a new
@@ -26,7 +26,8 @@
 //! memory-mapped and never written back (docs/fs.md "SQLite's write pattern"). Syncs are
 //! `fdatasync`, as SQLite on Linux/Android builds with `HAVE_FDATASYNC`.
 
-use crate::fs::{F2fs, FsError, Ino};
+use crate::fs::{FsError, Ino};
+use crate::hostfs::Files;
 
 /// Bytes of a database page.
 pub const PAGE_BYTES: u64 = 4096;
@@ -167,7 +168,7 @@ pub struct Sqlite {
 
 impl Sqlite {
     /// Create the database (page 1 and the table's root page 2, synced) in directory `dir`.
-    pub fn create(fs: &mut F2fs, dir: Ino, cfg: SqliteConfig) -> Result<Sqlite, FsError> {
+    pub fn create<F: Files>(fs: &mut F, dir: Ino, cfg: SqliteConfig) -> Result<Sqlite, FsError> {
         let db = fs.create(dir, &cfg.name, 0)?;
         fs.write(db, 0, 2 * PAGE_BYTES, false)?;
         fs.fsync(db, true);
@@ -226,9 +227,9 @@ impl Sqlite {
 
     /// Run one transaction; `pick` chooses the row an update changes (in `0..rows`). The file
     /// system's commands are left in `fs.out` for the caller to submit.
-    pub fn transaction(
+    pub fn transaction<F: Files>(
         &mut self,
-        fs: &mut F2fs,
+        fs: &mut F,
         kind: TxnKind,
         pick: u64,
     ) -> Result<TxnStats, FsError> {
@@ -313,7 +314,7 @@ impl Sqlite {
 
     /// WAL commit: frames appended (after a header when the WAL restarts), fdatasync with
     /// `synchronous = full`, checkpoint at `wal_autocheckpoint` frames.
-    fn commit_wal(&mut self, fs: &mut F2fs, st: &mut TxnStats) -> Result<(), FsError> {
+    fn commit_wal<F: Files>(&mut self, fs: &mut F, st: &mut TxnStats) -> Result<(), FsError> {
         let wal = self.wal.expect("WAL mode has a WAL file");
         if self.wal_frames == 0 {
             fs.write(wal, 0, WAL_HEADER_BYTES, false)?;
@@ -345,7 +346,7 @@ impl Sqlite {
 
     /// WAL checkpoint: sync the WAL (unless every commit did), copy the pages it holds into
     /// the database file, sync it; the next transaction restarts the WAL.
-    fn checkpoint(&mut self, fs: &mut F2fs, st: &mut TxnStats) -> Result<(), FsError> {
+    fn checkpoint<F: Files>(&mut self, fs: &mut F, st: &mut TxnStats) -> Result<(), FsError> {
         let wal = self.wal.expect("WAL mode has a WAL file");
         if self.cfg.synchronous != Synchronous::Full {
             fs.fsync(wal, true);
@@ -370,9 +371,9 @@ impl Sqlite {
     }
 
     /// Rollback-journal commit (`journal_mode=DELETE`).
-    fn commit_rollback(
+    fn commit_rollback<F: Files>(
         &mut self,
-        fs: &mut F2fs,
+        fs: &mut F,
         before: u32,
         st: &mut TxnStats,
     ) -> Result<(), FsError> {

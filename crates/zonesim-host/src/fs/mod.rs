@@ -13,14 +13,12 @@
 
 pub mod check;
 mod cp;
-pub mod dirty;
 mod gc;
 pub mod ipu;
 #[cfg(test)]
 mod kernel_tests;
 pub mod layout;
 pub mod node;
-pub mod out;
 pub mod params;
 pub mod seg;
 mod ssr;
@@ -29,28 +27,7 @@ pub mod stats;
 mod tests;
 mod write;
 
-/// The longest directory or file name a job or scenario may give (Linux's PATH_MAX).
-pub const MAX_PATH_BYTES: usize = 4096;
-
-/// Checks a directory or file name given by a job file or a scenario: not empty, no control
-/// characters (a NUL, a newline, a terminal escape), at most [`MAX_PATH_BYTES`] bytes. The
-/// model keys files by these names, so an empty or garbled one would be accepted silently.
-pub fn check_path_name(name: &str) -> std::result::Result<(), String> {
-    if name.trim().is_empty() {
-        return Err("must not be empty".into());
-    }
-    if name.chars().any(char::is_control) {
-        return Err("must not contain control characters".into());
-    }
-    if name.len() > MAX_PATH_BYTES {
-        return Err(format!(
-            "is {} bytes, more than a path may be ({MAX_PATH_BYTES}, PATH_MAX)",
-            name.len()
-        ));
-    }
-    Ok(())
-}
-
+pub use crate::fs_common::{check_path_name, dirty, out, FsError, Ino, MAX_PATH_BYTES, ROOT};
 pub use gc::GcPhase;
 pub use layout::{FsDevice, Geometry, BLOCK_BYTES};
 pub use out::{Area, FsCmd, Out};
@@ -78,23 +55,6 @@ pub const COLD_DATA: u8 = 2;
 pub const HOT_NODE: u8 = 3;
 pub const WARM_NODE: u8 = 4;
 pub const COLD_NODE: u8 = 5;
-
-/// An inode number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Ino(pub u32);
-
-/// The root directory.
-pub const ROOT: Ino = Ino(0);
-
-/// Why a file operation failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FsError {
-    /// No space (`ENOSPC`): counted in the report.
-    NoSpace,
-    /// A file was to be marked for in-place update, but the main area's device has no
-    /// in-place update budget ([`F2fs::mark_ipu`]).
-    NoIpuBudget,
-}
 
 /// One file or directory.
 #[derive(Debug, Clone, Default)]

@@ -29,6 +29,7 @@ choice! {
     pub enum FsKind {
         #[default]
         F2fs = "f2fs",
+        Ext4 = "ext4",
     }
 }
 
@@ -142,8 +143,11 @@ section! {
     /// the kernel's default for the main area, zoned or conventional (host/fs/params.rs).
     #[derive(Debug, Clone, PartialEq)]
     pub struct FsConfig [Default] {
-        /// The file system model.
+        /// The file system model: `f2fs`, or `ext4` (docs/ext4.md; on a conventional
+        /// namespace, metadata and journal on the main one).
         pub kind: FsKind = FsKind::F2fs, free();
+        /// The ext4 model's keys (`fs.kind = "ext4"`).
+        pub ext4: super::fs_ext4::Ext4Config = super::fs_ext4::Ext4Config::default(), free();
         /// `adaptive` or `lfs` (the kernel default: lfs on a zoned main area, where adaptive
         /// is rejected; adaptive on a conventional one).
         pub mode: Option<FsModeCfg> = None, free();
@@ -283,6 +287,9 @@ impl FsConfig {
     /// metadata on a conventional one, what a zoned main area forbids).
     pub fn areas(&self, kinds: &[NamespaceKind], run_ns: usize) -> Result<FsAreas> {
         use NamespaceKind::{Conventional, Zoned};
+        if self.kind == FsKind::Ext4 {
+            return self.ext4_area(kinds, run_ns);
+        }
         let first = |k: NamespaceKind| kinds.iter().position(|&x| x == k);
         let main = self
             .main_namespace
@@ -328,6 +335,83 @@ impl FsConfig {
             meta,
             main,
             main_zoned,
+        })
+    }
+
+    /// ext4 lives on one namespace (metadata, journal and data), which must take overwrites;
+    /// F2FS's own keys mean nothing to it and are refused rather than ignored.
+    fn ext4_area(&self, kinds: &[NamespaceKind], run_ns: usize) -> Result<FsAreas> {
+        let f2fs_only = [
+            ("fs.mode", self.mode.is_some()),
+            ("fs.overprovision", self.overprovision.is_some()),
+            ("fs.reserved_segments", self.reserved_segments.is_some()),
+            ("fs.ipu_policy", self.ipu_policy.is_some()),
+            ("fs.min_fsync_blocks", self.min_fsync_blocks.is_some()),
+            ("fs.min_ipu_util", self.min_ipu_util.is_some()),
+            ("fs.background_gc", self.background_gc.is_some()),
+            ("fs.gc_min_sleep_time", self.gc_min_sleep_time.is_some()),
+            ("fs.gc_max_sleep_time", self.gc_max_sleep_time.is_some()),
+            ("fs.gc_no_gc_sleep_time", self.gc_no_gc_sleep_time.is_some()),
+            ("fs.gc_idle_time", self.gc_idle_time.is_some()),
+            (
+                "fs.gc_no_zoned_gc_percent",
+                self.gc_no_zoned_gc_percent.is_some(),
+            ),
+            (
+                "fs.gc_boost_zoned_gc_percent",
+                self.gc_boost_zoned_gc_percent.is_some(),
+            ),
+            (
+                "fs.gc_valid_thresh_ratio",
+                self.gc_valid_thresh_ratio.is_some(),
+            ),
+            (
+                "fs.gc_boost_gc_multiple",
+                self.gc_boost_gc_multiple.is_some(),
+            ),
+            ("fs.gc_boost_gc_greedy", self.gc_boost_gc_greedy.is_some()),
+            (
+                "fs.migration_window_granularity",
+                self.migration_window_granularity.is_some(),
+            ),
+            ("fs.max_victim_search", self.max_victim_search.is_some()),
+            ("fs.fg_gc_victim", self.fg_gc_victim != FsFgVictim::Greedy),
+            ("fs.cp_interval", self.cp_interval.is_some()),
+            ("fs.dirty_nodes_cp", self.dirty_nodes_cp.is_some()),
+            ("fs.discard", self.discard.is_some()),
+            ("fs.hot_extensions", self.hot_extensions.is_some()),
+            ("fs.cold_extensions", self.cold_extensions.is_some()),
+            ("fs.gc_copy_offload", self.gc_copy_offload),
+        ];
+        if let Some((key, _)) = f2fs_only.iter().find(|k| k.1) {
+            return Err(Error::config(
+                *key,
+                "is an F2FS key; fs.kind = \"ext4\" takes the fs.ext4 keys and the page-cache keys (docs/ext4.md)",
+            ));
+        }
+        let main = self.main_namespace.unwrap_or(run_ns);
+        if main >= kinds.len() {
+            return Err(Error::config(
+                "fs.main_namespace",
+                format!("namespace {main}, but the device has {}", kinds.len()),
+            ));
+        }
+        if self.meta_namespace.is_some_and(|m| m != main) {
+            return Err(Error::config(
+                "fs.meta_namespace",
+                "ext4 keeps its metadata and journal on its one namespace: leave it unset or equal to fs.main_namespace",
+            ));
+        }
+        if kinds[main] == NamespaceKind::Zoned {
+            return Err(Error::config(
+                "fs.kind",
+                format!("ext4 overwrites blocks in place: it needs a conventional namespace, and namespace {main} is zoned"),
+            ));
+        }
+        Ok(FsAreas {
+            meta: main,
+            main,
+            main_zoned: false,
         })
     }
 }

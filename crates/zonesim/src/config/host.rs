@@ -140,6 +140,20 @@ section! {
         /// F2FS per checkpoint (calibration: 50 µs: flush of the NAT/SIT journals and the
         /// checkpoint pack).
         pub f2fs_checkpoint_ns: u64 = 50_000, STEP_NS;
+        /// ext4 write path per write call, without the page copy (page lookup, delalloc
+        /// reservation, the inode joining the running transaction; calibration, not measured:
+        /// 1.5 µs, as F2FS's).
+        pub ext4_write_ns: u64 = 1_500, STEP_NS;
+        /// ext4 fsync / fdatasync per call, besides its journal commit and the device
+        /// requests (writeback of the file's pages, the wait for the commit; calibration:
+        /// 10 µs, as F2FS's).
+        pub ext4_fsync_ns: u64 = 10_000, STEP_NS;
+        /// ext4 per jbd2 commit, besides its blocks (closing the transaction, waiting for its
+        /// handles, descriptor and commit block; calibration: 20 µs).
+        pub ext4_commit_ns: u64 = 20_000, STEP_NS;
+        /// ext4 per metadata block copied into the journal at a commit (a 4 KiB copy and its
+        /// tag; calibration: 1 µs, as `page_copy_ns`).
+        pub ext4_journal_block_ns: u64 = 1_000, STEP_NS;
         /// SQLite per transaction without its pages (calibration: 50 µs, the host time per
         /// transaction that brings ConZone+ §6.3's SQLite ratio near the paper's).
         pub sqlite_txn_ns: u64 = 50_000, STEP_NS;

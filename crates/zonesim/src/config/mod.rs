@@ -16,6 +16,7 @@
 mod declare;
 mod firmware;
 pub mod fs;
+pub mod fs_ext4;
 mod ftl;
 mod host;
 pub mod keys;

@@ -187,11 +187,8 @@ impl<'d> Engine<'d> {
         }
         self.q.push(start, Ev::Group { g: 0 });
         if let Some(h) = &self.fs {
-            if h.fs.p.background_gc {
-                self.q.push(
-                    start + h.fs.p.gc_min_sleep_time_ms.saturating_mul(1_000_000),
-                    Ev::FsBg,
-                );
+            if let Some(t) = h.fs.first_bg_wake(start.ns()) {
+                self.q.push(SimTime(t), Ev::FsBg);
             }
         }
         let mut now = start;
@@ -298,7 +295,7 @@ impl<'d> Engine<'d> {
             }
             self.sources[src as usize].start(now);
             if let (Some(h), Some(fj)) = (&mut self.fs, &mut self.sources[src as usize].files) {
-                h.fs.now = now.ns();
+                h.fs.set_now(now.ns());
                 fj.setup(h);
                 let ready = h.submit(self.dev, now);
                 if ready > now {
@@ -398,8 +395,8 @@ impl<'d> Engine<'d> {
         }
         if let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) {
             // A file job: the host file system issues the device's requests (no host queues).
-            h.fs.now = now.ns();
-            let before = self.cpu.as_ref().map(|_| FsWork::of(&h.fs.c));
+            h.fs.set_now(now.ns());
+            let before = self.cpu.as_ref().map(|_| FsWork::of(h.fs.work()));
             let done = match fj.run(h, &io) {
                 Ok(copy) => {
                     if io.kind == IoKind::Read {
@@ -410,8 +407,8 @@ impl<'d> Engine<'d> {
                         Some(c) => {
                             // The call's host work on a core (the page copy among it), then its
                             // device requests, then their completion path.
-                            let cmds = h.fs.out.cmds.len() as u64;
-                            let work = (before.unwrap_or_default(), FsWork::of(&h.fs.c));
+                            let cmds = h.fs.out().cmds.len() as u64;
+                            let work = (before.unwrap_or_default(), FsWork::of(h.fs.work()));
                             let at = c.fs_submit(src, now, &io, !fj.direct, work, cmds);
                             let end = h.submit(self.dev, at);
                             let done = c.fs_complete(src, at, end, cmds);
@@ -609,7 +606,7 @@ impl<'d> Engine<'d> {
         if !fj.has_tail() {
             return;
         }
-        h.fs.now = now.ns();
+        h.fs.set_now(now.ns());
         fj.tail(h);
         let done = h.submit(self.dev, now);
         self.book(now, src, Completion::at(done), IoKind::Flush, 0);
@@ -627,7 +624,7 @@ impl<'d> Engine<'d> {
             h.reads_in_flight == 0
         } else {
             self.outstanding == 0
-                && now.since(self.last_issue) >= h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000)
+                && now.since(self.last_issue) >= h.fs.gc_idle_time_ms().saturating_mul(1_000_000)
         };
         if let Some(sleep) = h.fs.bg_tick(now.ns(), idle) {
             match &mut self.cpu {
@@ -637,7 +634,7 @@ impl<'d> Engine<'d> {
                 Some(c) => {
                     // The GC thread is a host thread of its own (after the sources').
                     let gc = self.sources.len() as u32;
-                    let cmds = h.fs.out.cmds.len() as u64;
+                    let cmds = h.fs.out().cmds.len() as u64;
                     let at = c.background(gc, now, cmds);
                     let end = h.submit(self.dev, at);
                     c.background_done(gc, end, cmds);

@@ -5,13 +5,15 @@
 //! before its write, fsync's data before its node before its flush).
 
 use super::command;
-use crate::config::fs::{FsConfig, FsFgVictim, FsKernel, FsModeCfg};
+use crate::config::fs::{FsConfig, FsFgVictim, FsKernel, FsKind, FsModeCfg};
 use crate::device::Device;
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
+use crate::host::ext4::{Ext4, Ext4Params};
 use crate::host::fio::{JobSpec, ZoneMode};
 use crate::host::fs::layout::SEG_BYTES;
 use crate::host::fs::{Area, F2fs, FgVictim, FsDevice, FsMode, FsParams, Ino, Kernel, ROOT};
+use crate::host::hostfs::{Files, HostFs};
 use crate::host::{HostIo, IoKind};
 use crate::interface::zone::Lba;
 use crate::interface::{Command, Op};
@@ -20,7 +22,7 @@ use std::collections::HashMap;
 
 /// The mounted file system of a run and where it lives on the device.
 pub struct FsHost {
-    pub fs: F2fs,
+    pub fs: HostFs,
     pub meta_ns: usize,
     pub main_ns: usize,
     names: HashMap<String, Ino>,
@@ -35,6 +37,16 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
     let areas = cfg.areas(&dev.cfg.namespace_kinds(), ns)?;
     cfg.kernel_knobs()?;
     let (meta_ns, main_ns) = (areas.meta, areas.main);
+    if cfg.kind == FsKind::Ext4 {
+        let fs = Ext4::new(ext4_params(cfg), dev.capacity_bytes(main_ns))?;
+        return Ok(FsHost {
+            fs: HostFs::Ext4(fs),
+            meta_ns,
+            main_ns,
+            names: HashMap::new(),
+            reads_in_flight: 0,
+        });
+    }
     let zone = dev.zones(main_ns).map(|z| {
         let zc = z.zone_config();
         (
@@ -52,12 +64,33 @@ pub fn mount(cfg: &FsConfig, dev: &Device, ns: usize) -> Result<FsHost> {
     let p = params(cfg, zone, device_ipu)?;
     let fs = F2fs::new(p, &fsdev)?;
     Ok(FsHost {
-        fs,
+        fs: HostFs::F2fs(fs),
         meta_ns,
         main_ns,
         names: HashMap::new(),
         reads_in_flight: 0,
     })
+}
+
+/// ext4's defaults, then the `fs.ext4` keys and the page-cache keys of `[fs]`.
+fn ext4_params(cfg: &FsConfig) -> Ext4Params {
+    let e = &cfg.ext4;
+    let d = Ext4Params::default();
+    Ext4Params {
+        journal_blocks: e.journal_blocks,
+        commit_ms: e.commit.saturating_mul(1_000),
+        delalloc: !e.nodelalloc,
+        blocks_per_group: e.blocks_per_group,
+        inode_size: e.inode_size,
+        inode_ratio: e.inode_ratio,
+        flex_bg: e.flex_bg,
+        dirty_expire_ms: e.dirty_expire,
+        dirty_writeback_ms: e.dirty_writeback,
+        dirty_bytes: cfg.dirty_bytes.unwrap_or(d.dirty_bytes),
+        max_bio_bytes: cfg.max_bio_bytes.unwrap_or(d.max_bio_bytes),
+        page_copy_ns: cfg.page_copy_ns.unwrap_or(d.page_copy_ns),
+        max_zeroout_blocks: (e.extent_max_zeroout_kb / 4) as u32,
+    }
 }
 
 /// Kernel defaults for the main area, then the keys given.
@@ -145,8 +178,8 @@ impl FsHost {
 
     fn submit_batch(&mut self, dev: &mut Device, now: SimTime) -> SimTime {
         let (mut start, mut end) = (now, now);
-        for i in 0..self.fs.out.cmds.len() {
-            let c = self.fs.out.cmds[i];
+        for i in 0..self.fs.out().cmds.len() {
+            let c = self.fs.out().cmds[i];
             if c.barrier {
                 start = end;
             }
@@ -174,7 +207,7 @@ impl FsHost {
             }
             end = end.max(done.done);
         }
-        self.fs.out.clear();
+        self.fs.out().clear();
         end
     }
 
@@ -365,7 +398,7 @@ impl FileJob {
     /// `ipu=1` needs a main area whose device offers an in-place update budget.
     pub fn check_ipu(&self, job: &str, host: &FsHost) -> Result<()> {
         match &self.ipu_at {
-            Some((file, line)) if !host.fs.p.device_ipu => Err(Error::parse(
+            Some((file, line)) if !host.fs.device_ipu() => Err(Error::parse(
                 file,
                 *line,
                 format!("job '{job}': ipu=1 on files needs a zoned main area with an in-place update budget (zone.ipu_budget_bytes > 0)"),
@@ -375,13 +408,17 @@ impl FileJob {
     }
 
     /// At the job's start: create its files (unless `create_on_open`) and lay out those it
-    /// reads that are short (fio writes them first), with an fsync.
+    /// reads that are short (fio writes them first), with an fsync; a write job's files are
+    /// preallocated (fio's default `fallocate=native`; the F2FS model has none).
     pub fn setup(&mut self, host: &mut FsHost) {
         if self.create_on_open && !self.reads {
             return;
         }
         for f in 0..self.names.len() {
             let Ok(ino) = self.ino(host, f) else { return };
+            if !self.reads && host.fs.preallocate(ino, self.filesize).is_err() {
+                return;
+            }
             if self.reads && host.fs.size(ino) < self.filesize {
                 let from = host.fs.size(ino);
                 if host
@@ -436,7 +473,7 @@ impl FileJob {
                 Ok(if self.direct {
                     0
                 } else {
-                    io.len.div_ceil(4096) * host.fs.p.page_copy_ns
+                    io.len.div_ceil(4096) * host.fs.page_copy_ns()
                 })
             }
             IoKind::Flush => {
@@ -460,9 +497,18 @@ fn join(dir: &str, name: &str) -> String {
 
 /// The file system's columns of the time series (`stats.interval_ms`): segment classes,
 /// fragmentation, GC phase (0 off, 1 No-GC, 2 Normal, 3 Boosted) and cumulative bytes written
-/// by kind, from [`F2fs::sample`].
+/// by kind, from [`F2fs::sample`]; ext4: journal commits and blocks written by kind.
 impl crate::stats::SeriesSection for FsHost {
     fn series_columns(&self) -> Vec<&'static str> {
+        if self.fs.as_ext4().is_some() {
+            return vec![
+                "fs.journal_commits",
+                "fs.data_blocks",
+                "fs.journal_blocks",
+                "fs.metadata_home_blocks",
+                "fs.dirty_pages",
+            ];
+        }
         vec![
             "fs.free_segments",
             "fs.dirty_segments",
@@ -481,7 +527,21 @@ impl crate::stats::SeriesSection for FsHost {
 
     fn sample_series(&self, out: &mut Vec<f64>) {
         use crate::host::fs::GcPhase;
-        let s = self.fs.sample();
+        let f = match &self.fs {
+            HostFs::F2fs(f) => f,
+            HostFs::Ext4(e) => {
+                let c = e.counters();
+                out.extend([
+                    c.commits.total() as f64,
+                    c.data_blocks as f64,
+                    c.journal_blocks() as f64,
+                    c.meta_home.total() as f64,
+                    e.dirty_pages() as f64,
+                ]);
+                return;
+            }
+        };
+        let s = f.sample();
         let phase = match s.gc_phase {
             GcPhase::Off => 0.0,
             GcPhase::NoGc => 1.0,

@@ -15,7 +15,6 @@
 use crate::config::HostCpuConfig;
 use crate::engine::SimTime;
 use crate::host::cpu::{Burst, CpuConfig, HostCpu, Step, STEPS};
-use crate::host::fs::FsCounters;
 use crate::host::{HostIo, IoKind};
 use crate::stats::report::{HostCpuReport, LatencyBreakdown};
 
@@ -42,20 +41,26 @@ pub(super) struct CpuRun {
     /// the span of the last call's requests, and the end of all earlier ones.
     fs_last: (SimTime, SimTime),
     fs_before: SimTime,
+    /// A file job ran on ext4 (its step classes are reported).
+    ext4: bool,
 }
 
 /// What the file system did in one call: counters read before and after it.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct FsWork {
+    ext4: bool,
     node_blocks: u64,
     checkpoints: u64,
 }
 
 impl FsWork {
-    pub fn of(c: &FsCounters) -> FsWork {
+    /// From the file system's (ext4, metadata blocks, checkpoints or commits) so far: F2FS's
+    /// node blocks and checkpoints, or ext4's journalled blocks and commits.
+    pub fn of((ext4, node_blocks, checkpoints): (bool, u64, u64)) -> FsWork {
         FsWork {
-            node_blocks: c.node_bytes / 4096,
-            checkpoints: c.checkpoints.total,
+            ext4,
+            node_blocks,
+            checkpoints,
         }
     }
 }
@@ -76,6 +81,10 @@ impl CpuRun {
             (Step::F2fsFsync, cfg.f2fs_fsync_ns),
             (Step::F2fsNode, cfg.f2fs_node_ns),
             (Step::F2fsCheckpoint, cfg.f2fs_checkpoint_ns),
+            (Step::Ext4Write, cfg.ext4_write_ns),
+            (Step::Ext4Fsync, cfg.ext4_fsync_ns),
+            (Step::Ext4Commit, cfg.ext4_commit_ns),
+            (Step::Ext4JournalBlock, cfg.ext4_journal_block_ns),
             (Step::SqliteTxn, cfg.sqlite_txn_ns),
             (Step::SqlitePage, cfg.sqlite_page_ns),
             (Step::AppVerify, cfg.verify_mib_ns),
@@ -94,6 +103,7 @@ impl CpuRun {
             at_device: 0,
             arrived: 0,
             fs_last: (SimTime::ZERO, SimTime::ZERO),
+            ext4: false,
             fs_before: SimTime::ZERO,
         })
     }
@@ -145,20 +155,36 @@ impl CpuRun {
         self.cpu.advance(now.ns());
         let (before, after) = work;
         let mut b = Burst::of(Step::Syscall);
+        self.ext4 |= after.ext4;
+        let (write, fsync, node, cp) = if after.ext4 {
+            (
+                Step::Ext4Write,
+                Step::Ext4Fsync,
+                Step::Ext4JournalBlock,
+                Step::Ext4Commit,
+            )
+        } else {
+            (
+                Step::F2fsWrite,
+                Step::F2fsFsync,
+                Step::F2fsNode,
+                Step::F2fsCheckpoint,
+            )
+        };
         match io.kind {
             IoKind::Write => {
-                b.add(Step::F2fsWrite, 1);
+                b.add(write, 1);
             }
             IoKind::Flush => {
-                b.add(Step::F2fsFsync, 1);
+                b.add(fsync, 1);
             }
             _ => {}
         }
         if buffered && matches!(io.kind, IoKind::Write | IoKind::Read) {
             b.add(Step::PageCopy, io.len.div_ceil(4096));
         }
-        b.add(Step::F2fsNode, after.node_blocks - before.node_blocks);
-        b.add(Step::F2fsCheckpoint, after.checkpoints - before.checkpoints);
+        b.add(node, after.node_blocks - before.node_blocks);
+        b.add(cp, after.checkpoints - before.checkpoints);
         b.add(Step::BlockSubmit, cmds);
         let at = SimTime(self.cpu.run(src as usize, now.ns(), &b));
         self.splits[src as usize].host_ns += at.since(now);
@@ -225,8 +251,10 @@ impl CpuRun {
         debug_assert!(self.cpu.check().is_ok(), "{:?}", self.cpu.check());
         let w = window_ns.max(1) as f64;
         let busy = self.cpu.busy_ns().iter().map(|&b| b as f64 / w).collect();
+        // ext4's classes only when ext4 ran: the report of any other run is unchanged.
         let time_ns = Step::ALL
             .iter()
+            .filter(|s| self.ext4 || !s.is_ext4())
             .map(|&s| (s.name(), self.cpu.time_ns()[s as usize]))
             .collect();
         HostCpuReport {

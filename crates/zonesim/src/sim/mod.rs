@@ -215,7 +215,7 @@ pub(crate) fn run_resolved(
     // Unmount: the dirty data and a checkpoint reach the device.
     let mut fs_host = eng.fs.take();
     if let Some(h) = &mut fs_host {
-        h.fs.now = end.ns();
+        h.fs.set_now(end.ns());
         h.fs.sync();
         end = end.max(h.submit(eng.dev, end));
         if opts.check_invariants {

@@ -7,11 +7,13 @@
 use super::fs::FsHost;
 use crate::device::Device;
 use crate::engine::SimTime;
+use crate::host::hostfs::HostFs;
 use crate::host::iotailor::TailorCounters;
 use crate::host::order::OrderCounters;
 use crate::host::sched::DispatchCounters;
 use crate::stats::emulation::EmulationReport;
-use crate::stats::fs::{FsReport, ScenarioReport};
+use crate::stats::fs::{FsReport, FsSection, ScenarioReport};
+use crate::stats::fs_ext4::Ext4Report;
 use crate::stats::report::{
     HostCpuReport, HostReport, JobCdf, JobReport, PreconditionReport, SimReport, TraceReport,
 };
@@ -87,14 +89,17 @@ impl Default for RunRecord {
 pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
     let firmware = dev.firmware_report(r.host.window_ns);
     let device = dev.report();
-    let fs = fs.map(|h| FsReport::new(&h.fs, h.meta_ns, h.main_ns, &device));
+    let fs = fs.map(|h| match &h.fs {
+        HostFs::F2fs(f) => FsSection::F2fs(FsReport::new(f, h.meta_ns, h.main_ns, &device)),
+        HostFs::Ext4(f) => FsSection::Ext4(Ext4Report::new(f, h.main_ns, &device)),
+    });
     Report {
         zonesim_version: env!("CARGO_PKG_VERSION"),
         provenance: None,
         interrupted: r.interrupted,
         host: r.host,
         jobs: r.jobs,
-        end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf),
+        end_to_end_waf: fs.as_ref().map(|f| f.end_to_end_waf()),
         fs,
         scenario: r.scenario,
         host_cpu: r.host_cpu,

@@ -12,6 +12,7 @@ use crate::device::Device;
 use crate::engine::{rng_for, SimTime};
 use crate::error::{Error, Result};
 use crate::host::fs::{Ino, BLOCK_BYTES};
+use crate::host::hostfs::Files;
 use crate::host::scenario::{Scenario, Step};
 use crate::host::IoKind;
 use crate::stats::fs::{Iteration, ScenarioReport};
@@ -47,7 +48,7 @@ impl Runner<'_> {
     /// Wake the BG GC thread for every wake due by `until`.
     fn bg_until(&mut self, until: SimTime, idle: bool) {
         while let Some(t) = self.next_bg.filter(|&t| t <= until) {
-            self.h.fs.now = t.ns();
+            self.h.fs.set_now(t.ns());
             let sleep = self.h.fs.bg_tick(t.ns(), idle);
             self.h.submit(self.dev, t);
             self.next_bg = sleep.map(|s| t + s.max(1));
@@ -81,20 +82,20 @@ impl Runner<'_> {
         let mut off = 0;
         while off < size && !self.enospc {
             let len = bs.min(size - off);
-            self.h.fs.now = self.now.ns();
+            self.h.fs.set_now(self.now.ns());
             if self.h.fs.write(ino, off, len, false).is_err() {
                 self.h.submit(self.dev, self.now);
                 self.enospc = true;
                 return;
             }
-            let cpu = len.div_ceil(BLOCK_BYTES) * self.h.fs.p.page_copy_ns;
+            let cpu = len.div_ceil(BLOCK_BYTES) * self.h.fs.page_copy_ns();
             self.finish(IoKind::Write, len, cpu);
             off += len;
         }
     }
 
     fn fsync(&mut self, ino: Ino) {
-        self.h.fs.now = self.now.ns();
+        self.h.fs.set_now(self.now.ns());
         self.h.fs.fsync(ino, false);
         self.finish(IoKind::Flush, 0, 0);
     }
@@ -143,7 +144,7 @@ impl Runner<'_> {
                 let mut keep = VecDeque::with_capacity(list.len());
                 for (i, ino) in list.into_iter().enumerate() {
                     if i >= start && ((i - start + 1) as u64).is_multiple_of(*k) {
-                        self.h.fs.now = self.now.ns();
+                        self.h.fs.set_now(self.now.ns());
                         self.h.fs.unlink(ino);
                         self.finish(IoKind::Trim, 0, 0);
                     } else {
@@ -169,7 +170,7 @@ impl Runner<'_> {
                 let mut off = 0;
                 while off < size {
                     let len = (*bs).min(size - off);
-                    self.h.fs.now = self.now.ns();
+                    self.h.fs.set_now(self.now.ns());
                     self.h.fs.read(ino, off, len);
                     self.finish(IoKind::Read, len, 0);
                     off += len;
@@ -193,13 +194,13 @@ impl Runner<'_> {
                     let ino = files[(self.rng.next_u64() % files.len() as u64) as usize];
                     let slots = (self.h.fs.size(ino) / bs).max(1);
                     let off = (self.rng.next_u64() % slots) * bs;
-                    self.h.fs.now = self.now.ns();
+                    self.h.fs.set_now(self.now.ns());
                     if self.h.fs.write(ino, off, *bs, false).is_err() {
                         self.h.submit(self.dev, self.now);
                         self.enospc = true;
                         return;
                     }
-                    let cpu = bs / BLOCK_BYTES * self.h.fs.p.page_copy_ns;
+                    let cpu = bs / BLOCK_BYTES * self.h.fs.page_copy_ns();
                     self.finish(IoKind::Write, *bs, cpu);
                     if *fsync > 0 && (n + 1) % fsync == 0 {
                         self.fsync(ino);
@@ -208,19 +209,19 @@ impl Runner<'_> {
             }
             Step::Unlink { file } => {
                 if let Some(ino) = self.h.remove(file) {
-                    self.h.fs.now = self.now.ns();
+                    self.h.fs.set_now(self.now.ns());
                     self.h.fs.unlink(ino);
                     self.finish(IoKind::Trim, 0, 0);
                 }
             }
             Step::Sync => {
-                self.h.fs.now = self.now.ns();
+                self.h.fs.set_now(self.now.ns());
                 self.h.fs.sync();
                 self.finish(IoKind::Flush, 0, 0);
             }
             Step::Idle { ms } => {
                 let until = self.now + ms.saturating_mul(1_000_000);
-                let gate = self.now + self.h.fs.p.gc_idle_time_ms.saturating_mul(1_000_000);
+                let gate = self.now + self.h.fs.gc_idle_time_ms().saturating_mul(1_000_000);
                 self.bg_until(gate.min(until), self.h.fs.zoned_bg_gc());
                 self.bg_until(until, true);
                 self.now = until;
@@ -230,9 +231,9 @@ impl Runner<'_> {
 
     fn record(&mut self, iteration: u64) -> Iteration {
         let d = self.dev.report();
-        let c = self.h.fs.counters();
-        let fsw = c.fs_bytes_written() as f64 / c.data_bytes.max(1) as f64;
-        let e2e = d.flash.programmed_slots as f64 * BLOCK_BYTES as f64 / c.data_bytes.max(1) as f64;
+        let (fs_bytes, data_bytes) = self.h.fs.written();
+        let fsw = fs_bytes as f64 / data_bytes.max(1) as f64;
+        let e2e = d.flash.programmed_slots as f64 * BLOCK_BYTES as f64 / data_bytes.max(1) as f64;
         let mib_s = |b: u64, ns: u64| {
             if ns == 0 {
                 0.0
@@ -279,10 +280,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
     let mut h = mount(&fs_cfg, dev, opts.namespace)?;
     let t0 = h.submit(dev, dev.clock);
     dev.reset_counters();
-    let next_bg =
-        h.fs.p
-            .background_gc
-            .then(|| t0 + h.fs.p.gc_min_sleep_time_ms.saturating_mul(1_000_000));
+    let next_bg = h.fs.first_bg_wake(t0.ns()).map(SimTime);
     let measure = Instant::now();
     let measure_cpu = crate::stats::report::thread_cpu_s();
     let mut r = Runner {
@@ -328,7 +326,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
             break;
         }
     }
-    r.h.fs.now = r.now.ns();
+    r.h.fs.set_now(r.now.ns());
     r.h.fs.sync();
     let end = r.h.submit(r.dev, r.now);
     r.h.fs.check_invariants().map_err(Error::internal)?;

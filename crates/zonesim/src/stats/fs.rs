@@ -7,6 +7,52 @@ use crate::host::fs::stats::{CpCounts, Fragments, GcKindCounts, ReadSizes};
 use crate::host::fs::{F2fs, FsCounters, FsMode, GcPhase, BLOCK_BYTES};
 use serde::Serialize;
 
+/// The `fs` section: whichever model ran (`kind` says which).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)] // one per report
+pub enum FsSection {
+    F2fs(FsReport),
+    Ext4(super::fs_ext4::Ext4Report),
+}
+
+impl FsSection {
+    pub fn f2fs(&self) -> Option<&FsReport> {
+        match self {
+            FsSection::F2fs(r) => Some(r),
+            FsSection::Ext4(_) => None,
+        }
+    }
+
+    pub fn ext4(&self) -> Option<&super::fs_ext4::Ext4Report> {
+        match self {
+            FsSection::Ext4(r) => Some(r),
+            FsSection::F2fs(_) => None,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FsSection::F2fs(r) => r.kind,
+            FsSection::Ext4(r) => r.kind,
+        }
+    }
+
+    pub fn enospc(&self) -> u64 {
+        match self {
+            FsSection::F2fs(r) => r.enospc,
+            FsSection::Ext4(r) => r.enospc,
+        }
+    }
+
+    pub fn end_to_end_waf(&self) -> f64 {
+        match self {
+            FsSection::F2fs(r) => r.end_to_end_waf,
+            FsSection::Ext4(r) => r.end_to_end_waf,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FsReport {
     pub kind: &'static str,
@@ -245,7 +291,7 @@ pub struct Iteration {
     pub device_waf: f64,
     pub end_to_end_waf: f64,
     #[serde(flatten)]
-    pub sample: crate::host::fs::FsSample,
+    pub sample: crate::host::hostfs::Sample,
 }
 
 /// The `scenario` section of the report.

@@ -5,6 +5,7 @@ pub mod device;
 pub mod emulation;
 pub mod firmware;
 pub mod fs;
+pub mod fs_ext4;
 pub mod provenance;
 pub mod report;
 pub mod timeseries;

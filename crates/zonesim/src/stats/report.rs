@@ -123,7 +123,7 @@ pub struct Report {
     pub timeseries: Option<super::TimeSeries>,
     /// The host file system (`--fs`), docs/fs.md.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fs: Option<super::fs::FsReport>,
+    pub fs: Option<super::fs::FsSection>,
     /// Flash programs / user data bytes of the file system (= `fs.waf` × `device.waf`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_to_end_waf: Option<f64>,
