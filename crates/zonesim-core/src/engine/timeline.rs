@@ -429,6 +429,43 @@ mod tests {
             }
         }
 
+        /// Short operations (reads) leave holes that long ones (programs) cannot use, so a
+        /// search for a long gap walks past many short holes (as on a die with GC booked
+        /// ahead): against the plain list, with the past dropped and unions (`occupy`) now
+        /// and then, every start and interval agrees.
+        #[test]
+        fn short_and_long_reservations_match_a_plain_sorted_list(
+            ops in proptest::collection::vec(
+                (0u64..30, 0u64..30_000, any::<bool>(), 0u8..64), 200..2000)
+        ) {
+            let mut t = Timeline::with_min_gap(10);
+            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut now = 0;
+            for (step, delay, long, kind) in ops {
+                now += step;
+                let ready = now + delay;
+                let dur = if long { 150 + delay % 250 } else { 10 + delay % 15 };
+                match kind {
+                    0 => {
+                        t.advance(SimTime(now));
+                        flat.advance(now);
+                    }
+                    1 => {
+                        let (s, e) = (SimTime(ready), SimTime(ready + dur));
+                        prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + dur));
+                    }
+                    _ => {
+                        let slot = t.find(SimTime(ready), dur);
+                        t.take(slot, dur);
+                        prop_assert_eq!(slot.start.0, flat.reserve(ready, dur));
+                    }
+                }
+                prop_assert!(t.check());
+                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
+                prop_assert_eq!(&live, &flat.busy);
+            }
+        }
+
         #[test]
         fn reservations_never_overlap_and_start_when_ready(
             ops in proptest::collection::vec((0u64..1000, 1u64..50), 1..200)
