@@ -159,7 +159,7 @@ fn full_file_system_answers_enospc() {
 fn holes_of_deleted_files_are_recycled_and_the_dirty_lists_kept() {
     let mut fs = conv(64);
     // Fill with 32 KiB files (written back every 64), then delete every second one.
-    let mut fill = |fs: &mut F2fs, prefix: &str| {
+    let fill = |fs: &mut F2fs, prefix: &str| {
         let mut inos = Vec::new();
         for k in 0.. {
             let Ok(i) = fs.create(ROOT, &format!("{prefix}{k}"), 0) else {
