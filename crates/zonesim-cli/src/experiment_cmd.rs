@@ -234,14 +234,8 @@ fn run_cmd(
 fn write_records(dir: &Path, outs: &[(Outcome, f64)], opts: ExpOptions) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for (o, wall_s) in outs {
-        let rec = Recorded {
-            scale: opts.scale,
-            seed: opts.seed,
-            wall_s: (*wall_s * 10.0).round() / 10.0,
-            outcome: o,
-        };
+        let text = Recorded::text(o, opts.scale, opts.seed, *wall_s);
         let p = dir.join(format!("{}.json", o.name));
-        let text = serde_json::to_string_pretty(&rec)? + "\n";
         std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
     }
     Ok(())

@@ -28,6 +28,21 @@ pub struct Recorded<'a> {
     pub outcome: &'a Outcome,
 }
 
+impl Recorded<'_> {
+    /// The record's text as stored (`results/paper/NAME.json`; the CLI's `--out` and Python's
+    /// suite write it): pretty JSON, the wall time to 0.1 s. Serialised from the outcome itself,
+    /// never re-parsed, so every number is the run's to the last digit.
+    pub fn text(o: &Outcome, scale: Scale, seed: u64, wall_s: f64) -> String {
+        let rec = Recorded {
+            scale,
+            seed,
+            wall_s: (wall_s * 10.0).round() / 10.0,
+            outcome: o,
+        };
+        serde_json::to_string_pretty(&rec).expect("a record serialises") + "\n"
+    }
+}
+
 /// A stored outcome read back: what the scoreboard needs of it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Record {

@@ -204,6 +204,20 @@ fn experiment_list() -> Vec<(&'static str, &'static str)> {
 #[pyfunction]
 #[pyo3(signature = (name, scale="full", seed=1))]
 fn experiment(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<(String, f64)> {
+    let (out, _, wall_s) = run_experiment(py, name, scale, seed)?;
+    Ok((
+        serde_json::to_string(&out).expect("outcome serialises"),
+        wall_s,
+    ))
+}
+
+/// Run experiment `name` at `scale` with the GIL released: its outcome, scale and wall time.
+fn run_experiment(
+    py: Python<'_>,
+    name: &str,
+    scale: &str,
+    seed: u64,
+) -> PyResult<(experiments::Outcome, Scale, f64)> {
     let e = experiments::find(name).map_err(to_py)?;
     let scale: Scale = scale
         .parse()
@@ -212,11 +226,7 @@ fn experiment(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<(S
     let out = py
         .allow_threads(|| (e.run)(&ExpOptions { seed, scale }))
         .map_err(to_py)?;
-    let wall_s = t.elapsed().as_secs_f64();
-    Ok((
-        serde_json::to_string(&out).expect("outcome serialises"),
-        wall_s,
-    ))
+    Ok((out, scale, t.elapsed().as_secs_f64()))
 }
 
 /// The points of a sweep grid: every combination of the values of `grid` (key, values as
@@ -290,15 +300,10 @@ fn scoreboard(dir: Option<PathBuf>) -> PyResult<(String, String)> {
 #[pyfunction]
 #[pyo3(signature = (name, scale, seed=1))]
 fn experiment_record(py: Python<'_>, name: &str, scale: &str, seed: u64) -> PyResult<String> {
-    let (text, wall_s) = experiment(py, name, scale, seed)?;
-    let outcome: serde_json::Value = serde_json::from_str(&text).expect("outcome is JSON");
-    let rec = serde_json::json!({
-        "scale": scale,
-        "seed": seed,
-        "wall_s": (wall_s * 10.0).round() / 10.0,
-        "outcome": outcome,
-    });
-    Ok(serde_json::to_string_pretty(&rec).expect("record serialises") + "\n")
+    let (out, scale, wall_s) = run_experiment(py, name, scale, seed)?;
+    Ok(experiments::scoreboard::Recorded::text(
+        &out, scale, seed, wall_s,
+    ))
 }
 
 #[pymodule]

@@ -92,6 +92,9 @@ impl F2fs {
                 ));
             }
         }
+        if self.segs.dirty != super::seglist::DirtySeglist::build(&self.segs.segs) {
+            return Err("the dirty segment lists differ from the segments they list".into());
+        }
         let free_secs = self.segs.secs.iter().filter(|s| s.free).count() as u32;
         if free_secs != self.segs.free_secs {
             return Err(format!(

@@ -6,7 +6,7 @@
 //! ([`layout::FsDevice`]).
 //!
 //! Rooms: `layout` (blocks, segments, sections, metadata areas, mkfs reserve), `seg` (SIT in
-//! memory), `node` (node addressing), `write` (page cache, writeback, IPU/OPU, logs), `ssr` (slack space recycling),
+//! memory), `seglist` (the dirty segment lists SSR scans), `node` (node addressing), `write` (page cache, writeback, IPU/OPU, logs), `ssr` (slack space recycling),
 //! `cp` (checkpoints), `gc` (foreground and background GC, zoned phases), `ipu` (files marked
 //! for the device's budget-based in-place update, ZMS; the fallback when refused), `stats` (counters,
 //! report sample), `check` (invariants). docs/fs.md documents the model and its keys.
@@ -21,6 +21,7 @@ pub mod layout;
 pub mod node;
 pub mod params;
 pub mod seg;
+pub mod seglist;
 mod ssr;
 pub mod stats;
 #[cfg(test)]

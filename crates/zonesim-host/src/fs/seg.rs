@@ -4,6 +4,7 @@
 //! logs and nodes", "Fragmentation level").
 
 use super::layout::{Geometry, BLKS_PER_SEG};
+use super::seglist::{dirty_type, DirtySeglist};
 
 /// No log owns the segment.
 pub const NO_LOG: u8 = u8::MAX;
@@ -52,6 +53,8 @@ pub struct SegTable {
     seq: u64,
     /// Round-robin cursor of free-section search.
     cursor: u32,
+    /// The dirty segment list of each log type (SSR's victims), kept as segments change.
+    pub dirty: DirtySeglist,
 }
 
 impl SegTable {
@@ -70,7 +73,6 @@ impl SegTable {
             g.sections as usize
         ];
         SegTable {
-            segs,
             secs,
             free_segs: g.usable_segs(),
             free_secs: g.sections,
@@ -79,6 +81,8 @@ impl SegTable {
             usable_per_sec: g.usable_segs_per_sec,
             seq: 0,
             cursor: 0,
+            dirty: DirtySeglist::build(&segs),
+            segs,
         }
     }
 
@@ -97,9 +101,12 @@ impl SegTable {
     #[inline]
     pub fn add_valid(&mut self, seg: u32, now: u64, mtime: u64) {
         let s = &mut self.segs[seg as usize];
+        let was = dirty_type(s);
         let v = s.valid as u64;
         s.mtime = (s.mtime * v + if mtime == 0 { now } else { mtime }) / (v + 1);
         s.valid += 1;
+        let is = dirty_type(s);
+        self.dirty.moved(seg, was, is);
         self.secs[(seg / self.segs_per_sec) as usize].valid += 1;
     }
 
@@ -111,11 +118,14 @@ impl SegTable {
             s.valid > 0,
             "invalidating a block of segment {seg} with none valid"
         );
+        let was = dirty_type(s);
         s.valid -= 1;
         s.held += 1;
+        let is = dirty_type(s);
         if s.valid == 0 && !s.current {
             self.prefree += 1;
         }
+        self.dirty.moved(seg, was, is);
         self.secs[(seg / self.segs_per_sec) as usize].valid -= 1;
     }
 
@@ -148,6 +158,7 @@ impl SegTable {
     pub fn open(&mut self, seg: u32, log: u8, now: u64) {
         let s = &mut self.segs[seg as usize];
         debug_assert!(s.free, "opening segment {seg}, which is not free");
+        debug_assert_eq!(dirty_type(s), None, "a free segment is in no dirty list");
         *s = Seg {
             valid: 0,
             held: 0,
@@ -168,8 +179,11 @@ impl SegTable {
         if s.valid == 0 {
             self.prefree -= 1;
         }
+        let was = dirty_type(s);
         s.current = true;
         s.log = log;
+        let is = dirty_type(s);
+        self.dirty.moved(seg, was, is);
         self.secs[(seg / self.segs_per_sec) as usize].current += 1;
     }
 

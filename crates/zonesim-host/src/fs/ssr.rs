@@ -20,6 +20,7 @@
 use super::layout::BLKS_PER_SEG;
 use super::params::FsMode;
 use super::seg::Seg;
+use super::seglist::DirtySeglist;
 use super::{F2fs, COLD_DATA, COLD_NODE, HOT_DATA, HOT_NODE, WARM_DATA, WARM_NODE};
 
 /// The types `get_ssr_segment` tries for `log`, in order: its own first.
@@ -34,27 +35,21 @@ pub(super) fn ssr_order(log: u8) -> [u8; 3] {
     }
 }
 
-/// In the dirty list of type `t` (`locate_dirty_segment`): written by `t`, some but not all
-/// blocks valid.
-#[inline]
-fn dirty_of(s: &Seg, t: u8) -> bool {
-    !s.free && s.log == t && s.valid > 0 && (s.valid as u32) < BLKS_PER_SEG
-}
-
 /// One bounded greedy scan (`f2fs_get_victim`, SSR): over the dirty segments of type `t`
-/// from `offset`, wrapping at the end back to `last_victim` (then cleared, as the kernel),
-/// at most `max_search` of them. Returns the segment with the fewest checkpointed-valid blocks
-/// (below a full segment, first found on a tie) and the new `last_victim`.
+/// (`dirty`: the lists of `segs`) from `offset`, wrapping at the end back to `last_victim` (then
+/// cleared, as the kernel), at most `max_search` of them. Returns the segment with the fewest
+/// checkpointed-valid blocks (below a full segment, first found on a tie) and the new
+/// `last_victim`.
 pub(super) fn ssr_scan(
     segs: &[Seg],
+    dirty: &DirtySeglist,
     t: u8,
     offset: u32,
     last_victim: u32,
     max_search: u32,
 ) -> (Option<u32>, u32) {
     let n = segs.len() as u32;
-    let nr_dirty = segs.iter().filter(|s| dirty_of(s, t)).count() as u32;
-    let max_search = nr_dirty.min(max_search);
+    let max_search = dirty.count(t).min(max_search);
     let (orig, mut lv) = (last_victim, last_victim);
     let (mut end, mut i) = (n, offset.min(n));
     let (mut best, mut min_cost) = (None, BLKS_PER_SEG);
@@ -63,7 +58,7 @@ pub(super) fn ssr_scan(
     }
     let mut searched = 0;
     loop {
-        let Some(seg) = (i..end).find(|&k| dirty_of(&segs[k as usize], t)) else {
+        let Some(seg) = dirty.next(t, i, end) else {
             if lv != 0 {
                 (end, lv, i) = (lv, 0, 0);
                 continue;
@@ -127,6 +122,7 @@ impl F2fs {
             };
             let (v, lv) = ssr_scan(
                 &self.segs.segs,
+                &self.segs.dirty,
                 t,
                 offset,
                 self.ssr_last_victim,
@@ -180,9 +176,18 @@ mod tests {
             seg(WARM_DATA, 10, 502), // no free slot
         ];
         segs[6].current = true;
-        assert_eq!(ssr_scan(&segs, WARM_DATA, 0, 0, 4096).0, Some(3));
-        assert_eq!(ssr_scan(&segs, COLD_DATA, 0, 0, 4096).0, Some(1));
-        assert_eq!(ssr_scan(&segs, HOT_DATA, 0, 0, 4096).0, None);
+        assert_eq!(
+            ssr_scan(&segs, &DirtySeglist::build(&segs), WARM_DATA, 0, 0, 4096).0,
+            Some(3)
+        );
+        assert_eq!(
+            ssr_scan(&segs, &DirtySeglist::build(&segs), COLD_DATA, 0, 0, 4096).0,
+            Some(1)
+        );
+        assert_eq!(
+            ssr_scan(&segs, &DirtySeglist::build(&segs), HOT_DATA, 0, 0, 4096).0,
+            None
+        );
     }
 
     /// `max_victim_search` bounds the scan; the next scan resumes after where it stopped.
@@ -194,11 +199,14 @@ mod tests {
             seg(WARM_DATA, 100, 0),
             seg(WARM_DATA, 400, 0),
         ];
-        let (v, lv) = ssr_scan(&segs, WARM_DATA, 0, 0, 2);
+        let (v, lv) = ssr_scan(&segs, &DirtySeglist::build(&segs), WARM_DATA, 0, 0, 2);
         assert_eq!((v, lv), (Some(1), 2));
-        let (v, lv) = ssr_scan(&segs, WARM_DATA, lv, lv, 2);
+        let (v, lv) = ssr_scan(&segs, &DirtySeglist::build(&segs), WARM_DATA, lv, lv, 2);
         assert_eq!((v, lv), (Some(2), 0));
         // Unbounded: the global minimum.
-        assert_eq!(ssr_scan(&segs, WARM_DATA, 0, 0, 4096).0, Some(2));
+        assert_eq!(
+            ssr_scan(&segs, &DirtySeglist::build(&segs), WARM_DATA, 0, 0, 4096).0,
+            Some(2)
+        );
     }
 }

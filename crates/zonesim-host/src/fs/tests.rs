@@ -153,6 +153,44 @@ fn full_file_system_answers_enospc() {
     fs.check_invariants().unwrap();
 }
 
+/// Files deleted every second one leave dirty segments; writing on when free sections run low
+/// reuses them (SSR), and the kept dirty segment lists still match the segments.
+#[test]
+fn holes_of_deleted_files_are_recycled_and_the_dirty_lists_kept() {
+    let mut fs = conv(64);
+    // Fill with 32 KiB files (written back every 64), then delete every second one.
+    let fill = |fs: &mut F2fs, prefix: &str| {
+        let mut inos = Vec::new();
+        for k in 0.. {
+            let Ok(i) = fs.create(ROOT, &format!("{prefix}{k}"), 0) else {
+                break;
+            };
+            inos.push(i);
+            if fs.write(i, 0, 32 << 10, false).is_err() {
+                break;
+            }
+            if k % 64 == 63 {
+                fs.sync();
+                fs.check_invariants().unwrap();
+            }
+            fs.out.clear();
+        }
+        fs.sync();
+        fs.out.clear();
+        inos
+    };
+    let inos = fill(&mut fs, "f");
+    for i in inos.iter().step_by(2) {
+        fs.unlink(*i);
+    }
+    fs.sync();
+    fs.out.clear();
+    assert!(fs.segs.classes().1 > 0, "no dirty segment left");
+    fill(&mut fs, "g");
+    assert!(fs.counters().ssr_segments > 0, "no SSR segment opened");
+    fs.check_invariants().unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
     #[test]

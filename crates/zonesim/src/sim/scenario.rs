@@ -27,9 +27,9 @@ struct Runner<'a> {
     h: FsHost,
     now: SimTime,
     stats: IoStats,
-    /// Live files per directory, oldest first, and where the batch created since the last
-    /// `delete_every` of the directory starts.
-    live: HashMap<String, (VecDeque<Ino>, usize)>,
+    /// Live files per directory (inode and creation number, which names it), oldest first,
+    /// and where the batch created since the last `delete_every` of the directory starts.
+    live: HashMap<String, (VecDeque<(Ino, u64)>, usize)>,
     created: u64,
     rng: crate::engine::Rng,
     next_bg: Option<SimTime>,
@@ -128,10 +128,16 @@ impl Runner<'_> {
                 bs,
             } => {
                 for _ in 0..*files {
-                    let name = format!("{}/f{}", dir.trim_end_matches('/'), self.created);
+                    let n = self.created;
                     self.created += 1;
-                    let Some(ino) = self.open(&name) else { return };
-                    self.live.entry(dir.clone()).or_default().0.push_back(ino);
+                    let Some(ino) = self.open(&created_name(dir, n)) else {
+                        return;
+                    };
+                    self.live
+                        .entry(dir.clone())
+                        .or_default()
+                        .0
+                        .push_back((ino, n));
                     self.write_file(ino, *size, *bs);
                     if self.enospc {
                         return;
@@ -142,13 +148,16 @@ impl Runner<'_> {
                 // Every k-th file of the batch created since the last delete_every here.
                 let (list, start) = self.live.remove(dir).unwrap_or_default();
                 let mut keep = VecDeque::with_capacity(list.len());
-                for (i, ino) in list.into_iter().enumerate() {
+                for (i, (ino, n)) in list.into_iter().enumerate() {
                     if i >= start && ((i - start + 1) as u64).is_multiple_of(*k) {
+                        // Its name goes with it: names of deleted files would pile up over
+                        // the iterations (millions in the §5.5 loop at paper scale).
+                        self.h.remove(&created_name(dir, n));
                         self.h.fs.set_now(self.now.ns());
                         self.h.fs.unlink(ino);
                         self.finish(IoKind::Trim, 0, 0);
                     } else {
-                        keep.push_back(ino);
+                        keep.push_back((ino, n));
                     }
                 }
                 let n = keep.len();
@@ -185,7 +194,7 @@ impl Runner<'_> {
                 let files: Vec<Ino> = self
                     .live
                     .get(dir)
-                    .map(|l| l.0.iter().copied().collect())
+                    .map(|l| l.0.iter().map(|f| f.0).collect())
                     .unwrap_or_default();
                 if files.is_empty() {
                     return;
@@ -259,6 +268,11 @@ impl Runner<'_> {
         (self.file_written, self.file_ns) = (0, 0);
         it
     }
+}
+
+/// The name of the `n`-th file a `create` step made, in `dir`.
+fn created_name(dir: &str, n: u64) -> String {
+    format!("{}/f{n}", dir.trim_end_matches('/'))
 }
 
 /// Run scenario `sc` on the host file system (`[fs]`) of `dev`, from its clock on.
