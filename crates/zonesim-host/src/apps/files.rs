@@ -47,4 +47,6 @@ pub trait AppHost {
     type Fs: FileIo;
     fn fs(&mut self) -> &mut Self::Fs;
     fn submit(&mut self, at: u64) -> u64;
+    /// The application's setup (sysbench's `prepare`) ended at `at`: what follows is measured.
+    fn prepared(&mut self, _at: u64) {}
 }

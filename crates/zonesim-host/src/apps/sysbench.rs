@@ -233,6 +233,7 @@ pub fn run_with<H: AppHost>(
 ) -> Result<SysbenchOutcome, FsError> {
     let mut db = Innodb::create(h.fs(), cfg, s.tables, s.table_size)?;
     let t0 = db.prepare(h, now)?;
+    h.prepared(t0);
     let end = t0 + s.time_s * 1_000_000_000;
     let stmts = s.statements();
     let mut threads: Vec<Thread> = (0..s.threads)
