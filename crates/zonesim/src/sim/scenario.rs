@@ -116,12 +116,14 @@ impl Runner<'_> {
     fn step(&mut self, s: &Step) -> Result<()> {
         if let Step::Sysbench(spec) = s {
             let seed = self.seed ^ self.created;
-            let app = super::sysbench::AppRun {
+            let free = self.h.fs.free_bytes();
+            let mut app = super::sysbench::AppRun {
                 dev: self.dev,
                 host: &mut self.h,
                 measure_run: false,
             };
-            let (rep, _, end) = super::sysbench::run_step(app, spec, self.now, seed, self.check)?;
+            let (rep, _, end) =
+                super::sysbench::run_step(&mut app, free, spec, self.now, seed, self.check)?;
             self.created += 1;
             self.app = Some(rep);
             self.now = end;
