@@ -322,7 +322,18 @@ fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
     let r = row_dir("SUP-GC vs the best other", "p95 latency change %", p95, false)
         .id(&format!("supgc.fig{}.p95-best", f.fig))
         .src(&src(" (f): \"SUP-GC achieves the best performance in this tail latency metric as well\"; the lowest p95 of the four"));
-    rows.push(declared(r, &evidence(p95, "the best other p95")));
+    let ev = evidence(p95, "the best other p95");
+    rows.push(if f.fig == 20 {
+        // Within 1 % of the best other at full scale: the verdict turns with the scale.
+        r.scale_dependent(P95_RW_SCALE).gap_at(
+            o.scale,
+            &[Scale::Quick],
+            Cause::MissingMechanism,
+            &format!("{GAP} {ev}"),
+        )
+    } else {
+        declared(r, &ev)
+    });
     for (vi, (label, _, _)) in VARIANTS.iter().enumerate() {
         let (sup, base) = (&pts[4 + 2 * vi], &pts[5 + 2 * vi]);
         for (k, (_, metric, _)) in METRICS.iter().enumerate() {
@@ -352,6 +363,9 @@ fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
 
 /// Why SUP-GC's lead does not appear (every checked row): the measured evidence is appended.
 const GAP: &str = "In the model SUP-GC's GC page moves are no lower than the single stream's under this workload (GC survivors in their own stream, new writes in another), so none of its TPS, latency, erase and move gains appears; the paper's setup differs in mechanisms the model lacks: ext4 (its journal commits and metadata writes on every fsync; here the files are written in place on the raw device; on the F2FS model instead, measured once at quick scale, write-only: SUP-GC +118.6 % GC page moves and -4.1 % TPS against Cosmos+), MySQL's binary log (a sequential append and an fsync per commit group), and statement CPU time; which of them decides the sign is not measured.";
+
+/// Why Fig. 20's p95 row holds at full scale and not at quick (measured, seed 1).
+const P95_RW_SCALE: &str = "measured: quick +11.0 % (SUP-GC's p95 above the best other's: known gap), full -0.3 % (below it: the direction holds); the paper-scale verdict is not recorded";
 
 /// A checked row declared a known gap with [`GAP`] and its measured `evidence` (all of them
 /// are: a row that comes to pass is a stale gap and fails the run).
