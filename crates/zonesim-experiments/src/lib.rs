@@ -22,6 +22,7 @@ mod pool;
 mod steady;
 mod supgc_fio;
 mod supgc_free;
+mod supgc_mysql;
 mod supgc_throughput;
 mod zms_common;
 mod zms_multizone;
@@ -139,6 +140,16 @@ pub fn all() -> Vec<Experiment> {
             name: "supgc-fio",
             title: "SUP-GC / Bloom / single-stream GC placement under fio randrw (SUP-GC §5.3.2)",
             run: supgc_fio::run,
+        },
+        Experiment {
+            name: "supgc-mysql-write",
+            title: "SUP-GC §5.3.3 Fig. 19: sysbench oltp_write_only on MySQL/InnoDB, SUP-GC vs Cosmos+ / BF / GCaR",
+            run: supgc_mysql::run_write,
+        },
+        Experiment {
+            name: "supgc-mysql-rw",
+            title: "SUP-GC §5.3.3 Fig. 20: sysbench oltp_read_write on MySQL/InnoDB, SUP-GC vs Cosmos+ / BF / GCaR",
+            run: supgc_mysql::run_rw,
         },
         Experiment {
             name: "supgc-throughput",
@@ -263,7 +274,11 @@ mod tests {
     /// supgc ones are run by scripts/check-experiments on the release binary).
     #[test]
     fn experiments_run_quick() {
-        for e in all().into_iter().filter(|e| e.name != "supgc-fio") {
+        let release_only = ["supgc-fio", "supgc-mysql-write", "supgc-mysql-rw"];
+        for e in all()
+            .into_iter()
+            .filter(|e| !release_only.contains(&e.name))
+        {
             let o = (e.run)(&ExpOptions {
                 seed: 1,
                 scale: Scale::Quick,

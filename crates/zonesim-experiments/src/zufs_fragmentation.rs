@@ -453,7 +453,7 @@ fn zufs_rows(rows: &mut Vec<Row>, z: &Aged, c: &Aged, o: &ExpOptions) {
             .id(id)
             .src(&format!("{SRC}, Fig. 9c: \"ZUFS experiences dips in write throughput around the 40th and 80th iterations\" (a dip: a test-file write at least 10 % below the median of the 11 iterations centred on it, 0 if none; ±10 iterations: \"around\", read off a figure)"));
         rows.push(if at == 80 {
-            let free = z.its.iter().find(|i| i.iteration == it).map_or(0, |i| i.sample.free_sections);
+            let free = z.its.iter().find(|i| i.iteration == it).map_or(0, |i| i.sample.f2fs().free_sections);
             r.scale_dependent(DIP_80_SCALE).gap_at(o.scale, &[Scale::Paper], Cause::ModelDefect, &format!("the deepest dip of iterations 60..100 is at iteration {it} ({depth:.1} %, {free} free sections): past iteration 90 our dips are the test-file writes that wait for foreground GC, which the paper's ZUFS never needs (Fig. 10b). {ev}"))
         } else {
             r

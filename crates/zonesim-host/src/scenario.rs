@@ -1,8 +1,12 @@
 //! Aging scenarios (docs/fs.md "Scenario format"): file-system procedures fio cannot express —
 //! create N files, delete every k-th, overwrite randomly, write and read a test file — as TOML
 //! steps, run once (`[[setup]]`) and then in a loop (`[repeat]`) until a stop condition, with a
-//! record per iteration. `sim::scenario` runs them on the host file system.
+//! record per iteration. `sim::scenario` runs them on the host file system. A step is an `op`
+//! or an application run: `sysbench = { test = "oltp_write_only", tables = N, ... }` (sysbench's
+//! OLTP on the InnoDB model, `apps::sysbench`). `[[step]]` is another name for `[[setup]]`.
 
+use crate::apps::innodb::FlushMethod;
+use crate::apps::sysbench::{self as sb, RandType, SysbenchSpec, Test};
 use crate::fio::parse_size;
 use serde::Deserialize;
 use zonesim_core::error::{Error, Result};
@@ -37,6 +41,8 @@ pub enum Step {
     Sync,
     /// Idle for `ms` simulated milliseconds (background GC may run).
     Idle { ms: u64 },
+    /// sysbench OLTP on the InnoDB model: prepare the tables, then run.
+    Sysbench(SysbenchSpec),
 }
 
 /// A whole scenario.
@@ -76,6 +82,8 @@ struct RawScenario {
     name: String,
     #[serde(default)]
     setup: Vec<Spanned<RawStep>>,
+    #[serde(default)]
+    step: Vec<Spanned<RawStep>>,
     repeat: Option<RawRepeat>,
 }
 
@@ -90,7 +98,8 @@ struct RawRepeat {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStep {
-    op: Spanned<String>,
+    op: Option<Spanned<String>>,
+    sysbench: Option<Spanned<RawSysbench>>,
     dir: Option<Spanned<String>>,
     file: Option<Spanned<String>>,
     files: Option<Spanned<u64>>,
@@ -100,6 +109,23 @@ struct RawStep {
     k: Option<Spanned<u64>>,
     fsync: Option<Spanned<u64>>,
     ms: Option<Spanned<u64>>,
+}
+
+/// A `sysbench = { ... }` step: sysbench's option names, and the InnoDB settings a step may
+/// change.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSysbench {
+    test: Spanned<String>,
+    tables: Spanned<u64>,
+    table_size: Spanned<u64>,
+    threads: Spanned<u64>,
+    time_s: Spanned<u64>,
+    rand_type: Option<Spanned<String>>,
+    buffer_pool_mb: Option<Spanned<u64>>,
+    trx_commit: Option<Spanned<u64>>,
+    doublewrite: Option<Spanned<bool>>,
+    flush_method: Option<Spanned<String>>,
 }
 
 /// The 1-based line of byte `at` of `text`.
@@ -133,7 +159,8 @@ impl Scenario {
                 })
                 .collect()
         };
-        let setup = conv(raw.setup, "setup")?;
+        let mut setup = conv(raw.setup, "setup")?;
+        setup.extend(conv(raw.step, "scenario")?);
         let (steps, max_iterations, stop) = match raw.repeat {
             Some(r) => {
                 let stop = match r.stop_when_free_below {
@@ -196,9 +223,84 @@ fn bounded(
     ))
 }
 
+/// One of the named values of a key, or the error at it.
+fn one_of<T: Copy>(
+    v: &Spanned<String>,
+    key: &str,
+    names: &[(&str, T)],
+) -> std::result::Result<T, StepError> {
+    names
+        .iter()
+        .find(|(n, _)| *n == v.get_ref())
+        .map(|&(_, x)| x)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            (
+                v.span().start,
+                format!(
+                    "{key} '{}': expected one of {}",
+                    v.get_ref(),
+                    all.join(", ")
+                ),
+            )
+        })
+}
+
+fn sysbench(r: RawSysbench) -> std::result::Result<Step, StepError> {
+    let test = one_of(
+        &r.test,
+        "sysbench.test",
+        &[
+            ("oltp_write_only", Test::WriteOnly),
+            ("oltp_read_write", Test::ReadWrite),
+        ],
+    )?;
+    let mut s = SysbenchSpec::new(test);
+    s.tables = bounded(&r.tables, "sysbench.tables", 1..=sb::MAX_TABLES)? as u32;
+    s.table_size = bounded(&r.table_size, "sysbench.table_size", 1..=sb::MAX_TABLE_SIZE)?;
+    s.threads = bounded(&r.threads, "sysbench.threads", 1..=sb::MAX_THREADS)? as u32;
+    s.time_s = bounded(&r.time_s, "sysbench.time_s", 1..=sb::MAX_TIME_S)?;
+    if let Some(v) = &r.rand_type {
+        let names = [
+            ("special", RandType::Special),
+            ("uniform", RandType::Uniform),
+        ];
+        s.rand_type = one_of(v, "sysbench.rand_type", &names)?;
+    }
+    if let Some(v) = &r.buffer_pool_mb {
+        let (lo, hi) = sb::BUFFER_POOL_MB;
+        s.buffer_pool_mb = bounded(v, "sysbench.buffer_pool_mb", lo..=hi)?;
+    }
+    if let Some(v) = &r.trx_commit {
+        s.trx_commit = bounded(v, "sysbench.trx_commit", 0..=2)? as u8;
+    }
+    if let Some(v) = &r.doublewrite {
+        s.doublewrite = *v.get_ref();
+    }
+    if let Some(v) = &r.flush_method {
+        let names = [
+            ("fsync", FlushMethod::Fsync),
+            ("O_DIRECT", FlushMethod::ODirect),
+        ];
+        s.flush_method = one_of(v, "sysbench.flush_method", &names)?;
+    }
+    Ok(Step::Sysbench(s))
+}
+
 fn step(s: RawStep) -> std::result::Result<Step, StepError> {
-    let op = s.op.get_ref().as_str();
-    let op_at = s.op.span().start;
+    let op_s = match (s.op, s.sysbench) {
+        (None, Some(sb)) => return sysbench(sb.into_inner()),
+        (Some(op), None) => op,
+        (Some(op), Some(_)) => {
+            return Err((
+                op.span().start,
+                "a step is either an op or sysbench, not both".into(),
+            ))
+        }
+        (None, None) => return Err((0, "a step needs op = \"...\" or sysbench = { ... }".into())),
+    };
+    let op = op_s.get_ref().as_str();
+    let op_at = op_s.span().start;
     let missing = |key: &str| (op_at, format!("op '{op}' needs {key}"));
     let size =
         |v: &Option<Spanned<String>>, key: &str, max: u64| -> std::result::Result<u64, StepError> {
@@ -404,5 +506,57 @@ file = "/t/big"
         );
         let ok = Scenario::parse("[[setup]]\nop = \"idle\"\nms = 86400000\n", "s").unwrap();
         assert_eq!(ok.setup, vec![Step::Idle { ms: MAX_IDLE_MS }]);
+    }
+
+    /// A `sysbench` step: sysbench's option names, defaults for the optional keys, and each
+    /// bad value refused at its own line.
+    #[test]
+    fn sysbench_steps() {
+        let s = Scenario::parse(
+            "[[step]]\nsysbench = { test = \"oltp_write_only\", tables = 2, table_size = 20000, threads = 4, time_s = 2 }\n",
+            "sb.toml",
+        )
+        .unwrap();
+        let Step::Sysbench(b) = &s.setup[0] else {
+            panic!("{:?}", s.setup)
+        };
+        assert_eq!(
+            (b.tables, b.table_size, b.threads, b.time_s),
+            (2, 20000, 4, 2)
+        );
+        assert_eq!(
+            (b.trx_commit, b.doublewrite, b.buffer_pool_mb),
+            (1, true, 128)
+        );
+        assert_eq!(b.rand_type, RandType::Special);
+        let bad = |kv: &str| {
+            err(&format!(
+                "[[step]]\nsysbench = {{ test = \"oltp_read_write\", tables = 1, table_size = 10, threads = 1, time_s = 1, {kv} }}\n"
+            ))
+        };
+        assert_eq!(
+            bad("trx_commit = 3"),
+            "sc.toml:2: scenario step 1: sysbench.trx_commit must be in 0..=2 (got 3)"
+        );
+        assert!(bad("flush_method = \"direct\"")
+            .starts_with("sc.toml:2: scenario step 1: sysbench.flush_method 'direct': expected one of fsync, O_DIRECT"));
+        assert!(bad("buffer_pool_mb = 1").contains("sysbench.buffer_pool_mb must be in 5..="));
+        assert!(bad("rand_type = \"pareto\"").contains("expected one of special, uniform"));
+        assert!(
+            bad("bogus = 1").starts_with("sc.toml:"),
+            "{}",
+            bad("bogus = 1")
+        );
+        let e = err("[[step]]\nsysbench = { test = \"oltp_x\", tables = 1, table_size = 1, threads = 1, time_s = 1 }\n");
+        assert!(
+            e.starts_with("sc.toml:2: scenario step 1: sysbench.test 'oltp_x'"),
+            "{e}"
+        );
+        let e = err("[[step]]\nsysbench = { test = \"oltp_write_only\", tables = 0, table_size = 1, threads = 1, time_s = 1 }\n");
+        assert_eq!(
+            e,
+            "sc.toml:2: scenario step 1: sysbench.tables must be in 1..=10000 (got 0)"
+        );
+        assert!(err("[[step]]\nms = 3\n").contains("needs op"));
     }
 }

@@ -26,6 +26,7 @@ mod run_path;
 mod slc_cache;
 mod slc_writeback;
 mod steady_fast;
+mod sysbench;
 mod theory;
 mod timeseries;
 mod timing;

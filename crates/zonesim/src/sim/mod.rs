@@ -23,6 +23,7 @@ pub mod scenario;
 mod source;
 mod spec;
 pub mod sweep;
+pub mod sysbench;
 
 pub use precondition::Precondition;
 pub use report::{assemble, RunRecord};

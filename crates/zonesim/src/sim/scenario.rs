@@ -42,6 +42,9 @@ struct Runner<'a> {
     file_written: u64,
     file_ns: u64,
     check: bool,
+    seed: u64,
+    /// The last `sysbench` step's report section.
+    app: Option<crate::stats::app::AppReport>,
 }
 
 impl Runner<'_> {
@@ -112,7 +115,23 @@ impl Runner<'_> {
 
     /// One step; with invariant checks on, the file system's invariants after it.
     fn step(&mut self, s: &Step) -> Result<()> {
-        self.apply(s);
+        if let Step::Sysbench(spec) = s {
+            let seed = self.seed ^ self.created;
+            let free = self.h.fs.free_bytes();
+            let mut app = super::sysbench::AppRun {
+                dev: self.dev,
+                host: &mut self.h,
+                measure_run: false,
+            };
+            let (rep, _, end) =
+                super::sysbench::run_step(&mut app, free, spec, self.now, seed, self.check)?;
+            self.created += 1;
+            self.app = Some(rep);
+            self.now = end;
+            self.bg_until(end, self.h.fs.zoned_bg_gc());
+        } else {
+            self.apply(s);
+        }
         if self.check {
             self.h.fs.check_invariants().map_err(Error::internal)?;
         }
@@ -228,6 +247,7 @@ impl Runner<'_> {
                 self.h.fs.sync();
                 self.finish(IoKind::Flush, 0, 0);
             }
+            Step::Sysbench(_) => {}
             Step::Idle { ms } => {
                 let until = self.now + ms.saturating_mul(1_000_000);
                 let gate = self.now + self.h.fs.gc_idle_time_ms().saturating_mul(1_000_000);
@@ -314,6 +334,8 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
         file_written: 0,
         file_ns: 0,
         check: opts.check_invariants,
+        seed: opts.seed,
+        app: None,
     };
     for s in &sc.setup {
         r.step(s)?;
@@ -378,6 +400,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
             iterations,
             stopped_by,
         }),
+        app: r.app.take(),
         ..RunRecord::default()
     };
     Ok(assemble(r.dev, Some(&h), record))

@@ -1,6 +1,7 @@
 //! Statistics: latency histograms per job and direction (HDR histograms), counters, and the
 //! JSON report (schema in docs/report.md).
 
+pub mod app;
 pub mod device;
 pub mod emulation;
 pub mod firmware;

@@ -133,6 +133,9 @@ pub struct Report {
     /// An aging scenario's per-iteration records (`zonesim run --scenario`), docs/fs.md.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scenario: Option<super::fs::ScenarioReport>,
+    /// An application model's results (`sysbench` scenario steps), docs/innodb.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: Option<super::app::AppReport>,
     /// Latency distribution of each job and direction (not in the JSON report; the Python
     /// package's `Result.latency_cdf`).
     #[serde(skip)]

@@ -1,0 +1,388 @@
+//! `supgc-mysql-write` and `supgc-mysql-rw`: SUP-GC §5.3.3, Figs. 19 and 20 — sysbench OLTP
+//! (write-only, read/write) on MySQL 8.0 over the Cosmos+ OpenSSD, preheated with 1 TB, 100
+//! tables of 9,000,000 rows; SUP-GC against Cosmos+ (one write stream), BF-Optimized and
+//! GCaR-Optimized by transactions per second, mean and p95 transaction latency, block erases and
+//! GC page moves.
+//!
+//! Here: the `supgc-cosmos` preset with each placement (`ftl.gc.placement`), written full
+//! sequentially (`--precondition seq`: the paper's 1 TB preheat, data on every logical page, so
+//! the database's writes meet GC from the start), the file system made on it, then one `sysbench` step on the InnoDB model (host::apps::innodb):
+//! `prepare` loads the tables, the device's counters restart, and the timed run is measured.
+//! The paper's file system is ext4; until the ext4 model is in, the files lie straight on the
+//! device and are written in place as ext4 writes data (or on F2FS: [`FILES`], the one
+//! parameter naming it; every checked row says which ran).
+//!
+//! Unstated parameters, from the defaults of the software the paper names: MySQL 8.0's
+//! 128 MiB buffer pool (paper scale; the smaller scales keep MySQL's minimum, 5 MiB, nearer the
+//! paper's pool-to-data ratio), `innodb_flush_log_at_trx_commit` = 1 and doublewrite on,
+//! sysbench 1.0's one thread, 10 s run and `special` distribution. Sensitivity rows show SUP-GC
+//! against Cosmos+ with 16 threads and with a 4x longer run.
+
+use super::supgc_fio::band;
+use super::{
+    par_map, pct_change, row_abs, row_dir, row_info, Cause, ExpOptions, Outcome, Row, Scale,
+};
+use zonesim::config::fs::FsConfig;
+use zonesim::config::DeviceConfig;
+use zonesim::device::Device;
+use zonesim::error::Result;
+use zonesim::host::apps::files::RawFiles;
+use zonesim::host::apps::sysbench::{SysbenchSpec, Test};
+use zonesim::sim::fs::mount;
+use zonesim::sim::sysbench::{run_step, AppRun, RawRun};
+use zonesim::sim::{precondition_device, Precondition};
+
+/// What holds the database's files (the paper's ext4 is not in the model yet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)]
+enum Files {
+    /// Straight on the device, written in place (`RawFiles`): ext4's data path without its
+    /// journal and metadata.
+    Raw,
+    /// The F2FS model (`--fs f2fs`): a log-structured file system, unlike ext4.
+    F2fs,
+}
+
+/// The one parameter naming the file system of the checked runs.
+const FILES: Files = Files::Raw;
+
+/// How the rows name [`FILES`].
+const FS: &str = match FILES {
+    Files::Raw => "the raw device (files in place, as ext4's data)",
+    Files::F2fs => "F2FS",
+};
+
+/// Placements: (id part, name, `ftl.gc.placement`); SUP-GC is index 2.
+const SCHEMES: [(&str, &str, &str); 4] = [
+    ("cosmos", "Cosmos+", "single"),
+    ("bf", "BF-Optimized", "bloom"),
+    ("sup", "SUP-GC", "sup"),
+    ("gcar", "GCaR-Optimized", "gcar"),
+];
+const SUP: usize = 2;
+
+/// The metrics of each figure: (id part, row metric, panel).
+const METRICS: [(&str, &str, &str); 4] = [
+    ("tps", "TPS change %", "(a)"),
+    ("latency", "mean latency change %", "(c)"),
+    ("erases", "block erases change %", "(d)"),
+    ("moves", "GC page moves change %", "(e)"),
+];
+
+/// The paper's SUP-GC changes, percent, vs [Cosmos+, BF-Optimized, GCaR-Optimized] x
+/// [`METRICS`], with the sentence they are read from.
+struct Figure {
+    fig: u32,
+    test: Test,
+    what: &'static str,
+    paper: [[f64; 4]; 3],
+    quotes: [&'static str; 4],
+}
+
+const FIG19: Figure = Figure {
+    fig: 19,
+    test: Test::WriteOnly,
+    what: "write-only",
+    paper: [
+        [54.1, -35.1, -13.2, -44.5],
+        [32.1, -28.5, -9.7, -32.6],
+        [52.4, -34.6, -12.7, -42.1],
+    ],
+    quotes: [
+        "an increase in database transaction processing capacity by 54.1%, 32.1%, and 52.4% compared to other OpenSSD schemes",
+        "It reduces the latency by 35.1%, 28.5%, and 34.6% compared to Cosmos+, BF-Optimized, and GCaR-Optimized SSDs",
+        "SUP-GC reduces the number of block erasures by 13.2%, 9.7%, and 12.7% compared to other schemes",
+        "SUP-GC reduces write amplification by 44.5%, 32.6%, and 42.1%, respectively",
+    ],
+};
+
+const FIG20: Figure = Figure {
+    fig: 20,
+    test: Test::ReadWrite,
+    what: "mixed read/write",
+    paper: [
+        [36.5, -26.7, -29.2, -57.5],
+        [13.5, -19.1, -15.2, -42.9],
+        [33.6, -26.5, -28.1, -57.2],
+    ],
+    quotes: [
+        "an improvement of 36.5%, 13.5%, and 33.6% in database transaction processing capacity compared to other OpenSSD schemes",
+        "SUP-GC reduces latency by 26.7%, 19.1%, and 26.5%, respectively",
+        "the SUP-GC scheme also reduces the number of block erasures by 29.2%, 15.2%, and 28.1% compared to the other schemes",
+        "SUP-GC reduces page migration by 57.5%, 42.9%, and 57.2%, respectively",
+    ],
+};
+
+/// The size of a run at each scale.
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    /// Chips per channel (8 channels) and blocks per plane of the Cosmos+ shape.
+    chips: u32,
+    blocks: u32,
+    tables: u32,
+    rows: u64,
+    pool_mb: u64,
+}
+
+fn size(scale: Scale) -> Size {
+    match scale {
+        // 8 dies, 4 GiB raw; 16 tables of 200,000 rows (750 MiB, 20 % of the logical space as
+        // the paper's 100 x 9 M rows are of its 937 GiB).
+        Scale::Quick => Size {
+            chips: 1,
+            blocks: 128,
+            tables: 16,
+            rows: 200_000,
+            pool_mb: 5,
+        },
+        // 64 dies, 32 GiB raw; 100 tables of 270,000 rows (6.2 GiB).
+        Scale::Full => Size {
+            chips: 8,
+            blocks: 128,
+            tables: 100,
+            rows: 270_000,
+            pool_mb: 5,
+        },
+        // The preset: 64 dies, 1 TiB raw; the paper's tables.
+        Scale::Paper => Size {
+            chips: 8,
+            blocks: 4096,
+            tables: 100,
+            rows: 9_000_000,
+            pool_mb: 128,
+        },
+    }
+}
+
+/// sysbench's defaults for what the paper does not state.
+const THREADS: u32 = 1;
+const TIME_S: u64 = 10;
+
+/// One run's numbers: TPS, mean latency us, erases, GC page moves, p95 latency us.
+#[derive(Debug, Clone, Copy)]
+struct Point {
+    m: [f64; 4],
+    p95: f64,
+    hit_rate: f64,
+    pages_written: f64,
+}
+
+fn device(s: Size, placement: &str) -> Result<DeviceConfig> {
+    let sets = [
+        format!("nand.chips_per_channel={}", s.chips),
+        format!("nand.blocks_per_plane={}", s.blocks),
+        format!("ftl.gc.placement={placement}"),
+    ];
+    let mut cfg = zonesim::load_device("supgc-cosmos", &sets)?;
+    if FILES == Files::F2fs {
+        cfg.fs = Some(FsConfig::default());
+    }
+    Ok(cfg)
+}
+
+/// Preheat `placement`'s device, make the file system, run sysbench `test`.
+fn run_one(
+    o: &ExpOptions,
+    test: Test,
+    placement: &str,
+    threads: u32,
+    time_s: u64,
+) -> Result<Point> {
+    let s = size(o.scale);
+    let cfg = device(s, placement)?;
+    let mut dev = Device::new(&cfg, o.seed)?;
+    precondition_device(&mut dev, Precondition::Seq, 0, o.seed)?;
+    let spec = SysbenchSpec {
+        tables: s.tables,
+        table_size: s.rows,
+        threads,
+        time_s,
+        buffer_pool_mb: s.pool_mb,
+        ..SysbenchSpec::new(test)
+    };
+    let rep = match FILES {
+        Files::F2fs => {
+            let mut host = mount(&cfg.fs.clone().unwrap_or_default(), &dev, 0)?;
+            let clock = dev.clock;
+            let t0 = host.submit(&mut dev, clock);
+            let free = host.fs.free_bytes();
+            let mut app = AppRun {
+                dev: &mut dev,
+                host: &mut host,
+                measure_run: true,
+            };
+            run_step(&mut app, free, &spec, t0, o.seed, false)?.0
+        }
+        Files::Raw => {
+            let (cap, t0) = (dev.capacity_bytes(0), dev.clock);
+            let mut app = RawRun {
+                dev: &mut dev,
+                files: RawFiles::new(cap),
+                ns: 0,
+                measure_run: true,
+            };
+            run_step(&mut app, cap, &spec, t0, o.seed, false)?.0
+        }
+    };
+    let d = dev.report();
+    let sb = &rep.sysbench;
+    Ok(Point {
+        m: [
+            sb.tps,
+            sb.latency_us.mean,
+            d.flash.block_erases as f64,
+            d.gc.pages_moved as f64,
+        ],
+        p95: sb.latency_us.p95,
+        hit_rate: rep.innodb.buffer_pool_hit_rate,
+        pages_written: rep.innodb.pages_written as f64,
+    })
+}
+
+pub fn run_write(o: &ExpOptions) -> Result<Outcome> {
+    run(o, &FIG19, "supgc-mysql-write")
+}
+
+pub fn run_rw(o: &ExpOptions) -> Result<Outcome> {
+    run(o, &FIG20, "supgc-mysql-rw")
+}
+
+/// Sensitivity variants: (label, threads, run seconds), each with SUP-GC and Cosmos+.
+const VARIANTS: [(&str, u32, u64); 2] = [("16 threads", 16, TIME_S), ("40 s run", THREADS, 40)];
+
+fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
+    let mut cases: Vec<(usize, u32, u64)> =
+        (0..SCHEMES.len()).map(|p| (p, THREADS, TIME_S)).collect();
+    for (_, th, t) in VARIANTS {
+        cases.push((SUP, th, t));
+        cases.push((0, th, t));
+    }
+    let pts = par_map(&cases, |&(p, th, t)| {
+        run_one(o, f.test, SCHEMES[p].2, th, t)
+    });
+    let pts: Vec<Point> = pts.into_iter().collect::<Result<_>>()?;
+    let mut rows = Vec::new();
+    let src = |extra: &str| {
+        format!(
+            "SUP-GC §5.3.3 Fig. {} ({}){extra}; the files on {FS}: the paper's ext4 is not in the model yet; sysbench defaults (1 thread, 10 s, special), MySQL defaults (trx_commit 1, doublewrite)",
+            f.fig, f.what
+        )
+    };
+    for (p, (_, label, _)) in SCHEMES.iter().enumerate() {
+        let pt = &pts[p];
+        rows.push(row_info(label, "TPS", pt.m[0]));
+        rows.push(row_info(label, "mean latency us", pt.m[1]));
+        rows.push(row_info(label, "p95 latency us", pt.p95));
+        rows.push(row_info(label, "block erases", pt.m[2]));
+        rows.push(row_info(label, "GC page moves", pt.m[3]));
+        rows.push(row_info(label, "buffer pool hit rate", pt.hit_rate));
+        rows.push(row_info(label, "pages written", pt.pages_written));
+    }
+    let moves = |p: usize| pts[p].m[3];
+    let sens = |vi: usize| pct_change(pts[4 + 2 * vi].m[3], pts[5 + 2 * vi].m[3]);
+    let evidence = |ours: f64, wname: &str| {
+        format!(
+            "Measured ({} scale): SUP-GC {ours:+.1} % against {wname}; GC page moves in the run: Cosmos+ {:.0}, BF-Optimized {:.0}, SUP-GC {:.0}, GCaR-Optimized {:.0}; SUP-GC's GC page moves against Cosmos+ with 16 threads {:+.1} %, in a 40 s run {:+.1} %.",
+            o.scale,
+            moves(0),
+            moves(1),
+            moves(SUP),
+            moves(3),
+            sens(0),
+            sens(1)
+        )
+    };
+    for (wi, &(wid, wname, _)) in [SCHEMES[0], SCHEMES[1], SCHEMES[3]].iter().enumerate() {
+        let other = [0, 1, 3][wi];
+        for (k, (mid, metric, panel)) in METRICS.iter().enumerate() {
+            let reference = f.paper[wi][k];
+            let ours = pct_change(pts[SUP].m[k], pts[other].m[k]);
+            let id = format!("supgc.fig{}.{mid}-vs-{wid}", f.fig);
+            let s = src(&format!(
+                " {panel}: \"{}\": {reference:+}% vs {wname}; band 30% of the value, at least 3 points (as supgc-fio)",
+                f.quotes[k]
+            ));
+            let r = row_abs(
+                &format!("SUP-GC vs {wname}"),
+                metric,
+                ours,
+                reference,
+                band(reference),
+            )
+            .id(&id)
+            .src(&s);
+            rows.push(declared(r, &evidence(ours, wname)));
+        }
+    }
+    let best_other = [0, 1, 3]
+        .iter()
+        .map(|&p| pts[p].p95)
+        .fold(f64::INFINITY, f64::min);
+    let p95 = pct_change(pts[SUP].p95, best_other);
+    let r = row_dir("SUP-GC vs the best other", "p95 latency change %", p95, false)
+        .id(&format!("supgc.fig{}.p95-best", f.fig))
+        .src(&src(" (f): \"SUP-GC achieves the best performance in this tail latency metric as well\"; the lowest p95 of the four"));
+    let ev = evidence(p95, "the best other p95");
+    rows.push(if f.fig == 20 {
+        // Within 1 % of the best other at full scale: the verdict turns with the scale.
+        r.scale_dependent(P95_RW_SCALE).gap_at(
+            o.scale,
+            &[Scale::Quick],
+            Cause::MissingMechanism,
+            &format!("{GAP} {ev}"),
+        )
+    } else {
+        declared(r, &ev)
+    });
+    for (vi, (label, _, _)) in VARIANTS.iter().enumerate() {
+        let (sup, base) = (&pts[4 + 2 * vi], &pts[5 + 2 * vi]);
+        for (k, (_, metric, _)) in METRICS.iter().enumerate() {
+            rows.push(
+                row_abs(
+                    &format!("{label}: SUP-GC vs Cosmos+"),
+                    metric,
+                    pct_change(sup.m[k], base.m[k]),
+                    f.paper[0][k],
+                    band(f.paper[0][k]),
+                )
+                .src(&src(
+                    " (sysbench's thread count and run length are not stated)",
+                ))
+                .sensitivity(),
+            );
+        }
+    }
+    Ok(Outcome {
+        name: name.into(),
+        title: format!("SUP-GC §5.3.3 Fig. {}: sysbench {} on MySQL/InnoDB, SUP-GC vs Cosmos+ / BF-Optimized / GCaR-Optimized", f.fig, f.test.name()),
+        source: format!("SUP-GC §5.3.3, Fig. {} and its text", f.fig),
+        rows,
+        notes: notes(o.scale),
+    })
+}
+
+/// Why SUP-GC's lead does not appear (every checked row): the measured evidence is appended.
+const GAP: &str = "In the model SUP-GC's GC page moves are no lower than the single stream's under this workload (GC survivors in their own stream, new writes in another), so none of its TPS, latency, erase and move gains appears; the paper's setup differs in mechanisms the model lacks: ext4 (its journal commits and metadata writes on every fsync; here the files are written in place on the raw device; on the F2FS model instead, measured once at quick scale, write-only: SUP-GC +118.6 % GC page moves and -4.1 % TPS against Cosmos+), MySQL's binary log (a sequential append and an fsync per commit group), and statement CPU time; which of them decides the sign is not measured.";
+
+/// Why Fig. 20's p95 row holds at full scale and not at quick (measured, seed 1).
+const P95_RW_SCALE: &str = "measured: quick +11.0 % (SUP-GC's p95 above the best other's: known gap), full -0.3 % (below it: the direction holds); the paper-scale verdict is not recorded";
+
+/// A checked row declared a known gap with [`GAP`] and its measured `evidence` (all of them
+/// are: a row that comes to pass is a stale gap and fails the run).
+fn declared(r: Row, evidence: &str) -> Row {
+    r.gap(Cause::MissingMechanism, &format!("{GAP} {evidence}"))
+}
+
+fn notes(scale: Scale) -> Vec<String> {
+    let s = size(scale);
+    vec![
+        format!(
+            "This run ({scale} scale): the supgc-cosmos preset with {} chips per channel and {} blocks per plane, written full sequentially first (the 1 TB preheat), the files on {FS}, {} tables of {} rows, a {} MiB buffer pool. Quick 8 dies / 4 GiB raw / 16 x 200,000 rows; full 64 dies / 32 GiB / 100 x 270,000; paper the preset's 1 TiB / 100 x 9,000,000 (128 MiB pool).",
+            s.chips, s.blocks, s.tables, s.rows, s.pool_mb
+        ),
+        format!("The paper runs ext4; until the ext4 model is in, the database's files are on {FS} (one parameter, FILES in supgc_mysql.rs; F2FS is the other choice)."),
+        "Unstated and taken from the software's defaults: sysbench 1.0's 1 thread, 10 s and special distribution; MySQL 8.0's innodb_flush_log_at_trx_commit = 1, doublewrite on, fsync flush method, 100 MiB redo log. Sensitivity rows: 16 threads, and a 40 s run, SUP-GC against Cosmos+.".to_string(),
+        "Erases and GC page moves count the timed run only (the device's counters restart when the tables are loaded); TPS is transactions completed in the run over its length; latency is per transaction, BEGIN to the end of COMMIT.".to_string(),
+        "Not modelled (docs/innodb.md): the binary log, statement CPU time (the host CPU model is not charged by the InnoDB model yet), row locks between threads, read-ahead, the change buffer.".to_string(),
+    ]
+}
