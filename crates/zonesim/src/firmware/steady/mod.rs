@@ -42,6 +42,7 @@
 
 mod model;
 pub mod sample;
+pub mod slots;
 #[cfg(test)]
 mod tests;
 
