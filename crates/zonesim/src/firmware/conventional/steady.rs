@@ -148,11 +148,19 @@ impl PageFtl {
                 valid.count()
             )));
         }
-        let mut ranks = Batch::default();
+        let mut slots = Batch::default();
+        let mut ranks = [0u64; BATCH];
         let mut owners = Batch::default();
         let mut rank = 0u64;
         self.map.fill(
-            |l| Ppa(valid.select(ranks.next(l, logical, |f, o| perm.invert_batch(f, o))) as u32),
+            |l| {
+                let p = slots.next(l, logical, |f, o| {
+                    let ks = &mut ranks[..o.len()];
+                    perm.invert_batch(f, ks);
+                    valid.select_batch(ks, o);
+                });
+                Ppa(p as u32)
+            },
             |p| {
                 if !valid.get(p) {
                     return None;
@@ -197,8 +205,9 @@ impl PageFtl {
     }
 }
 
-/// Values of a keyed bijection for consecutive inputs, computed [`BATCH`] at a time (the
-/// independent round trips overlap) and handed out one by one.
+/// Values of a function of consecutive inputs (a keyed bijection, the slot of its rank),
+/// computed [`BATCH`] at a time (independent round trips and cache misses overlap) and handed
+/// out one by one.
 #[derive(Default)]
 struct Batch {
     first: u64,
