@@ -109,63 +109,6 @@ impl Perm {
         }
     }
 
-    /// The preimage of `y` (which must be < n): `invert(apply(x)) == x`. The rounds run
-    /// backwards, and the cycle walk too (a value walked into [n, a·b) walks back out).
-    #[inline]
-    pub fn invert(&self, y: u64) -> u64 {
-        if self.n <= 1 {
-            return 0;
-        }
-        let mut x = self.round_trip_back(y);
-        while x >= self.n {
-            x = self.round_trip_back(x);
-        }
-        x
-    }
-
-    /// `out[i] = self.invert(first + i)` for every i (each `first + i` < n), as
-    /// [`Perm::apply_batch`]: the independent round trips first, then the rare walks.
-    pub fn invert_batch(&self, first: u64, out: &mut [u64]) {
-        if self.n <= 1 {
-            out.fill(0);
-            return;
-        }
-        debug_assert!(out.len() <= BATCH && first + out.len() as u64 <= self.n);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.round_trip_back(first + i as u64);
-        }
-        for o in out.iter_mut() {
-            while *o >= self.n {
-                *o = self.round_trip_back(*o);
-            }
-        }
-    }
-
-    /// The inverse of [`Perm::round_trip`] on [0, a·b).
-    #[inline]
-    fn round_trip_back(&self, y: u64) -> u64 {
-        let mask = (1u64 << self.low_bits) - 1;
-        let mut l = y & mask;
-        let mut r = y >> self.low_bits;
-        let [k0, k1, k2, k3] = self.keys;
-        r = self.sub_high(r, mix64(l ^ k3));
-        l ^= mix64(r ^ k2) & mask;
-        r = self.sub_high(r, mix64(l ^ k1));
-        l ^= mix64(r ^ k0) & mask;
-        (r << self.low_bits) | l
-    }
-
-    /// (r - h mod b) mod b for r < b: undoes [`Perm::add_high`] with the same `h`.
-    #[inline]
-    fn sub_high(&self, r: u64, h: u64) -> u64 {
-        let d = ((h as u128 * self.high as u128) >> 64) as u64;
-        if r >= d {
-            r - d
-        } else {
-            r + self.high - d
-        }
-    }
-
     #[inline]
     fn round_trip(&self, x: u64) -> u64 {
         let mask = (1u64 << self.low_bits) - 1;
@@ -194,37 +137,6 @@ impl Perm {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        /// `invert` undoes `apply` (cycle walks included) for any size and key, one at a time
-        /// and in batches.
-        #[test]
-        fn invert_undoes_apply(n in 1u64..5_000_000, key: u64, xs in proptest::collection::vec(0u64..u64::MAX, 1..64)) {
-            let p = Perm::new(n, key);
-            for x in xs.iter().map(|x| x % n) {
-                let y = p.apply(x);
-                proptest::prop_assert!(y < n);
-                proptest::prop_assert_eq!(p.invert(y), x);
-            }
-            let first = xs[0] % n;
-            let len = (n - first).min(BATCH as u64) as usize;
-            let mut out = [0u64; BATCH];
-            p.invert_batch(first, &mut out[..len]);
-            for (i, &x) in out[..len].iter().enumerate() {
-                proptest::prop_assert_eq!(p.apply(x), first + i as u64);
-            }
-        }
-    }
-
-    #[test]
-    fn invert_is_the_inverse_on_small_domains() {
-        for n in [1u64, 2, 3, 5, 17, 1000, 4097] {
-            let p = Perm::new(n, n ^ 0x55);
-            for x in 0..n {
-                assert_eq!(p.invert(p.apply(x)), x, "n {n} x {x}");
-            }
-        }
-    }
 
     #[test]
     fn perm_domain_is_tight_and_spreads_a_run() {

@@ -9,11 +9,8 @@
 //!   RAM, as a frontier between programs is).
 //! - Map: the k-th valid slot, in physical order, holds logical page `perm(k)` of a keyed
 //!   bijection ([`Perm`]); the valid slots of a superblock are a uniform subset of its written
-//!   slots (selection sampling). Every logical page is mapped once. The valid slots are marked
-//!   in a bit vector with a rank directory (`steady/slots.rs`), so the map is written in
-//!   logical order through the inverse bijection and the reverse map in physical order
-//!   (`PageMap::fill`): sequential writes only, where mapping `perm(k)` slot by slot wrote the
-//!   map at random (a cache and TLB miss per page: two thirds of the synthesis of 1 TB).
+//!   slots (selection sampling). Every logical page is mapped once (`PageMap::map`: map and
+//!   reverse map together).
 //! - L2P SRAM: warm as random writes leave it — the two-level map's L1 segments, then a random
 //!   set of map pages (L2 tables), dirty, up to the budget; every map page it cannot hold is
 //!   marked written to flash (in a real steady state each was evicted at least once).
@@ -23,13 +20,11 @@
 
 use super::PageFtl;
 use crate::config::DeviceConfig;
-use crate::engine::BATCH;
 use crate::engine::{rng_for, SimTime};
 use crate::error::{Error, Result};
 use crate::firmware::alloc::{SbState, Stream, NO_SB};
 use crate::firmware::mapping::{Lpa, Ppa};
 use crate::firmware::steady::sample::{subset, Perm};
-use crate::firmware::steady::slots::ValidSlots;
 use crate::firmware::steady::{self, Pace, SteadySpec, Synthesized};
 use crate::firmware::Lent;
 
@@ -105,20 +100,18 @@ impl PageFtl {
         }
     }
 
-    /// Map every logical page into the valid slots the model left (module docs). The valid
-    /// slots are drawn first, superblock by superblock, into a bit vector with a rank
-    /// directory ([`ValidSlots`]); then the map is written in logical order (page `l` on the
-    /// valid slot of rank `perm⁻¹(l)`) and the reverse map in physical order (the k-th valid
-    /// slot owned by `perm(k)`): the same state as mapping `perm(k)` to the k-th valid slot
-    /// one at a time, with sequential writes only.
+    /// Map every logical page into the valid slots the model left (module docs). The map is
+    /// written at random (one cache miss per page), so each entry is loaded `AHEAD` pages
+    /// before it is written.
     fn place_pages(&mut self, draw: &steady::Draw, seed: u64) -> Result<()> {
+        const AHEAD: usize = 64;
         let logical = self.logical_pages();
         let perm = Perm::new(logical, seed ^ 0x4c50_4153);
         let mut rng = rng_for(seed, 0x534c_4f54);
         let s = self.slots_per_sb;
         let mut marks = vec![0u64; (s as usize).div_ceil(64)];
         let mut offsets = Vec::with_capacity(s as usize);
-        let mut valid = ValidSlots::new(self.geo.total_slots());
+        let mut ring = [(Lpa(0), Ppa(0)); AHEAD];
         let mut k = 0u64;
         for (sb, info) in draw.sbs.info.iter().enumerate() {
             if info.valid == 0 {
@@ -135,41 +128,28 @@ impl PageFtl {
                     info.state, info.valid
                 )));
             }
-            let base = sb as u64 * s as u64;
+            let base = sb as u32 * s;
             subset(&mut rng, span, info.valid, &mut marks, &mut offsets);
             for &o in &offsets {
-                valid.set(base + o as u64);
+                let l = Lpa(perm.apply(k) as u32);
+                self.map.prefetch(l);
+                let slot = &mut ring[k as usize % AHEAD];
+                if k >= AHEAD as u64 {
+                    self.map.map(slot.0, slot.1);
+                }
+                *slot = (l, Ppa(base + o));
+                k += 1;
             }
-            k += info.valid as u64;
         }
-        if valid.index() != logical {
+        if k != logical {
             return Err(Error::internal(format!(
-                "steady-fast: {} valid slots for {logical} logical pages",
-                valid.count()
+                "steady-fast: {k} valid slots for {logical} logical pages"
             )));
         }
-        let mut slots = Batch::default();
-        let mut ranks = [0u64; BATCH];
-        let mut owners = Batch::default();
-        let mut rank = 0u64;
-        self.map.fill(
-            |l| {
-                let p = slots.next(l, logical, |f, o| {
-                    let ks = &mut ranks[..o.len()];
-                    perm.invert_batch(f, ks);
-                    valid.select_batch(ks, o);
-                });
-                Ppa(p as u32)
-            },
-            |p| {
-                if !valid.get(p) {
-                    return None;
-                }
-                rank += 1;
-                let r = owners.next(rank - 1, logical, |f, o| perm.apply_batch(f, o));
-                Some(Lpa(r as u32))
-            },
-        );
+        for i in k.saturating_sub(AHEAD as u64)..k {
+            let (l, p) = ring[i as usize % AHEAD];
+            self.map.map(l, p);
+        }
         Ok(())
     }
 
@@ -202,31 +182,5 @@ impl PageFtl {
                 sram.set_page_on_flash(mp);
             }
         }
-    }
-}
-
-/// Values of a function of consecutive inputs (a keyed bijection, the slot of its rank),
-/// computed [`BATCH`] at a time (independent round trips and cache misses overlap) and handed
-/// out one by one.
-#[derive(Default)]
-struct Batch {
-    first: u64,
-    len: usize,
-    out: [u64; BATCH],
-}
-
-impl Batch {
-    /// The value for input `x`, which follows the previous call's (or is the first);
-    /// `fill(first, out)` computes a batch of inputs from `first` (below `n`).
-    #[inline]
-    fn next(&mut self, x: u64, n: u64, fill: impl FnOnce(u64, &mut [u64])) -> u64 {
-        let i = x.wrapping_sub(self.first) as usize;
-        if i < self.len {
-            return self.out[i];
-        }
-        self.first = x;
-        self.len = (n - x).min(BATCH as u64) as usize;
-        fill(x, &mut self.out[..self.len]);
-        self.out[0]
     }
 }

@@ -97,24 +97,6 @@ impl PageMap {
         self.rmap.set(ppa.0 as usize, lpa.0);
     }
 
-    /// Bulk construction of a fully mapped state (the synthesised steady state), each array
-    /// written once in index order: logical page `l` on slot `slot_of(l)`, in logical order;
-    /// then every slot's owner `owner_of(p)` (None: not valid), in physical order. The caller
-    /// makes the two agree ([`PageMap::check`] verifies it).
-    pub fn fill(
-        &mut self,
-        mut slot_of: impl FnMut(u64) -> Ppa,
-        mut owner_of: impl FnMut(u64) -> Option<Lpa>,
-    ) {
-        for (l, e) in self.l2p.iter_mut().enumerate() {
-            *e = slot_of(l as u64).0;
-        }
-        for p in 0..self.rmap.len() {
-            let v = owner_of(p as u64).map_or(self.none, |l| l.0);
-            self.rmap.set(p, v);
-        }
-    }
-
     /// Owner of a physical slot, if it holds valid data.
     #[inline]
     pub fn owner(&self, ppa: Ppa) -> Option<Lpa> {

@@ -42,7 +42,6 @@
 
 mod model;
 pub mod sample;
-pub mod slots;
 #[cfg(test)]
 mod tests;
 
