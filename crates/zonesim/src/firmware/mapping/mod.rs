@@ -11,7 +11,6 @@ mod cache;
 mod hybrid;
 mod hybrid_cache;
 pub(in crate::firmware) mod lru;
-mod packed;
 mod page_map;
 mod page_set;
 mod sram;

@@ -1,4 +1,3 @@
-use super::packed::PackedArray;
 use crate::engine::{huge_vec, prefetch};
 
 /// Logical page address: a 4 KiB logical page within one namespace.
@@ -25,27 +24,19 @@ const BUF_FLAG: u32 = 1 << 31;
 /// Buffer tags use 30 bits so that `BUF_FLAG | tag` never equals `UNMAPPED`.
 pub const TAG_MASK: u32 = (1 << 30) - 1;
 
-/// Page-level map and reverse map: 4 bytes per logical page, and per physical slot the bits a
-/// logical page number needs (`packed.rs`; 28 for 1 TB), so that with OP both stay within the
-/// memory target of README "Speed", 8 bytes per logical page.
+/// Page-level map and reverse map, 4 bytes per logical page and 4 bytes per physical slot
+/// (the memory target of README "Speed": 8 bytes per logical page plus OP).
 pub struct PageMap {
     l2p: Vec<u32>,
-    /// Owner of each slot; [`PageMap::none`] when it holds no valid data.
-    rmap: PackedArray,
-    none: u32,
+    rmap: Vec<u32>,
 }
 
 impl PageMap {
     pub fn new(logical_pages: u64, physical_slots: u64) -> PageMap {
         assert!(physical_slots < BUF_FLAG as u64 && logical_pages < UNMAPPED as u64);
-        let rmap = PackedArray::new_max(
-            physical_slots as usize,
-            PackedArray::width_for(logical_pages),
-        );
         PageMap {
             l2p: huge_vec(logical_pages as usize, UNMAPPED),
-            none: rmap.max_value(),
-            rmap,
+            rmap: huge_vec(physical_slots as usize, UNMAPPED),
         }
     }
 
@@ -77,7 +68,9 @@ impl PageMap {
     /// soon; nothing for a slot past the end).
     #[inline]
     pub fn prefetch_owner(&self, ppa: Ppa) {
-        self.rmap.prefetch(ppa.0 as usize);
+        if let Some(e) = self.rmap.get(ppa.0 as usize) {
+            prefetch(e);
+        }
     }
 
     #[inline]
@@ -94,35 +87,34 @@ impl PageMap {
     #[inline]
     pub fn map(&mut self, lpa: Lpa, ppa: Ppa) {
         self.l2p[lpa.0 as usize] = ppa.0;
-        self.rmap.set(ppa.0 as usize, lpa.0);
+        self.rmap[ppa.0 as usize] = lpa.0;
     }
 
     /// Owner of a physical slot, if it holds valid data.
     #[inline]
     pub fn owner(&self, ppa: Ppa) -> Option<Lpa> {
-        let v = self.rmap.get(ppa.0 as usize);
-        (v != self.none).then_some(Lpa(v))
+        let v = self.rmap[ppa.0 as usize];
+        (v != UNMAPPED).then_some(Lpa(v))
     }
 
     #[inline]
     pub fn invalidate(&mut self, ppa: Ppa) {
-        self.rmap.set(ppa.0 as usize, self.none);
+        self.rmap[ppa.0 as usize] = UNMAPPED;
     }
 
     /// Map and reverse map agree: every flash entry's slot names it back, and every owned
     /// slot is named by its owner.
     pub fn check(&self) -> Result<(), String> {
         for (l, &v) in self.l2p.iter().enumerate() {
-            if v != UNMAPPED && v & BUF_FLAG == 0 && self.rmap.get(v as usize) != l as u32 {
+            if v != UNMAPPED && v & BUF_FLAG == 0 && self.rmap[v as usize] != l as u32 {
                 return Err(format!(
                     "l2p[{l}] = {v} but rmap[{v}] = {}",
-                    self.rmap.get(v as usize)
+                    self.rmap[v as usize]
                 ));
             }
         }
-        for p in 0..self.rmap.len() {
-            let l = self.rmap.get(p);
-            if l != self.none && self.l2p[l as usize] != p as u32 {
+        for (p, &l) in self.rmap.iter().enumerate() {
+            if l != UNMAPPED && self.l2p[l as usize] != p as u32 {
                 return Err(format!(
                     "rmap[{p}] = {l} but l2p[{l}] = {}",
                     self.l2p[l as usize]
