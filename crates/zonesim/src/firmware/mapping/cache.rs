@@ -66,6 +66,18 @@ impl L2pCache {
         true
     }
 
+    /// [`L2pCache::touch`] for an owner that never evicts: the LRU order and stamps are left
+    /// as they are.
+    #[inline]
+    pub fn touch_unordered(&mut self, k: u32, dirty: bool) -> bool {
+        let ki = k as usize;
+        if !self.cached[ki] {
+            return false;
+        }
+        self.dirty[ki] |= dirty;
+        true
+    }
+
     /// Dirty map page `k` if it is cached, without touching its LRU position.
     #[inline]
     pub fn mark_dirty(&mut self, k: u32) {

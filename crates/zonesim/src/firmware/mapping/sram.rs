@@ -24,6 +24,9 @@ pub struct L2pSram {
     page_cost: u64,
     entry_cost: u64,
     clock: u64,
+    /// Every map page and every entry fit at once (a device whose whole map is in DRAM):
+    /// nothing is ever evicted, so no LRU order is kept for the map pages.
+    fits_all: bool,
 }
 
 impl L2pSram {
@@ -47,6 +50,8 @@ impl L2pSram {
             page_cost: page_bytes,
             entry_cost: entry_bytes,
             clock: 0,
+            fits_all: map_pages as u64 * page_bytes + max_entries.saturating_mul(entry_bytes)
+                <= capacity_bytes,
         }
     }
 
@@ -95,7 +100,12 @@ impl L2pSram {
     #[inline]
     pub fn access(&mut self, mp: u32, dirty: bool) -> CacheAccess {
         let s = self.tick();
-        if self.pages.touch(mp, s, dirty) {
+        let hit = if self.fits_all {
+            self.pages.touch_unordered(mp, dirty)
+        } else {
+            self.pages.touch(mp, s, dirty)
+        };
+        if hit {
             self.pages.counters.hits += 1;
             return CacheAccess {
                 hit: true,
@@ -192,6 +202,22 @@ pub fn program_map_page(nand: &mut NandArray, mp: u32, now: SimTime) -> SimTime 
 mod tests {
     use super::*;
     use crate::firmware::mapping::{cache_key, Level};
+
+    /// With room for the whole map nothing is evicted, and hits, misses and dirty pages are
+    /// counted as with a budget just large enough.
+    #[test]
+    fn whole_map_in_sram_keeps_no_order_and_never_evicts() {
+        let mut big = L2pSram::new(4 * 16, 16, 4, 4, 0);
+        let mut tight = L2pSram::new(4 * 16, 16, 4, 5, 0);
+        assert!(big.fits_all && !tight.fits_all);
+        for (i, mp) in [0u32, 1, 2, 1, 3, 0, 3, 3].into_iter().enumerate() {
+            let (a, b) = (big.access(mp, i % 2 == 0), tight.access(mp, i % 2 == 0));
+            assert_eq!(a, b, "access {i} of page {mp}");
+        }
+        assert_eq!(big.pages.counters.hits, tight.pages.counters.hits);
+        assert_eq!(big.pages.len(), 4);
+        assert!(big.used_bytes() <= big.capacity_bytes());
+    }
 
     /// Map pages and zoned entries compete for one budget in one LRU order.
     #[test]

@@ -249,6 +249,10 @@ impl<'a> Model<'a> {
         // Two 32-bit draws per 64-bit word (w counts slots: below 2^31).
         let draw = |pos: u64, hits: &mut [u32]| {
             let mut i = self.guide[(pos >> shift) as usize] as usize;
+            // A bucket spans about two superblocks: the first two steps without a branch
+            // (which way they go is random), then the rare rest.
+            i += (self.cum[i] <= pos) as usize;
+            i += (self.cum[i] <= pos) as usize;
             while self.cum[i] <= pos {
                 i += 1;
             }
