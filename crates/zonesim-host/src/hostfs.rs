@@ -37,6 +37,8 @@ pub trait Files {
     /// Mark a file for the device's budget-based in-place update (F2FS on ZMS); false when the
     /// model or the device has none.
     fn mark_ipu(&mut self, ino: Ino) -> bool;
+    /// Set the model's clock (ns) before an operation.
+    fn set_now(&mut self, ns: u64);
 }
 
 macro_rules! files_for {
@@ -70,6 +72,10 @@ macro_rules! files_for {
             fn mark_ipu(&mut self, ino: Ino) -> bool {
                 #[allow(clippy::redundant_closure_call)]
                 ($ipu)(self, ino)
+            }
+            #[inline]
+            fn set_now(&mut self, ns: u64) {
+                self.now = ns;
             }
         }
     };
@@ -116,6 +122,9 @@ impl Files for HostFs {
     }
     fn mark_ipu(&mut self, ino: Ino) -> bool {
         each!(self, fs => Files::mark_ipu(fs, ino))
+    }
+    fn set_now(&mut self, ns: u64) {
+        HostFs::set_now(self, ns)
     }
 }
 

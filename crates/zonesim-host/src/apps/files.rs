@@ -1,11 +1,12 @@
 //! The file interface an application model speaks ([`FileIo`]): create, positioned write and
-//! read, fsync, and the clock. A file-system model implements it once; the model's device
-//! commands are left for the caller to submit (the F2FS model's `out`). The InnoDB model is
-//! written against this trait only, so one type parameter names the file system. [`RawFiles`]
-//! puts the files straight on the device (no file system).
+//! read, fsync, and the clock, with one handle type per backing. Every file-system model gets it
+//! from the interface the models share (`hostfs::Files`); the model's device commands are left
+//! for the caller to submit (the model's `out`). The InnoDB model is written against this trait
+//! only, so one type parameter names what carries the files. [`RawFiles`] puts the files
+//! straight on the device (no file system).
 
-use crate::fs::{Area, F2fs, FsError, Ino, ROOT};
-use crate::hostfs::{Files, HostFs};
+use crate::fs::{Area, FsError, Ino, ROOT};
+use crate::hostfs::Files;
 use crate::IoKind;
 
 /// The file operations of an application model.
@@ -24,28 +25,9 @@ pub trait FileIo {
     fn set_now(&mut self, ns: u64);
 }
 
-impl FileIo for F2fs {
-    type File = Ino;
-    fn create_file(&mut self, name: &str) -> Result<Ino, FsError> {
-        self.create(ROOT, name, 0)
-    }
-    fn write_at(&mut self, f: Ino, off: u64, len: u64, direct: bool) -> Result<(), FsError> {
-        self.write(f, off, len, direct)
-    }
-    fn read_at(&mut self, f: Ino, off: u64, len: u64) {
-        self.read(f, off, len);
-    }
-    fn sync_file(&mut self, f: Ino, datasync: bool) {
-        self.fsync(f, datasync);
-    }
-    fn set_now(&mut self, ns: u64) {
-        self.now = ns;
-    }
-}
-
-/// Either file-system model the run mounts (F2FS or ext4), through the one file interface
-/// both implement ([`Files`]).
-impl FileIo for HostFs {
+/// Every file-system model (F2FS, ext4, and the enum a run mounts) through the one file
+/// interface they share ([`Files`]): files in the root directory, no placement hint.
+impl<T: Files> FileIo for T {
     type File = Ino;
     fn create_file(&mut self, name: &str) -> Result<Ino, FsError> {
         Files::create(self, ROOT, name, 0)
@@ -60,7 +42,7 @@ impl FileIo for HostFs {
         Files::fsync(self, f, datasync);
     }
     fn set_now(&mut self, ns: u64) {
-        HostFs::set_now(self, ns);
+        Files::set_now(self, ns);
     }
 }
 
