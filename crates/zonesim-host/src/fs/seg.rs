@@ -101,12 +101,16 @@ impl SegTable {
     #[inline]
     pub fn add_valid(&mut self, seg: u32, now: u64, mtime: u64) {
         let s = &mut self.segs[seg as usize];
-        let was = dirty_type(s);
         let v = s.valid as u64;
+        // The dirty lists change only when the count leaves 0 or reaches full (hot path: no
+        // list work on the other blocks).
+        let edge = v == 0 || v + 1 >= BLKS_PER_SEG as u64;
+        let was = if edge { dirty_type(s) } else { None };
         s.mtime = (s.mtime * v + if mtime == 0 { now } else { mtime }) / (v + 1);
         s.valid += 1;
-        let is = dirty_type(s);
-        self.dirty.moved(seg, was, is);
+        if edge {
+            self.dirty.moved(seg, was, dirty_type(s));
+        }
         self.secs[(seg / self.segs_per_sec) as usize].valid += 1;
     }
 
@@ -118,14 +122,17 @@ impl SegTable {
             s.valid > 0,
             "invalidating a block of segment {seg} with none valid"
         );
-        let was = dirty_type(s);
+        // As in `add_valid`: only leaving full or reaching 0 moves the segment between lists.
+        let edge = s.valid == 1 || s.valid as u32 >= BLKS_PER_SEG;
+        let was = if edge { dirty_type(s) } else { None };
         s.valid -= 1;
         s.held += 1;
-        let is = dirty_type(s);
+        if edge {
+            self.dirty.moved(seg, was, dirty_type(s));
+        }
         if s.valid == 0 && !s.current {
             self.prefree += 1;
         }
-        self.dirty.moved(seg, was, is);
         self.secs[(seg / self.segs_per_sec) as usize].valid -= 1;
     }
 
