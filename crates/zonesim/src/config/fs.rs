@@ -241,13 +241,10 @@ pub struct FsAreas {
 }
 
 impl FsConfig {
-    /// The zoned background GC knobs came with kernel 6.12 (`gc.h`, `sysfs.c`): under an
-    /// older `kernel` setting one is an error naming it, since it would change nothing.
-    pub fn kernel_knobs(&self) -> Result<()> {
-        if self.kernel >= FsKernel::V6_12 {
-            return Ok(());
-        }
-        let set = [
+    /// The zoned background GC knobs (kernel 6.12's zoned GC series), each with whether it is
+    /// set: refused under an older kernel and under ext4.
+    fn zoned_gc_knobs(&self) -> [(&'static str, bool); 6] {
+        [
             (
                 "fs.gc_no_zoned_gc_percent",
                 self.gc_no_zoned_gc_percent.is_some(),
@@ -269,8 +266,16 @@ impl FsConfig {
                 "fs.migration_window_granularity",
                 self.migration_window_granularity.is_some(),
             ),
-        ];
-        match set.iter().find(|k| k.1) {
+        ]
+    }
+
+    /// The zoned background GC knobs came with kernel 6.12 (`gc.h`, `sysfs.c`): under an
+    /// older `kernel` setting one is an error naming it, since it would change nothing.
+    pub fn kernel_knobs(&self) -> Result<()> {
+        if self.kernel >= FsKernel::V6_12 {
+            return Ok(());
+        }
+        match self.zoned_gc_knobs().iter().find(|k| k.1) {
             Some((key, _)) => Err(Error::config(
                 *key,
                 format!(
@@ -353,27 +358,8 @@ impl FsConfig {
             ("fs.gc_max_sleep_time", self.gc_max_sleep_time.is_some()),
             ("fs.gc_no_gc_sleep_time", self.gc_no_gc_sleep_time.is_some()),
             ("fs.gc_idle_time", self.gc_idle_time.is_some()),
-            (
-                "fs.gc_no_zoned_gc_percent",
-                self.gc_no_zoned_gc_percent.is_some(),
-            ),
-            (
-                "fs.gc_boost_zoned_gc_percent",
-                self.gc_boost_zoned_gc_percent.is_some(),
-            ),
-            (
-                "fs.gc_valid_thresh_ratio",
-                self.gc_valid_thresh_ratio.is_some(),
-            ),
-            (
-                "fs.gc_boost_gc_multiple",
-                self.gc_boost_gc_multiple.is_some(),
-            ),
-            ("fs.gc_boost_gc_greedy", self.gc_boost_gc_greedy.is_some()),
-            (
-                "fs.migration_window_granularity",
-                self.migration_window_granularity.is_some(),
-            ),
+        ];
+        let f2fs_only_tail = [
             ("fs.max_victim_search", self.max_victim_search.is_some()),
             ("fs.fg_gc_victim", self.fg_gc_victim != FsFgVictim::Greedy),
             ("fs.cp_interval", self.cp_interval.is_some()),
@@ -383,7 +369,9 @@ impl FsConfig {
             ("fs.cold_extensions", self.cold_extensions.is_some()),
             ("fs.gc_copy_offload", self.gc_copy_offload),
         ];
-        if let Some((key, _)) = f2fs_only.iter().find(|k| k.1) {
+        let knobs = self.zoned_gc_knobs();
+        let mut f2fs_keys = f2fs_only.iter().chain(&knobs).chain(&f2fs_only_tail);
+        if let Some((key, _)) = f2fs_keys.find(|k| k.1) {
             return Err(Error::config(
                 *key,
                 "is an F2FS key; fs.kind = \"ext4\" takes the fs.ext4 keys and the page-cache keys (docs/ext4.md)",

@@ -165,7 +165,8 @@ pub struct FsLayoutReport {
     pub user_capacity_bytes: u64,
 }
 
-fn ratio(a: u64, b: u64) -> f64 {
+/// `a / b`, 0 when `b` is 0 (both file-system reports).
+pub(super) fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 {
         0.0
     } else {

@@ -3,6 +3,7 @@
 //! metadata blocks by kind, the delalloc flushes, extents per file, allocation and layout.
 
 use super::device::DeviceReport;
+use super::fs::ratio;
 use crate::host::ext4::stats::{Commits, Flushes, MetaBlocks};
 use crate::host::ext4::{Ext4, BLOCK_BYTES};
 use serde::Serialize;
@@ -116,14 +117,6 @@ pub struct Ext4LayoutReport {
     pub flex_bg: u32,
     pub journal_blocks: u64,
     pub user_capacity_bytes: u64,
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
 }
 
 impl Ext4Report {
