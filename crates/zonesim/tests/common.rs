@@ -11,6 +11,20 @@ pub fn device(preset: &str, sets: &[&str]) -> DeviceConfig {
     zonesim::load_device(preset, &sets).expect("valid test device")
 }
 
+/// A small conventional TLC device (2 x 2 dies, 48-page blocks) with a 16-block-per-plane SLC
+/// write cache (16 SLC superblocks of 512 slots), and `sets` on top.
+pub fn slc_device(sets: &[&str]) -> DeviceConfig {
+    let mut all = vec![
+        "nand.blocks_per_plane=80",
+        "nand.slc_blocks_per_plane=16",
+        "nand.pages_per_block=48",
+        "slc.gc=migrate",
+        "slc.conventional_buffer=true",
+    ];
+    all.extend_from_slice(sets);
+    device("ufs-conventional", &all)
+}
+
 /// A file of `tests/data/`.
 pub fn data(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

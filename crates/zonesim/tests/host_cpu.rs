@@ -40,19 +40,11 @@ fn off_changes_nothing() {
 }
 
 /// A small conventional TLC device with a 16-block SLC write cache written back when the
-/// device has been idle 10 µs (the setup of tests/slc_writeback.rs).
+/// device has been idle 10 µs (`common::slc_device`, the setup of tests/slc_writeback.rs).
 fn slc_device(sets: &[&str]) -> DeviceConfig {
-    let mut all = vec![
-        "nand.blocks_per_plane=80",
-        "nand.slc_blocks_per_plane=16",
-        "nand.pages_per_block=48",
-        "slc.gc=migrate",
-        "slc.conventional_buffer=true",
-        "slc.writeback=idle",
-        "slc.writeback_idle_us=10",
-    ];
+    let mut all = vec!["slc.writeback=idle", "slc.writeback_idle_us=10"];
     all.extend_from_slice(sets);
-    device("ufs-conventional", &all)
+    common::slc_device(&all)
 }
 
 /// Issue 33's "done means": a closed loop at queue depth 1 without host time never leaves the

@@ -17,19 +17,7 @@ use zonesim::interface::zone::Lba;
 use zonesim::interface::{Command, Op};
 use zonesim::sim::Precondition;
 
-/// A small conventional TLC device (2 x 2 dies, 48-page blocks) with a 16-block-per-plane SLC
-/// write cache (16 SLC superblocks of 512 slots).
-fn dev(sets: &[&str]) -> DeviceConfig {
-    let mut all = vec![
-        "nand.blocks_per_plane=80",
-        "nand.slc_blocks_per_plane=16",
-        "nand.pages_per_block=48",
-        "slc.gc=migrate",
-        "slc.conventional_buffer=true",
-    ];
-    all.extend_from_slice(sets);
-    common::device("ufs-conventional", &all)
-}
+use common::slc_device as dev;
 
 fn cmd(op: Op, lba: u64, pages: u32) -> Command {
     Command {
