@@ -211,7 +211,7 @@ fn run_one(
                 host: &mut host,
                 measure_run: true,
             };
-            run_step(&mut app, free, &spec, t0, o.seed, false)?.0
+            run_step(&mut app, free, &spec, &cfg.host.cpu, t0, o.seed, false)?.0
         }
         Files::Raw => {
             let (cap, t0) = (dev.capacity_bytes(0), dev.clock);
@@ -221,7 +221,7 @@ fn run_one(
                 ns: 0,
                 measure_run: true,
             };
-            run_step(&mut app, cap, &spec, t0, o.seed, false)?.0
+            run_step(&mut app, cap, &spec, &cfg.host.cpu, t0, o.seed, false)?.0
         }
     };
     let d = dev.report();

@@ -64,10 +64,18 @@ pub enum Step {
     SqlitePage,
     /// An application verifying data it read (a game's asset check), per MiB.
     AppVerify,
+    /// InnoDB (the MySQL server): one SQL statement's parse, optimisation and execution,
+    /// without the index pages it touches.
+    InnodbStatement,
+    /// InnoDB: one buffer-pool page access (page hash lookup, latch, search in the page).
+    InnodbPage,
+    /// InnoDB: one transaction commit (undo state, redo hand-off, locks released), besides
+    /// its log write.
+    InnodbCommit,
 }
 
 /// Number of step classes.
-pub const STEPS: usize = 15;
+pub const STEPS: usize = 18;
 
 impl Step {
     /// Every class, in report order.
@@ -87,6 +95,9 @@ impl Step {
         Step::SqliteTxn,
         Step::SqlitePage,
         Step::AppVerify,
+        Step::InnodbStatement,
+        Step::InnodbPage,
+        Step::InnodbCommit,
     ];
 
     /// One of ext4's classes (reported only when ext4 ran).
@@ -94,6 +105,14 @@ impl Step {
         matches!(
             self,
             Step::Ext4Write | Step::Ext4Fsync | Step::Ext4Commit | Step::Ext4JournalBlock
+        )
+    }
+
+    /// One of InnoDB's classes (reported only when the InnoDB model ran on the cores).
+    pub fn is_innodb(self) -> bool {
+        matches!(
+            self,
+            Step::InnodbStatement | Step::InnodbPage | Step::InnodbCommit
         )
     }
 
@@ -115,6 +134,9 @@ impl Step {
             Step::SqliteTxn => "sqlite_txn",
             Step::SqlitePage => "sqlite_page",
             Step::AppVerify => "app_verify",
+            Step::InnodbStatement => "innodb_statement",
+            Step::InnodbPage => "innodb_page",
+            Step::InnodbCommit => "innodb_commit",
         }
     }
 }

@@ -7,8 +7,13 @@ use zonesim::host::scenario::Scenario;
 use zonesim::{RunSpec, WorkloadSpec};
 
 fn spec(step: &str) -> RunSpec {
+    spec_with(step, &[])
+}
+
+fn spec_with(step: &str, set: &[&str]) -> RunSpec {
     let sc = Scenario::parse(&format!("[[step]]\nsysbench = {{ {step} }}\n"), "sb.toml").unwrap();
-    let cfg = common::device("ufs-conventional", &["fs.kind=f2fs"]);
+    let set: Vec<&str> = ["fs.kind=f2fs"].iter().chain(set).copied().collect();
+    let cfg = common::device("ufs-conventional", &set);
     RunSpec::new(cfg, WorkloadSpec::Scenario(sc)).check_invariants(true)
 }
 
@@ -45,5 +50,41 @@ fn tables_larger_than_the_file_system_are_bad_input() {
         e.to_string()
             .contains("sysbench: 100 tables of 9000000 rows need"),
         "{e}"
+    );
+}
+
+/// With the host CPU model on, the statements, pages and commits cost CPU time on the cores:
+/// the run reports it per InnoDB class, and four client threads on one core complete fewer
+/// transactions than on four cores, which complete fewer than with no CPU time at all.
+#[test]
+fn statements_run_on_the_host_cores() {
+    let free = spec(RW).run().unwrap();
+    assert!(free.host_cpu.is_none());
+    let on = |cores: &str| {
+        spec_with(RW, &[cores])
+            .run()
+            .expect("sysbench on cores runs")
+    };
+    let (one, four) = (on("host.cpu.cores=1"), on("host.cpu.cores=4"));
+    let tps = |r: &zonesim::stats::report::Report| r.app.as_ref().unwrap().sysbench.tps;
+    assert!(
+        tps(&one) < tps(&four) && tps(&four) < tps(&free),
+        "{} {} {}",
+        tps(&one),
+        tps(&four),
+        tps(&free)
+    );
+    let cpu = one.host_cpu.as_ref().expect("host_cpu section");
+    let t = &cpu.time_ns;
+    let txns = one.app.as_ref().unwrap().sysbench.transactions;
+    assert!(t["innodb_commit"] >= txns * 10_000, "{t:?}");
+    assert!(
+        t["innodb_statement"] > t["innodb_commit"] && t["innodb_page"] > 0,
+        "{t:?}"
+    );
+    assert!(cpu.busy[0] > 0.1 && cpu.busy[0] <= 1.0, "{:?}", cpu.busy);
+    assert_eq!(
+        one.deterministic_json(),
+        on("host.cpu.cores=1").deterministic_json()
     );
 }

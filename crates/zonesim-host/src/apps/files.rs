@@ -5,6 +5,7 @@
 //! only, so one type parameter names what carries the files. [`RawFiles`] puts the files
 //! straight on the device (no file system).
 
+use crate::cpu::Burst;
 use crate::fs::{Area, FsError, Ino, ROOT};
 use crate::hostfs::Files;
 use crate::IoKind;
@@ -55,6 +56,12 @@ pub trait AppHost {
     fn submit(&mut self, at: u64) -> u64;
     /// The application's setup (sysbench's `prepare`) ended at `at`: what follows is measured.
     fn prepared(&mut self, _at: u64) {}
+    /// Application thread `thread` runs CPU burst `b` ready at `at` (ns); returns when it
+    /// ends. Without a host CPU model (the default) the application takes no CPU time.
+    #[inline]
+    fn cpu(&mut self, _thread: u32, at: u64, _b: &Burst) -> u64 {
+        at
+    }
 }
 
 /// Files straight on a block device, no file system: each file a list of 1 MiB extents taken

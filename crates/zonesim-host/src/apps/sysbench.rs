@@ -19,8 +19,13 @@
 //! index where `k` changes) from the root to the leaf through the buffer pool, a miss being a
 //! 16 KiB read; a row change writes an undo record on the thread's undo page and appends redo
 //! (`innodb`); the commit follows `innodb_flush_log_at_trx_commit`. A row's `k` is a hash of
-//! its table and id (the model keeps no row values). Statements take no CPU time: a
-//! transaction lasts as long as its reads, its flushes and its commit wait for the device.
+//! its table and id (the model keeps no row values).
+//!
+//! CPU time: with the host CPU model on (`[host.cpu]`, docs/host-cpu.md) each statement costs
+//! `innodb_statement_ns` on a core before it runs and `innodb_page_ns` per buffer-pool page
+//! it touched after, and each commit `innodb_commit_ns` before its log write; the client
+//! threads contend for the cores. Without it statements take no CPU time: a transaction lasts
+//! as long as its reads, its flushes and its commit wait for the device.
 //!
 //! Latency is per transaction, from `BEGIN` to the end of `COMMIT`; `tps` is the transactions
 //! completed within `time_s` over `time_s`, as sysbench reports them.
@@ -28,6 +33,7 @@
 use super::files::AppHost;
 use super::innodb::cleaner::PASS_NS;
 use super::innodb::{FlushMethod, Innodb, InnodbConfig, InnodbCounters, Walk};
+use crate::cpu::{Burst, Step};
 use crate::fs::FsError;
 use hdrhistogram::Histogram;
 use std::cmp::Reverse;
@@ -307,11 +313,16 @@ pub fn run_with<H: AppHost>(
             } else {
                 k_of(table, id, s.table_size)
             };
+            let pages = db.pool.c.hits + db.pool.c.misses;
+            let t = h.cpu(a, t, &Burst::of(Step::InnodbStatement));
             let e = statement(h, &mut db, st, a, Row { table, id, k }, t);
+            let pages = db.pool.c.hits + db.pool.c.misses - pages;
+            let e = h.cpu(a, e, Burst::new().add(Step::InnodbPage, pages));
             push(&mut q, e, a);
             continue;
         }
         // COMMIT: the undo segment's state, then the log by trx_commit.
+        let t = h.cpu(a, t, &Burst::of(Step::InnodbCommit));
         let t = db.undo(h, a, COMMIT, t);
         db.note_age();
         let done = match s.trx_commit {

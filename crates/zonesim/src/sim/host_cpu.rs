@@ -43,6 +43,8 @@ pub(super) struct CpuRun {
     fs_before: SimTime,
     /// A file job ran on ext4 (its step classes are reported).
     ext4: bool,
+    /// The InnoDB model ran on the cores (its step classes are reported).
+    innodb: bool,
 }
 
 /// What the file system did in one call: counters read before and after it.
@@ -88,6 +90,9 @@ impl CpuRun {
             (Step::SqliteTxn, cfg.sqlite_txn_ns),
             (Step::SqlitePage, cfg.sqlite_page_ns),
             (Step::AppVerify, cfg.verify_mib_ns),
+            (Step::InnodbStatement, cfg.innodb_statement_ns),
+            (Step::InnodbPage, cfg.innodb_page_ns),
+            (Step::InnodbCommit, cfg.innodb_commit_ns),
         ] {
             cost_ns[step as usize] = ns;
         }
@@ -104,8 +109,16 @@ impl CpuRun {
             arrived: 0,
             fs_last: (SimTime::ZERO, SimTime::ZERO),
             ext4: false,
+            innodb: false,
             fs_before: SimTime::ZERO,
         })
+    }
+
+    /// An application thread's burst `b` (InnoDB's statements, pages and commits), ready at
+    /// `at`: returns when it ends. Applications keep their own latency; no breakdown here.
+    pub fn app(&mut self, thread: u32, at: SimTime, b: &Burst) -> SimTime {
+        self.innodb = true;
+        SimTime(self.cpu.run(thread as usize, at.ns(), b))
     }
 
     /// A block request of `src` issued at `now`: its submission path (system call, block
@@ -251,10 +264,11 @@ impl CpuRun {
         debug_assert!(self.cpu.check().is_ok(), "{:?}", self.cpu.check());
         let w = window_ns.max(1) as f64;
         let busy = self.cpu.busy_ns().iter().map(|&b| b as f64 / w).collect();
-        // ext4's classes only when ext4 ran: the report of any other run is unchanged.
+        // ext4's and InnoDB's classes only when they ran: the report of any other run is
+        // unchanged.
         let time_ns = Step::ALL
             .iter()
-            .filter(|s| self.ext4 || !s.is_ext4())
+            .filter(|s| (self.ext4 || !s.is_ext4()) && (self.innodb || !s.is_innodb()))
             .map(|&s| (s.name(), self.cpu.time_ns()[s as usize]))
             .collect();
         HostCpuReport {

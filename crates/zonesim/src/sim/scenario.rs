@@ -118,13 +118,14 @@ impl Runner<'_> {
         if let Step::Sysbench(spec) = s {
             let seed = self.seed ^ self.created;
             let free = self.h.fs.free_bytes();
+            let cpu = &self.dev.cfg.host.cpu.clone();
             let mut app = super::sysbench::AppRun {
                 dev: self.dev,
                 host: &mut self.h,
                 measure_run: false,
             };
             let (rep, _, end) =
-                super::sysbench::run_step(&mut app, free, spec, self.now, seed, self.check)?;
+                super::sysbench::run_step(&mut app, free, spec, cpu, self.now, seed, self.check)?;
             self.created += 1;
             self.app = Some(rep);
             self.now = end;
@@ -400,6 +401,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
             iterations,
             stopped_by,
         }),
+        host_cpu: r.app.as_mut().and_then(|a| a.host_cpu.take()),
         app: r.app.take(),
         ..RunRecord::default()
     };

@@ -4,11 +4,14 @@
 
 use super::command;
 use super::fs::FsHost;
+use super::host_cpu::CpuRun;
+use crate::config::HostCpuConfig;
 use crate::device::Device;
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::host::apps::files::{AppHost, RawFiles};
 use crate::host::apps::sysbench::{self, SysbenchOutcome, SysbenchSpec};
+use crate::host::cpu::Burst;
 use crate::host::hostfs::HostFs;
 use crate::stats::app::AppReport;
 
@@ -68,13 +71,38 @@ impl AppHost for RawRun<'_> {
     }
 }
 
+/// A host with the host CPU model on: the application's bursts run on its cores (one thread
+/// per sysbench client); everything else is the inner host's.
+struct OnCores<'h, H> {
+    inner: &'h mut H,
+    cpu: CpuRun,
+}
+
+impl<H: AppHost> AppHost for OnCores<'_, H> {
+    type Fs = H::Fs;
+    fn fs(&mut self) -> &mut H::Fs {
+        self.inner.fs()
+    }
+    fn submit(&mut self, at: u64) -> u64 {
+        self.inner.submit(at)
+    }
+    fn prepared(&mut self, at: u64) {
+        self.inner.prepared(at)
+    }
+    fn cpu(&mut self, thread: u32, at: u64, b: &Burst) -> u64 {
+        self.cpu.app(thread, SimTime(at), b).ns()
+    }
+}
+
 /// Run step `s` from `now`: prepare, then the timed run (with `measure_run` the device's
-/// counters restart when the tables are loaded). Returns its report section, the outcome and
+/// counters restart when the tables are loaded), its statements on the host CPU `cpu` when
+/// that is on. Returns its report section (with the host CPU's, `host_cpu`), the outcome and
 /// when it ended. Tables that do not fit in `free` bytes are bad input.
 pub fn run_step<H: AppHost>(
     run: &mut H,
     free: u64,
     s: &SysbenchSpec,
+    cpu: &HostCpuConfig,
     now: SimTime,
     seed: u64,
     check: bool,
@@ -90,11 +118,24 @@ pub fn run_step<H: AppHost>(
             free as f64 / (1u64 << 30) as f64
         )));
     }
-    let o = sysbench::run(run, s, now.ns(), seed, check)
-        .map_err(|e| Error::Usage(format!("sysbench: the file system refused a write ({e:?})")))?;
+    let refused = |e| Error::Usage(format!("sysbench: the file system refused a write ({e:?})"));
+    let (o, host_cpu) = match CpuRun::new(cpu, s.threads as usize) {
+        None => (
+            sysbench::run(run, s, now.ns(), seed, check).map_err(refused)?,
+            None,
+        ),
+        Some(cpu) => {
+            let mut on = OnCores { inner: run, cpu };
+            let o = sysbench::run(&mut on, s, now.ns(), seed, check).map_err(refused)?;
+            let rep = on.cpu.report(o.run_ns);
+            (o, Some(rep))
+        }
+    };
     if let Some(why) = &o.invariant {
         return Err(Error::internal(why.clone()));
     }
     let end = SimTime(o.end);
-    Ok((AppReport::sysbench(s, &o), o, end))
+    let mut rep = AppReport::sysbench(s, &o);
+    rep.host_cpu = host_cpu;
+    Ok((rep, o, end))
 }

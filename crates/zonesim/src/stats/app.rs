@@ -9,6 +9,9 @@ use serde::Serialize;
 pub struct AppReport {
     pub sysbench: SysbenchReport,
     pub innodb: InnodbReport,
+    /// The host CPU the step ran on (`[host.cpu]` on): the run's `host_cpu` section.
+    #[serde(skip)]
+    pub host_cpu: Option<super::report::HostCpuReport>,
 }
 
 /// `app.sysbench`: what sysbench prints.
@@ -72,6 +75,7 @@ impl AppReport {
         };
         let c = &o.innodb;
         AppReport {
+            host_cpu: None,
             sysbench: SysbenchReport {
                 test: s.test.name(),
                 tables: s.tables,
