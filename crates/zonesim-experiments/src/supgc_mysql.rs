@@ -8,9 +8,9 @@
 //! sequentially (`--precondition seq`: the paper's 1 TB preheat, data on every logical page, so
 //! the database's writes meet GC from the start), the file system made on it, then one `sysbench` step on the InnoDB model (host::apps::innodb):
 //! `prepare` loads the tables, the device's counters restart, and the timed run is measured.
-//! The paper's file system is ext4; until the ext4 model is in, the files lie straight on the
-//! device and are written in place as ext4 writes data (or on F2FS: [`FILES`], the one
-//! parameter naming it; every checked row says which ran).
+//! The files are on the ext4 model as the paper's were (ext4 under Linux 4.15; the raw device
+//! or F2FS are the other choices of [`FILES`], the one parameter naming it; every checked row
+//! says which ran).
 //!
 //! Unstated parameters, from the defaults of the software the paper names: MySQL 8.0's
 //! 128 MiB buffer pool (paper scale; the smaller scales keep MySQL's minimum, 5 MiB, nearer the
@@ -22,7 +22,6 @@ use super::supgc_fio::band;
 use super::{
     par_map, pct_change, row_abs, row_dir, row_info, Cause, ExpOptions, Outcome, Row, Scale,
 };
-use zonesim::config::fs::FsConfig;
 use zonesim::config::DeviceConfig;
 use zonesim::device::Device;
 use zonesim::error::Result;
@@ -32,10 +31,12 @@ use zonesim::sim::fs::mount;
 use zonesim::sim::sysbench::{run_step, AppRun, RawRun};
 use zonesim::sim::{precondition_device, Precondition};
 
-/// What holds the database's files (the paper's ext4 is not in the model yet).
+/// What holds the database's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(dead_code)]
 enum Files {
+    /// The ext4 model (`--fs ext4`, Linux 4.15's defaults as the paper ran), the paper's.
+    Ext4,
     /// Straight on the device, written in place (`RawFiles`): ext4's data path without its
     /// journal and metadata.
     Raw,
@@ -44,10 +45,11 @@ enum Files {
 }
 
 /// The one parameter naming the file system of the checked runs.
-const FILES: Files = Files::Raw;
+const FILES: Files = Files::Ext4;
 
 /// How the rows name [`FILES`].
 const FS: &str = match FILES {
+    Files::Ext4 => "ext4 (the model's, ordered journal)",
     Files::Raw => "the raw device (files in place, as ext4's data)",
     Files::F2fs => "F2FS",
 };
@@ -168,16 +170,17 @@ struct Point {
 }
 
 fn device(s: Size, placement: &str) -> Result<DeviceConfig> {
-    let sets = [
+    let mut sets = vec![
         format!("nand.chips_per_channel={}", s.chips),
         format!("nand.blocks_per_plane={}", s.blocks),
         format!("ftl.gc.placement={placement}"),
     ];
-    let mut cfg = zonesim::load_device("supgc-cosmos", &sets)?;
-    if FILES == Files::F2fs {
-        cfg.fs = Some(FsConfig::default());
+    match FILES {
+        Files::F2fs => sets.push("fs.kind=f2fs".into()),
+        Files::Ext4 => sets.push("fs.kind=ext4".into()),
+        Files::Raw => {}
     }
-    Ok(cfg)
+    zonesim::load_device("supgc-cosmos", &sets)
 }
 
 /// Preheat `placement`'s device, make the file system, run sysbench `test`.
@@ -201,7 +204,7 @@ fn run_one(
         ..SysbenchSpec::new(test)
     };
     let rep = match FILES {
-        Files::F2fs => {
+        Files::F2fs | Files::Ext4 => {
             let mut host = mount(&cfg.fs.clone().unwrap_or_default(), &dev, 0)?;
             let clock = dev.clock;
             let t0 = host.submit(&mut dev, clock);
@@ -264,7 +267,7 @@ fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
     let mut rows = Vec::new();
     let src = |extra: &str| {
         format!(
-            "SUP-GC §5.3.3 Fig. {} ({}){extra}; the files on {FS}: the paper's ext4 is not in the model yet; sysbench defaults (1 thread, 10 s, special), MySQL defaults (trx_commit 1, doublewrite)",
+            "SUP-GC §5.3.3 Fig. {} ({}){extra}; the files on {FS}; sysbench defaults (1 thread, 10 s, special), MySQL defaults (trx_commit 1, doublewrite)",
             f.fig, f.what
         )
     };
@@ -311,7 +314,19 @@ fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
             )
             .id(&id)
             .src(&s);
-            rows.push(declared(r, &evidence(ours, wname)));
+            let ev = evidence(ours, wname);
+            rows.push(match (f.fig, *mid, wid) {
+                // SUP-GC moves fewer pages than BF-Optimized by about the paper's margin: BF's
+                // classifier moves the most of the four here (the evidence lists them).
+                (19, "moves", "bf") => r,
+                (20, "moves", "bf") => r.scale_dependent(MOVES_BF_RW_SCALE).gap_at(
+                    o.scale,
+                    &[Scale::Quick],
+                    Cause::MissingMechanism,
+                    &format!("{GAP} {ev}"),
+                ),
+                _ => declared(r, &ev),
+            });
         }
     }
     let best_other = [0, 1, 3]
@@ -322,18 +337,7 @@ fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
     let r = row_dir("SUP-GC vs the best other", "p95 latency change %", p95, false)
         .id(&format!("supgc.fig{}.p95-best", f.fig))
         .src(&src(" (f): \"SUP-GC achieves the best performance in this tail latency metric as well\"; the lowest p95 of the four"));
-    let ev = evidence(p95, "the best other p95");
-    rows.push(if f.fig == 20 {
-        // Within 1 % of the best other at full scale: the verdict turns with the scale.
-        r.scale_dependent(P95_RW_SCALE).gap_at(
-            o.scale,
-            &[Scale::Quick],
-            Cause::MissingMechanism,
-            &format!("{GAP} {ev}"),
-        )
-    } else {
-        declared(r, &ev)
-    });
+    rows.push(declared(r, &evidence(p95, "the best other p95")));
     for (vi, (label, _, _)) in VARIANTS.iter().enumerate() {
         let (sup, base) = (&pts[4 + 2 * vi], &pts[5 + 2 * vi]);
         for (k, (_, metric, _)) in METRICS.iter().enumerate() {
@@ -361,11 +365,13 @@ fn run(o: &ExpOptions, f: &Figure, name: &str) -> Result<Outcome> {
     })
 }
 
-/// Why SUP-GC's lead does not appear (every checked row): the measured evidence is appended.
-const GAP: &str = "In the model SUP-GC's GC page moves are no lower than the single stream's under this workload (GC survivors in their own stream, new writes in another), so none of its TPS, latency, erase and move gains appears; the paper's setup differs in mechanisms the model lacks: ext4 (its journal commits and metadata writes on every fsync; here the files are written in place on the raw device; on the F2FS model instead, measured once at quick scale, write-only: SUP-GC +118.6 % GC page moves and -4.1 % TPS against Cosmos+), MySQL's binary log (a sequential append and an fsync per commit group), and statement CPU time; which of them decides the sign is not measured.";
+/// Why SUP-GC's lead does not appear (the checked rows that fail): the measured evidence is
+/// appended.
+const GAP: &str = "In the model SUP-GC's GC page moves are no lower than the single stream's under this workload on ext4 (GC survivors in their own stream, new writes and the journal's in another), so its TPS, latency, erase and move gains over Cosmos+ and GCaR-Optimized do not appear; it moves fewer pages than BF-Optimized, whose classifier moves the most here. What the model still lacks of the paper's setup: MySQL's binary log (a sequential append and an fsync per commit group) and the server's CPU time per statement (the host CPU model charges it with host.cpu.innodb_*, but the paper does not describe its server, so the checked runs leave it off); which of them decides the sign is not measured. Before the ext4 model the files lay in place on the raw device: quick write-only SUP-GC -2.1 % TPS and +51.8 % GC page moves against Cosmos+ there too.";
 
-/// Why Fig. 20's p95 row holds at full scale and not at quick (measured, seed 1).
-const P95_RW_SCALE: &str = "measured: quick +11.0 % (SUP-GC's p95 above the best other's: known gap), full -0.3 % (below it: the direction holds); the paper-scale verdict is not recorded";
+/// Why Fig. 20's move row against BF-Optimized holds at full scale and not at quick
+/// (measured, seed 1).
+const MOVES_BF_RW_SCALE: &str = "measured on ext4: quick -19.7 % (outside -42.9 +- 12.9: known gap), full -37.9 % (inside); the paper-scale run is not recorded (the record is full scale)";
 
 /// A checked row declared a known gap with [`GAP`] and its measured `evidence` (all of them
 /// are: a row that comes to pass is a stale gap and fails the run).
@@ -380,9 +386,9 @@ fn notes(scale: Scale) -> Vec<String> {
             "This run ({scale} scale): the supgc-cosmos preset with {} chips per channel and {} blocks per plane, written full sequentially first (the 1 TB preheat), the files on {FS}, {} tables of {} rows, a {} MiB buffer pool. Quick 8 dies / 4 GiB raw / 16 x 200,000 rows; full 64 dies / 32 GiB / 100 x 270,000; paper the preset's 1 TiB / 100 x 9,000,000 (128 MiB pool).",
             s.chips, s.blocks, s.tables, s.rows, s.pool_mb
         ),
-        format!("The paper runs ext4; until the ext4 model is in, the database's files are on {FS} (one parameter, FILES in supgc_mysql.rs; F2FS is the other choice)."),
+        format!("The database's files are on {FS}, as the paper's on ext4 under Linux 4.15 (one parameter, FILES in supgc_mysql.rs; the raw device and F2FS are the other choices)."),
         "Unstated and taken from the software's defaults: sysbench 1.0's 1 thread, 10 s and special distribution; MySQL 8.0's innodb_flush_log_at_trx_commit = 1, doublewrite on, fsync flush method, 100 MiB redo log. Sensitivity rows: 16 threads, and a 40 s run, SUP-GC against Cosmos+.".to_string(),
         "Erases and GC page moves count the timed run only (the device's counters restart when the tables are loaded); TPS is transactions completed in the run over its length; latency is per transaction, BEGIN to the end of COMMIT.".to_string(),
-        "Not modelled (docs/innodb.md): the binary log, statement CPU time (the host CPU model is not charged by the InnoDB model yet), row locks between threads, read-ahead, the change buffer.".to_string(),
+        "Not modelled (docs/innodb.md): the binary log, row locks between threads, read-ahead, the change buffer. Statement CPU time is modelled (host.cpu.innodb_*, docs/host-cpu.md) and off here: the paper does not describe its server.".to_string(),
     ]
 }
