@@ -32,6 +32,7 @@ use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap};
 use crate::firmware::steady::Synthesized;
+use crate::firmware::wear::Wear;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
@@ -45,6 +46,7 @@ mod pending;
 mod report;
 mod slc;
 mod steady;
+mod wear;
 mod writeback;
 
 pub use report::{ConventionalNsReport, ConventionalSlcReport};
@@ -112,7 +114,8 @@ pub struct PageFtl {
     /// Spread foreground GC over host writes (`ftl.gc.incremental`).
     incremental: bool,
     bg_threshold: u32,
-    /// Host idle time before background GC runs (`ftl.gc.background`, `ftl.gc.idle_us`), ns.
+    /// Host idle time before background GC (`ftl.gc.background`, `ftl.gc.idle_us`) or
+    /// background reclaim (firmware/wear) runs, ns.
     bg_idle_ns: Option<u64>,
     /// It lives in SLC blocks (`namespaces[i].slc_only`).
     slc_only: bool,
@@ -128,6 +131,8 @@ pub struct PageFtl {
     pending: PendingReads,
     /// The SLC write cache (`slc.conventional_buffer`, `slc.rs`).
     slc: Option<Box<SlcCache>>,
+    /// Bad blocks, reclaim and wear levelling (firmware/wear; `wear.rs`); None when off.
+    wear: Option<Box<Wear>>,
 }
 
 impl PageFtl {
@@ -152,7 +157,8 @@ impl PageFtl {
         } else {
             cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
         };
-        PageFtl {
+        let wear = Wear::new(cfg, &geo, seed, logical, placement.streams() as u32);
+        let mut ftl = PageFtl {
             cell: geo.cell,
             slots_per_sb,
             unit,
@@ -182,10 +188,8 @@ impl PageFtl {
             } else {
                 0
             },
-            bg_idle_ns: cfg
-                .ftl
-                .gc
-                .background
+            // Background reclaim (firmware/wear) runs on the background GC's timer.
+            bg_idle_ns: (cfg.ftl.gc.background || wear.is_some())
                 .then(|| SimTime::from_us(cfg.ftl.gc.idle_us).ns()),
             slc_only,
             rng: rng_for(seed, 0x6763),
@@ -196,7 +200,10 @@ impl PageFtl {
             pending: PendingReads::default(),
             slc: slc.map(|g| Box::new(SlcCache::new(g, logical, &cfg.slc))),
             geo,
-        }
+            wear: None,
+        };
+        ftl.wear_format(wear);
+        ftl
     }
 
     pub fn placement(&self) -> &Placement {
@@ -337,6 +344,9 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
+            if let Some(w) = &mut self.wear {
+                w.host_read(sb, off);
+            }
             if defer && map_ready > now {
                 self.pending.defer(map_ready, page.die, page.page, slots);
                 continue;
@@ -567,6 +577,7 @@ impl PageFtl {
         class: OpClass,
     ) -> SimTime {
         let s = &mut self.streams[stream];
+        let sb = s.sb;
         let die = self.geo.die_of_offset(s.unit_start);
         let pages = self.geo.program_unit_pages * self.geo.planes;
         let done = lent
@@ -575,6 +586,7 @@ impl PageFtl {
         // A padded unit programs the whole unit: the frontier moves past the padding.
         s.next = s.unit_start + self.unit;
         s.programmed(&mut self.sbs, self.slots_per_sb, now);
+        self.check_program(stream, sb, now);
         done
     }
 
@@ -603,6 +615,16 @@ impl Ftl for PageFtl {
             c.wb.host_request();
         }
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
+        if let Some(w) = &mut self.wear {
+            // Out of spares: read-only (writes refused, counted).
+            let writes = matches!(
+                cmd.op,
+                Op::Write { .. } | Op::InPlace { .. } | Op::Copy { .. } | Op::Append
+            );
+            if writes && !w.host_write(now, n) {
+                return Completion::refused(now);
+            }
+        }
         Completion::at(match cmd.op {
             Op::Read => return self.read(lent, now, lpa, n),
             Op::Write { hint } | Op::InPlace { hint } => {
@@ -649,6 +671,10 @@ impl Ftl for PageFtl {
         }
     }
 
+    fn age(&mut self, now: SimTime, ns: u64) {
+        self.age_wear(now, ns);
+    }
+
     fn capacity_bytes(&self) -> u64 {
         self.logical_pages() * SLOT_BYTES
     }
@@ -685,6 +711,9 @@ impl Ftl for PageFtl {
             c.counters = Default::default();
             c.wb.counters = Default::default();
         }
+        if let Some(w) = &mut self.wear {
+            w.reset_counters();
+        }
         if let Some(tl) = &mut self.two_level {
             let c = &mut tl.counters;
             *c = crate::firmware::mapping::TwoLevelCounters {
@@ -703,6 +732,7 @@ impl Ftl for PageFtl {
             tl.check(&self.map)?;
         }
         self.check_slc()?;
+        self.check_wear()?;
         self.sbs.check_valid(&self.map, self.slots_per_sb)
     }
 }
