@@ -276,7 +276,7 @@ section! {
         /// Reads of one block since its erase that trigger read reclaim. Default: 100,000,
         /// the read-disturb count Cai et al. (DSN 2015) characterise MLC blocks up to.
         #[serde(skip_serializing_if = "is_default_reads")]
-        pub read_reclaim_reads: u64 = DEFAULT_RECLAIM_READS, int(1, 1 << 40).unit("reads");
+        pub read_reclaim_reads: u64 = DEFAULT_RECLAIM_READS, int(1, u32::MAX as u64).unit("reads");
         /// Age of programmed data that triggers a retention refresh. Default: one year, JEDEC
         /// JESD218's retention requirement for client SSDs.
         #[serde(skip_serializing_if = "is_default_days")]
@@ -296,14 +296,15 @@ section! {
 choice! {
     /// Wear levelling of a conventional namespace (`ftl.wear_leveling`).
     #[derive(Default)]
+    /// (`off` is listed last: a key left at its default stays out of the serialized config.)
     pub enum WearLeveling {
-        /// Free superblocks are taken in the order they were erased (FIFO).
-        #[default]
-        Off = "off",
         /// Allocation takes the least-erased free superblock.
         Dynamic = "dynamic",
         /// Dynamic, and cold data is moved off the least-erased superblocks.
         Static = "static",
+        /// Free superblocks are taken in the order they were erased (FIFO).
+        #[default]
+        Off = "off",
     }
 }
 

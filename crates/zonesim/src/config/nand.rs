@@ -184,9 +184,9 @@ section! {
         /// an SLC buffer needs at least `slc.gc_threshold_free_superblocks + 3` of them.
         pub slc_blocks_per_plane: u32 = 0, int(0, (1 << 20) - 1).unit("blocks");
         // Wear-out and bad blocks (firmware/wear, docs/wear.md): keep these last.
-        /// Rated program/erase cycles of a block: grown bad blocks appear as blocks near it
-        /// (Weibull wear-out, `endurance_shape`). 0: blocks never wear out. Conventional
-        /// namespaces only.
+        /// Rated program/erase cycles of a block, the scale of its Weibull wear-out
+        /// (`endurance_shape`): grown bad blocks appear as erase counts approach it. 0: blocks
+        /// never wear out. Conventional namespaces only.
         #[serde(skip_serializing_if = "super::declare::is_zero_u32")]
         pub endurance_pe: u32 = 0, int(0, 1 << 24).unit("P/E cycles");
         /// Weibull shape of block wear-out (the scale is `endurance_pe`): the larger, the more

@@ -105,21 +105,17 @@ impl PageFtl {
     }
 
     /// Choose a victim and make it the GC in progress; false if none is worth collecting.
-    /// A relocation queued by the wear state (firmware/wear) comes first.
+    /// (Relocations the wear state queues start in `start_queued`, when space allows.)
     pub(super) fn start_victim(&mut self, now: SimTime, foreground: bool) -> bool {
-        let v = match self.queued_victim() {
-            Some(v) => v,
-            None => match select_victim(
-                self.victim,
-                &self.sbs.info,
-                now,
-                self.victim_params,
-                &mut self.rng,
-                |_| false,
-            ) {
-                Some(v) => v,
-                None => return false,
-            },
+        let Some(v) = select_victim(
+            self.victim,
+            &self.sbs.info,
+            now,
+            self.victim_params,
+            &mut self.rng,
+            |_| false,
+        ) else {
+            return false;
         };
         self.begin_victim(v, foreground);
         true

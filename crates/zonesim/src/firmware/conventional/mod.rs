@@ -114,8 +114,7 @@ pub struct PageFtl {
     /// Spread foreground GC over host writes (`ftl.gc.incremental`).
     incremental: bool,
     bg_threshold: u32,
-    /// Host idle time before background GC (`ftl.gc.background`, `ftl.gc.idle_us`) or
-    /// background reclaim (firmware/wear) runs, ns.
+    /// Host idle time before background GC runs (`ftl.gc.background`, `ftl.gc.idle_us`), ns.
     bg_idle_ns: Option<u64>,
     /// It lives in SLC blocks (`namespaces[i].slc_only`).
     slc_only: bool,
@@ -188,8 +187,10 @@ impl PageFtl {
             } else {
                 0
             },
-            // Background reclaim (firmware/wear) runs on the background GC's timer.
-            bg_idle_ns: (cfg.ftl.gc.background || wear.is_some())
+            bg_idle_ns: cfg
+                .ftl
+                .gc
+                .background
                 .then(|| SimTime::from_us(cfg.ftl.gc.idle_us).ns()),
             slc_only,
             rng: rng_for(seed, 0x6763),
@@ -615,14 +616,9 @@ impl Ftl for PageFtl {
             c.wb.host_request();
         }
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
-        if let Some(w) = &mut self.wear {
-            // Out of spares: read-only (writes refused, counted).
-            let writes = matches!(
-                cmd.op,
-                Op::Write { .. } | Op::InPlace { .. } | Op::Copy { .. } | Op::Append
-            );
-            if writes && !w.host_write(now, n) {
-                return Completion::refused(now);
+        if self.wear.is_some() {
+            if let Some(refused) = self.wear_gate(lent, now, cmd.op, n) {
+                return refused;
             }
         }
         Completion::at(match cmd.op {
@@ -653,10 +649,14 @@ impl Ftl for PageFtl {
     /// `slc.writeback_idle_us`, a step as soon as the dies are free (`writeback.rs`).
     fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
         match work {
-            IdleWork::Gc => self.bg_idle_ns.map(|ns| IdleTimer {
-                after_ns: ns,
-                again_ns: ns,
-            }),
+            // Background reclaim (firmware/wear) runs on the same timer while any is queued.
+            IdleWork::Gc => self
+                .bg_idle_ns
+                .or_else(|| self.reclaim_idle_ns())
+                .map(|ns| IdleTimer {
+                    after_ns: ns,
+                    again_ns: ns,
+                }),
             IdleWork::SlcWriteback => self.writeback_idle_ns().map(|ns| IdleTimer {
                 after_ns: ns,
                 again_ns: 1,

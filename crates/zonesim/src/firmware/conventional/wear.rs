@@ -8,6 +8,8 @@ use super::PageFtl;
 use crate::engine::SimTime;
 use crate::firmware::alloc::{SbState, NO_SB};
 use crate::firmware::wear::Wear;
+use crate::firmware::Lent;
+use crate::interface::{Completion, Op};
 
 impl PageFtl {
     /// Put the wear state in force at format: retire the superblocks it retired, order the
@@ -24,6 +26,30 @@ impl PageFtl {
                 .level_by((0..self.geo.superblocks).map(|s| w.key(s)).collect());
         }
         self.wear = Some(w);
+    }
+
+    /// A host command meets the wear state: a write is refused once the spares ran out
+    /// (read-only); any other command runs a queued relocation now, whole, if one is due
+    /// and no victim is under collection (a read-mostly host would otherwise wait for writes
+    /// or idle time to pay for it); the command then queues behind its flash work.
+    pub(super) fn wear_gate(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        op: Op,
+        pages: u32,
+    ) -> Option<Completion> {
+        let w = self.wear.as_mut()?;
+        if matches!(
+            op,
+            Op::Write { .. } | Op::InPlace { .. } | Op::Copy { .. } | Op::Append
+        ) {
+            return (!w.host_write(now, pages)).then(|| Completion::refused(now));
+        }
+        if w.pending() && self.start_queued(false) {
+            self.gc_step(lent, now, u32::MAX);
+        }
+        None
     }
 
     /// The victim `sb` was erased: back to the pool, or retired; then static levelling.
@@ -57,7 +83,7 @@ impl PageFtl {
     }
 
     /// The next queued relocation that can start now, if any.
-    pub(super) fn queued_victim(&mut self) -> Option<u32> {
+    fn queued_victim(&mut self) -> Option<u32> {
         let w = self.wear.as_mut()?;
         let info = &self.sbs.info;
         w.next_victim(|s| match info[s as usize].state {
@@ -67,9 +93,11 @@ impl PageFtl {
         })
     }
 
-    /// Start a queued relocation if no victim is under collection; true if one started.
+    /// Start a queued relocation if no victim is under collection and the pool holds more
+    /// than GC's reserve (one open superblock per stream and one to copy into: GC's own
+    /// victims come first below that); true if one started.
     pub(super) fn start_queued(&mut self, foreground: bool) -> bool {
-        if self.gc.is_some() {
+        if self.gc.is_some() || self.sbs.free_count() <= self.streams.len() as u32 + 1 {
             return false;
         }
         match self.queued_victim() {
@@ -105,6 +133,14 @@ impl PageFtl {
     /// Relocations are queued (background reclaim is due).
     pub(super) fn reclaim_due(&self) -> bool {
         self.wear.as_ref().is_some_and(|w| w.pending())
+    }
+
+    /// Host idle time before background reclaim runs (`ftl.gc.idle_us`), while any is due.
+    pub(super) fn reclaim_idle_ns(&self) -> Option<u64> {
+        self.wear
+            .as_ref()
+            .filter(|w| w.pending())
+            .map(|w| w.idle_ns())
     }
 
     /// The wear state agrees with the allocator.

@@ -118,6 +118,8 @@ pub struct Wear {
     failed: Vec<u8>,
     /// Superblocks the namespace needs in service.
     need: u32,
+    /// Host idle time before background reclaim runs, ns.
+    idle_ns: u64,
     read_only: bool,
     factory_bad: u64,
     grown_bad: u64,
@@ -171,6 +173,7 @@ impl Wear {
             doomed: vec![0; sbs as usize],
             failed: vec![0; sbs as usize],
             need: (logical.div_ceil(slots) + streams as u64 + 2).min(u32::MAX as u64) as u32,
+            idle_ns: SimTime::from_us(f.gc.idle_us).ns(),
             read_only: false,
             factory_bad,
             grown_bad: 0,
@@ -264,6 +267,7 @@ impl Wear {
         self.doomed[sb as usize] = 0;
         self.failed[sb as usize] = d;
         self.c.program_failures += 1;
+        self.grown_bad += 1;
         self.queue_for(sb, Why::Retire);
         true
     }
@@ -273,15 +277,14 @@ impl Wear {
     pub fn next_victim(&mut self, full: impl Fn(u32) -> Option<bool>) -> Option<u32> {
         for _ in 0..self.queue.len() {
             let sb = self.queue.pop_front()?;
+            if self.why[sb as usize] == Why::None {
+                continue; // collected by GC meanwhile (its erase cleared the reason)
+            }
             match full(sb) {
                 Some(true) => return Some(sb),
                 // Still open: later.
                 None => self.queue.push_back(sb),
-                Some(false) => {
-                    if self.failed[sb as usize] == 0 {
-                        self.why[sb as usize] = Why::None;
-                    }
-                }
+                Some(false) => self.why[sb as usize] = Why::None,
             }
         }
         None
@@ -324,9 +327,9 @@ impl Wear {
             _ => {}
         });
         self.c.erase_failures += erase_fails;
+        self.grown_bad += erase_fails;
         self.doomed[sb as usize] = doomed;
         for lane in failing.into_iter().filter(|&l| l != u32::MAX) {
-            self.grown_bad += 1;
             if self.table.fail(sb, lane) {
                 self.remapped += 1;
             } else {
@@ -384,6 +387,11 @@ impl Wear {
     /// Work is queued (idle time may run it).
     pub fn pending(&self) -> bool {
         !self.queue.is_empty()
+    }
+
+    /// Host idle time before background reclaim runs (`ftl.gc.idle_us`), ns.
+    pub fn idle_ns(&self) -> u64 {
+        self.idle_ns
     }
 
     /// Zero the event counters (after preconditioning); the wear itself stays.

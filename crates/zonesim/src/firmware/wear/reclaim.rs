@@ -24,7 +24,7 @@ pub struct Reclaim {
     /// Reads of each block (`sb * lanes + lane`) since its superblock's erase.
     reads: Vec<u32>,
     lanes: u32,
-    /// Reads of one block that trigger reclaim (`ftl.read_reclaim_reads`, saturated to u32).
+    /// Reads of one block that trigger reclaim (`ftl.read_reclaim_reads`).
     pub threshold: u32,
     /// Data age that triggers a refresh, ns.
     pub refresh_ns: u64,
@@ -37,7 +37,7 @@ impl Reclaim {
         Reclaim {
             reads: vec![0; (superblocks * lanes) as usize],
             lanes,
-            threshold: threshold.min(u32::MAX as u64) as u32,
+            threshold: threshold.min(u32::MAX as u64) as u32, // the key's range
             refresh_ns: (refresh_days * DAY_NS as f64) as u64,
             aged_ns: 0,
         }
