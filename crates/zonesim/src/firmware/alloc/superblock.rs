@@ -64,13 +64,7 @@ impl Superblocks {
         let sb = if self.keys.is_empty() {
             self.free.pop_front()?
         } else {
-            // Dynamic wear levelling: the least-worn free superblock, the oldest on a tie.
-            let (at, _) = self
-                .free
-                .iter()
-                .enumerate()
-                .min_by_key(|&(i, &s)| (self.keys[s as usize], i))?;
-            self.free.remove(at)?
+            self.take_least_worn()?
         };
         let i = &mut self.info[sb as usize];
         debug_assert!(i.state == SbState::Free && i.valid == 0);
@@ -93,6 +87,19 @@ impl Superblocks {
         debug_assert_eq!(i.valid, 0);
         i.state = SbState::Free;
         self.free.push_back(sb);
+    }
+
+    /// Dynamic wear levelling: take the least-worn free superblock, the oldest on a tie (out
+    /// of line: the write path inlines `take_free`).
+    #[cold]
+    #[inline(never)]
+    fn take_least_worn(&mut self) -> Option<u32> {
+        let (at, _) = self
+            .free
+            .iter()
+            .enumerate()
+            .min_by_key(|&(i, &s)| (self.keys[s as usize], i))?;
+        self.free.remove(at)
     }
 
     /// Order the free pool by wear from now on (dynamic wear levelling): `keys[sb]` is the

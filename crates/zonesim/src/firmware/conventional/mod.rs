@@ -345,8 +345,8 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
-            if let Some(w) = &mut self.wear {
-                w.host_read(sb, off);
+            if self.wear.is_some() {
+                self.wear_read(sb, off);
             }
             if defer && map_ready > now {
                 self.pending.defer(map_ready, page.die, page.page, slots);
@@ -587,7 +587,9 @@ impl PageFtl {
         // A padded unit programs the whole unit: the frontier moves past the padding.
         s.next = s.unit_start + self.unit;
         s.programmed(&mut self.sbs, self.slots_per_sb, now);
-        self.check_program(stream, sb, now);
+        if self.wear.is_some() {
+            self.check_program(stream, sb, now);
+        }
         done
     }
 

@@ -32,6 +32,7 @@ impl PageFtl {
     /// (read-only); any other command runs a queued relocation now, whole, if one is due
     /// and no victim is under collection (a read-mostly host would otherwise wait for writes
     /// or idle time to pay for it); the command then queues behind its flash work.
+    #[inline(never)]
     pub(super) fn wear_gate(
         &mut self,
         lent: &mut Lent,
@@ -71,7 +72,7 @@ impl PageFtl {
     /// A unit of `stream` was programmed into `sb`: if the program failed, close the
     /// superblock (the relocation queued in the wear state moves its data, this unit's
     /// included, and retires the failed block).
-    #[inline]
+    #[inline(never)]
     pub(super) fn check_program(&mut self, stream: usize, sb: u32, now: SimTime) {
         let Some(w) = self.wear.as_mut() else {
             return;
@@ -79,6 +80,14 @@ impl PageFtl {
         if w.program_failed(sb) && self.streams[stream].sb == sb {
             self.sbs.close(sb, now);
             self.streams[stream].sb = NO_SB;
+        }
+    }
+
+    /// A host read of slot `off` of superblock `sb` (read-disturb count), out of line.
+    #[inline(never)]
+    pub(super) fn wear_read(&mut self, sb: u32, off: u32) {
+        if let Some(w) = self.wear.as_mut() {
+            w.host_read(sb, off);
         }
     }
 
