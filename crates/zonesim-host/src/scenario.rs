@@ -41,6 +41,9 @@ pub enum Step {
     Sync,
     /// Idle for `ms` simulated milliseconds (background GC may run).
     Idle { ms: u64 },
+    /// The device sits unpowered for `days`: retention time passes without simulated events
+    /// or a moving clock (the device's data ages; docs/wear.md).
+    Age { days: u64 },
     /// sysbench OLTP on the InnoDB model: prepare the tables, then run.
     Sysbench(SysbenchSpec),
 }
@@ -60,6 +63,9 @@ pub struct Scenario {
 /// loop whose steps never fill the file system (reads, syncs, idles) still ends and its report
 /// stays a few tens of MB.
 pub const MAX_ITERATIONS: u64 = 100_000;
+
+/// The longest `age` step: a hundred years.
+pub const MAX_AGE_DAYS: u64 = 36_500;
 
 /// The longest `idle` step: one day of simulated time (repeat the step for longer).
 pub const MAX_IDLE_MS: u64 = 86_400_000;
@@ -109,6 +115,7 @@ struct RawStep {
     k: Option<Spanned<u64>>,
     fsync: Option<Spanned<u64>>,
     ms: Option<Spanned<u64>>,
+    days: Option<Spanned<u64>>,
 }
 
 /// A `sysbench = { ... }` step: sysbench's option names, and the InnoDB settings a step may
@@ -376,11 +383,18 @@ fn step(s: RawStep) -> std::result::Result<Step, StepError> {
                 1..=MAX_IDLE_MS,
             )?,
         },
+        "age" => Step::Age {
+            days: bounded(
+                s.days.as_ref().ok_or_else(|| missing("days"))?,
+                "days",
+                1..=MAX_AGE_DAYS,
+            )?,
+        },
         other => {
             return Err((
                 op_at,
                 format!(
-                    "unknown op '{other}' (create, delete_every, write, read, overwrite, unlink, sync, idle)"
+                    "unknown op '{other}' (create, delete_every, write, read, overwrite, unlink, sync, idle, age)"
                 ),
             ))
         }
@@ -390,6 +404,20 @@ fn step(s: RawStep) -> std::result::Result<Step, StepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn age_steps_take_days_in_range() {
+        let s = Scenario::parse("[[setup]]\nop = \"age\"\ndays = 365\n", "a.toml").unwrap();
+        assert_eq!(s.setup, vec![Step::Age { days: 365 }]);
+        let e = Scenario::parse("[[setup]]\nop = \"age\"\ndays = 0\n", "a.toml").unwrap_err();
+        assert!(
+            e.to_string().contains("a.toml:3")
+                && e.to_string().contains("days must be in 1..=36500"),
+            "{e}"
+        );
+        let e = Scenario::parse("[[setup]]\nop = \"age\"\n", "a.toml").unwrap_err();
+        assert!(e.to_string().contains("op 'age' needs days"), "{e}");
+    }
 
     #[test]
     fn parses_the_zufs_aging_loop() {

@@ -31,6 +31,7 @@ mod theory;
 mod timeseries;
 mod timing;
 mod trace_replay;
+mod wear_life;
 mod wear_regions;
 mod zoned;
 

@@ -514,6 +514,19 @@ kind!(
     conventional_data_cache,
     conventional_with(&["cache.bytes=65536"])
 );
+kind!(
+    conventional_aged,
+    conventional_with(&[
+        "nand.pages_per_block=6",
+        "ftl.overprovisioning=0.3",
+        "nand.endurance_pe=20",
+        "nand.factory_bad_fraction=0.05",
+        "ftl.read_reclaim=true",
+        "ftl.read_reclaim_reads=50",
+        "ftl.wear_leveling=static",
+        "ftl.wear_leveling_spread=2",
+    ])
+);
 kind!(zoned_page_map, zoned(&["ftl.mapping=page"]));
 kind!(zoned_hybrid_map, zoned(&["ftl.mapping=hybrid"]));
 kind!(zoned_zone_map, zoned(&["ftl.mapping=zone"]));

@@ -115,6 +115,8 @@ fn conventional_slc_cache() -> Value {
             "nand.slc_blocks_per_plane=8",
             "slc.conventional_buffer=true",
             "slc.gc=migrate",
+            // The lifetime fields of `device.wear` (firmware/wear).
+            "nand.endurance_pe=3000",
         ],
     );
     let wl = jobs("[w]\nrw=randwrite\nbs=4k\nfsync=1\nnumber_ios=200\n");

@@ -201,3 +201,17 @@ macro_rules! choice {
 }
 
 pub(crate) use {choice, section};
+
+/// `skip_serializing_if` helpers: a key added later with a neutral default stays out of the
+/// serialized config (the report's provenance) while it has that default.
+pub(crate) fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+pub(crate) fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
+}
+
+pub(crate) fn is_false(v: &bool) -> bool {
+    !*v
+}

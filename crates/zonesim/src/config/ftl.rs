@@ -266,5 +266,69 @@ section! {
         pub l2p_pin_aggregated: bool = false, free();
         /// Controller-CPU processing cost of the placement policies.
         pub cost: CostConfig = CostConfig::default(), free();
+        // Read reclaim, retention refresh and wear levelling (firmware/wear, docs/wear.md):
+        // keep these last.
+        /// Relocate a superblock whose most-read block passed `read_reclaim_reads` reads since
+        /// its erase (read disturb), or whose data is older than `retention_refresh_days`
+        /// (retention). Conventional namespaces only.
+        #[serde(skip_serializing_if = "super::declare::is_false")]
+        pub read_reclaim: bool = false, free();
+        /// Reads of one block since its erase that trigger read reclaim. Default: 100,000,
+        /// the read-disturb count Cai et al. (DSN 2015) characterise MLC blocks up to.
+        #[serde(skip_serializing_if = "is_default_reads")]
+        pub read_reclaim_reads: u64 = DEFAULT_RECLAIM_READS, int(1, u32::MAX as u64).unit("reads");
+        /// Age of programmed data that triggers a retention refresh. Default: one year, JEDEC
+        /// JESD218's retention requirement for client SSDs.
+        #[serde(skip_serializing_if = "is_default_days")]
+        pub retention_refresh_days: f64 = DEFAULT_REFRESH_DAYS, float(0.001, 36500.0).unit("days");
+        /// `dynamic`: a new superblock is the free one erased least; `static`: also move the
+        /// data off the least-erased full superblock when the erase-count spread passes
+        /// `wear_leveling_spread`. Conventional namespaces only.
+        #[serde(skip_serializing_if = "WearLeveling::is_off")]
+        pub wear_leveling: WearLeveling = WearLeveling::Off, free();
+        /// Erase-count spread (max - min over the superblocks in service) that starts a static
+        /// wear-levelling move.
+        #[serde(skip_serializing_if = "is_default_spread")]
+        pub wear_leveling_spread: u32 = DEFAULT_WL_SPREAD, int(1, 1 << 24).unit("P/E cycles");
     }
+}
+
+choice! {
+    /// Wear levelling of a conventional namespace (`ftl.wear_leveling`).
+    #[derive(Default)]
+    /// (`off` is listed last: a key left at its default stays out of the serialized config.)
+    pub enum WearLeveling {
+        /// Allocation takes the least-erased free superblock.
+        Dynamic = "dynamic",
+        /// Dynamic, and cold data is moved off the least-erased superblocks.
+        Static = "static",
+        /// Free superblocks are taken in the order they were erased (FIFO).
+        #[default]
+        Off = "off",
+    }
+}
+
+impl WearLeveling {
+    fn is_off(&self) -> bool {
+        *self == WearLeveling::Off
+    }
+}
+
+/// Default `ftl.read_reclaim_reads`.
+pub const DEFAULT_RECLAIM_READS: u64 = 100_000;
+/// Default `ftl.retention_refresh_days`.
+pub const DEFAULT_REFRESH_DAYS: f64 = 365.0;
+/// Default `ftl.wear_leveling_spread`.
+pub const DEFAULT_WL_SPREAD: u32 = 100;
+
+fn is_default_reads(v: &u64) -> bool {
+    *v == DEFAULT_RECLAIM_READS
+}
+
+fn is_default_days(v: &f64) -> bool {
+    *v == DEFAULT_REFRESH_DAYS
+}
+
+fn is_default_spread(v: &u32) -> bool {
+    *v == DEFAULT_WL_SPREAD
 }

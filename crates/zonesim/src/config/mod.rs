@@ -32,7 +32,7 @@ pub use firmware::{
 };
 pub use ftl::{
     stream_count, BloomConfig, CostConfig, FtlConfig, GcConfig, GcarConfig, L2pSearch, MappingKind,
-    PlacementPolicy, PolicyCost, VictimPolicy, HINT_STREAMS, MAX_STREAMS,
+    PlacementPolicy, PolicyCost, VictimPolicy, WearLeveling, HINT_STREAMS, MAX_STREAMS,
 };
 pub use host::{Arbitration, HostConfig, HostCpuConfig, QueuePriority, MAX_HOST_QUEUES};
 pub use nand::{CellTiming, CellType, NandConfig, PageTimes, TimingTable};

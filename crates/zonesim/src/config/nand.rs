@@ -183,5 +183,27 @@ section! {
         /// cache of `slc.conventional_buffer`. Must leave regular blocks; each namespace with
         /// an SLC buffer needs at least `slc.gc_threshold_free_superblocks + 3` of them.
         pub slc_blocks_per_plane: u32 = 0, int(0, (1 << 20) - 1).unit("blocks");
+        // Wear-out and bad blocks (firmware/wear, docs/wear.md): keep these last.
+        /// Rated program/erase cycles of a block, the scale of its Weibull wear-out
+        /// (`endurance_shape`): grown bad blocks appear as erase counts approach it. 0: blocks
+        /// never wear out. Conventional namespaces only.
+        #[serde(skip_serializing_if = "super::declare::is_zero_u32")]
+        pub endurance_pe: u32 = 0, int(0, 1 << 24).unit("P/E cycles");
+        /// Weibull shape of block wear-out (the scale is `endurance_pe`): the larger, the more
+        /// the failures bunch near the rating. Inert while `endurance_pe = 0`.
+        #[serde(skip_serializing_if = "is_default_shape")]
+        pub endurance_shape: f64 = DEFAULT_ENDURANCE_SHAPE, float(1.0, 20.0);
+        /// Share of blocks bad from the factory, drawn from the seed and never used: a
+        /// superblock's bad member is replaced by a spare block of the same plane.
+        /// Conventional namespaces only.
+        #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
+        pub factory_bad_fraction: f64 = 0.0, float(0.0, 0.1);
     }
+}
+
+/// Default Weibull shape of block wear-out (`nand.endurance_shape`).
+pub const DEFAULT_ENDURANCE_SHAPE: f64 = 3.0;
+
+fn is_default_shape(v: &f64) -> bool {
+    *v == DEFAULT_ENDURANCE_SHAPE
 }

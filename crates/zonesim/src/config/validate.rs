@@ -166,7 +166,30 @@ impl DeviceConfig {
                 ),
             ));
         }
+        self.validate_wear(zoned)?;
         self.validate_zufs(zoned, unit)
+    }
+
+    /// Bad blocks, reclaim and wear levelling (firmware/wear) are modelled in the FTL that
+    /// allocates superblocks, the conventional one: a zoned namespace refuses them.
+    fn validate_wear(&self, zoned: bool) -> Result<()> {
+        let (n, f) = (&self.nand, &self.ftl);
+        let on = [
+            ("nand.endurance_pe", n.endurance_pe > 0),
+            ("nand.factory_bad_fraction", n.factory_bad_fraction > 0.0),
+            ("ftl.read_reclaim", f.read_reclaim),
+            (
+                "ftl.wear_leveling",
+                f.wear_leveling != super::WearLeveling::Off,
+            ),
+        ];
+        match on.iter().find(|(_, on)| *on) {
+            Some((key, _)) if zoned => Err(Error::config(
+                *key,
+                "is modelled on conventional namespaces only; the device has a zoned namespace",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Rules of the ZUFS / ZMS keys (docs/zufs.md): ZABM slot buffers, the zone and two-level

@@ -71,6 +71,10 @@ impl Namespace {
         dispatch!(self, f => f.idle(lent, now, work))
     }
 
+    pub fn age(&mut self, now: SimTime, ns: u64) {
+        dispatch!(self, f => f.age(now, ns))
+    }
+
     #[inline]
     pub fn prefetch(&self, lpa: Lpa) {
         dispatch!(self, f => f.prefetch(lpa))
@@ -452,5 +456,13 @@ impl Device {
             ns.reset_counters();
         }
         self.reset_firmware_counters();
+    }
+
+    /// The device sat unpowered for `ns` at `now` (an `age` step): retention time passes on
+    /// every namespace without events (firmware/wear).
+    pub fn age(&mut self, now: SimTime, ns: u64) {
+        for n in &mut self.namespaces {
+            n.age(now, ns);
+        }
     }
 }

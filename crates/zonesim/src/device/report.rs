@@ -16,7 +16,7 @@ use crate::nand::{FlashCounters, Geometry, NandArray};
 use crate::stats::device::{
     BloomReport, BufferReport, DeviceReport, EraseSummary, FlashReport, GcReport, GcarReport,
     L2pReport, LinkBytes, MovedPerVictim, PlacementReport, PlacementSection, RegionWear, SlcReport,
-    StreamGcReport, WearReport, ZonedL2pReport, ZonesReport,
+    StreamGcReport, WearLife, WearReport, ZonedL2pReport, ZonesReport,
 };
 use crate::stats::SeriesSection;
 use std::collections::BTreeMap;
@@ -122,7 +122,7 @@ impl Device {
                 c.unwritten_reads as f64 / c.host_read_pages as f64
             },
             out_of_range: self.out_of_range,
-            wear: self.wear(),
+            wear: self.wear(c),
             namespaces,
             copy_commands: c.copy_commands,
             copy_pages: c.copy_pages,
@@ -194,7 +194,7 @@ impl Device {
 
     /// `device.wear`: erase counts over all blocks, and over each namespace's blocks (`ns{i}`)
     /// and SLC rows (`ns{i}_slc`).
-    fn wear(&self) -> WearReport {
+    fn wear(&self, c: &NsCounters) -> WearReport {
         let all = EraseSummary::of(self.nand.erase_counts().iter().copied());
         let mut regions = BTreeMap::new();
         for (i, r) in self.regions.iter().enumerate() {
@@ -209,6 +209,7 @@ impl Device {
             erase_mean: all.mean,
             erase_stddev: all.stddev,
             regions,
+            life: c.wear.as_ref().map(|w| WearLife::of(w, c.host_write_pages)),
         }
     }
 }

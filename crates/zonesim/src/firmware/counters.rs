@@ -13,6 +13,7 @@ use super::alloc::SlcCounters;
 use super::buffer::BufferCounters;
 use super::conventional::WritebackCounters;
 use super::mapping::TwoLevelCounters;
+use super::wear::WearCounters;
 use std::ops::AddAssign;
 
 /// Everything one namespace counted since the last reset, one name per counter.
@@ -47,6 +48,8 @@ pub struct NsCounters {
     pub entries: Option<EntryCounters>,
     /// The two-level map (`device.l2p.two_level`).
     pub two_level: Option<TwoLevelCounters>,
+    /// Bad blocks, reclaim and wear levelling (firmware/wear), when on.
+    pub wear: Option<WearCounters>,
 }
 
 /// Superblock GC of a page-mapped namespace, and the controller CPU its placement policy uses.
@@ -201,6 +204,7 @@ impl AddAssign<&NsCounters> for NsCounters {
             zones,
             entries,
             two_level,
+            wear,
         } = o;
         self.host_write_pages += host_write_pages;
         self.host_read_pages += host_read_pages;
@@ -217,6 +221,7 @@ impl AddAssign<&NsCounters> for NsCounters {
         add_part(&mut self.zones, zones);
         add_part(&mut self.entries, entries);
         add_part(&mut self.two_level, two_level);
+        add_part(&mut self.wear, wear);
     }
 }
 

@@ -16,6 +16,8 @@
 //! - [`conventional`]: the page-mapped FTL of a conventional namespace.
 //! - [`steady`]: the GC steady state of uniform random overwrites, synthesised
 //!   (`--precondition steady-fast`).
+//! - [`wear`]: bad blocks and spares, read reclaim and retention refresh, wear levelling,
+//!   for the FTLs that allocate superblocks.
 //! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone rules, buffer binding, flushing,
 //!   SLC migration.
 //! - [`counters`] and [`report`]: what a namespace of any kind counts and reports, in one
@@ -40,6 +42,7 @@ pub mod gc;
 pub mod mapping;
 pub mod report;
 pub mod steady;
+pub mod wear;
 pub mod zoned;
 
 use crate::config::DeviceConfig;
@@ -146,6 +149,10 @@ pub trait Ftl {
         false
     }
     /// Bytes the namespace exports.
+    /// The device sat idle and unpowered for `ns` at `now`: retention time passes without
+    /// events (firmware/wear; nothing for FTLs without it).
+    fn age(&mut self, _now: SimTime, _ns: u64) {}
+
     fn capacity_bytes(&self) -> u64;
     /// Its zones, if it is zoned (the default: it is not).
     fn zones(&self) -> Option<ZonedView<'_>> {

@@ -249,6 +249,10 @@ impl Runner<'_> {
                 self.finish(IoKind::Flush, 0, 0);
             }
             Step::Sysbench(_) => {}
+            Step::Age { days } => {
+                self.dev
+                    .age(self.now, days.saturating_mul(86_400_000_000_000));
+            }
             Step::Idle { ms } => {
                 let until = self.now + ms.saturating_mul(1_000_000);
                 let gate = self.now + self.h.fs.gc_idle_time_ms().saturating_mul(1_000_000);

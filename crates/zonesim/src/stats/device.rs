@@ -8,6 +8,7 @@
 //! the declaration order here does not show in the output.
 
 use crate::firmware::mapping::TwoLevelCounters;
+use crate::firmware::wear::WearCounters;
 use crate::interface::zone::{ZoneErrorLog, ZoneErrorRecord};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -260,6 +261,108 @@ pub struct WearReport {
     /// `ns{i}_slc`: its SLC rows (a zoned namespace's SLC area, a conventional one's SLC write
     /// cache), where it has any.
     pub regions: BTreeMap<String, RegionWear>,
+    /// Bad blocks, reclaim, wear levelling and the projected lifetime (firmware/wear), when
+    /// one of them is on.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub life: Option<WearLife>,
+}
+
+/// The fields of `device.wear` that firmware/wear adds (docs/wear.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct WearLife {
+    /// `nand.endurance_pe` (0: no wear-out).
+    pub endurance_pe: u64,
+    /// Blocks in service and their erase counts (each physical block once, spares swapped in
+    /// included): percentiles.
+    pub blocks_in_service: u64,
+    pub erase_p50: u64,
+    pub erase_p90: u64,
+    pub erase_p99: u64,
+    /// Grown bad blocks (failed erases and programs), factory-bad blocks, bad blocks replaced
+    /// by a spare of their plane, superblocks out of service.
+    pub retired_blocks: u64,
+    pub factory_bad_blocks: u64,
+    pub remapped_blocks: u64,
+    pub retired_superblocks: u64,
+    pub erase_failures: u64,
+    pub program_failures: u64,
+    /// Superblocks in service beyond what the namespaces need (below 0: read-only).
+    pub spare_superblocks: i64,
+    pub read_only_namespaces: u64,
+    /// Host pages whose writes were refused (read-only).
+    pub refused_writes: u64,
+    /// Pages moved by read reclaim and retention refresh, by static wear levelling, and out
+    /// of superblocks whose program failed.
+    pub reclaim_moves: u64,
+    pub wear_leveling_moves: u64,
+    pub retire_moves: u64,
+    /// Superblocks queued by read disturb, by retention, by static wear levelling.
+    pub read_reclaims: u64,
+    pub retention_refreshes: u64,
+    pub wear_leveling_victims: u64,
+    /// Days the device was aged (`age` steps).
+    pub aged_days: f64,
+    /// Projected host bytes written (TB, 10^12) when the mean block reaches the rating:
+    /// host bytes x blocks in service x endurance / block erases of the run; null without a
+    /// rating or erases.
+    pub lifetime_tbw: Option<f64>,
+    /// `lifetime_tbw` at the run's write rate (host bytes over the span of its writes), days.
+    pub lifetime_days: Option<f64>,
+}
+
+impl WearLife {
+    /// From the namespaces' wear counters and the host pages written.
+    pub fn of(w: &WearCounters, host_pages: u64) -> WearLife {
+        let host_bytes = host_pages as f64 * 4096.0;
+        let lifetime = (w.endurance_pe > 0 && w.block_erases > 0).then(|| {
+            host_bytes * w.blocks_in_service as f64 * w.endurance_pe as f64 / w.block_erases as f64
+        });
+        let rate = (w.write_span_ns > 0).then(|| host_bytes / (w.write_span_ns as f64 / 1e9));
+        WearLife {
+            endurance_pe: w.endurance_pe,
+            blocks_in_service: w.blocks_in_service,
+            erase_p50: percentile(&w.erase_hist, 0.50),
+            erase_p90: percentile(&w.erase_hist, 0.90),
+            erase_p99: percentile(&w.erase_hist, 0.99),
+            retired_blocks: w.retired_blocks,
+            factory_bad_blocks: w.factory_bad_blocks,
+            remapped_blocks: w.remapped_blocks,
+            retired_superblocks: w.retired_superblocks,
+            erase_failures: w.erase_failures,
+            program_failures: w.program_failures,
+            spare_superblocks: w.spare_superblocks,
+            read_only_namespaces: w.read_only_namespaces,
+            refused_writes: w.refused_writes,
+            reclaim_moves: w.reclaim_moves,
+            wear_leveling_moves: w.wear_leveling_moves,
+            retire_moves: w.retire_moves,
+            read_reclaims: w.read_reclaims,
+            retention_refreshes: w.retention_refreshes,
+            wear_leveling_victims: w.wear_leveling_victims,
+            aged_days: w.aged_ns as f64 / 86_400e9,
+            lifetime_tbw: lifetime.map(|b| b / 1e12),
+            lifetime_days: lifetime
+                .zip(rate.filter(|&r| r > 0.0))
+                .map(|(b, r)| b / r / 86_400.0),
+        }
+    }
+}
+
+/// The `q` quantile of a histogram (`hist[v]`: how many have value v), nearest rank.
+fn percentile(hist: &[u64], q: f64) -> u64 {
+    let n: u64 = hist.iter().sum();
+    if n == 0 {
+        return 0;
+    }
+    let rank = ((q * n as f64).ceil() as u64).max(1);
+    let mut seen = 0;
+    for (v, &c) in hist.iter().enumerate() {
+        seen += c;
+        if seen >= rank {
+            return v as u64;
+        }
+    }
+    hist.len() as u64 - 1
 }
 
 /// `device.wear.regions.*`: erase counts over the blocks of one region of the array.

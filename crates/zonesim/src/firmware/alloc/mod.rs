@@ -57,8 +57,9 @@ impl Default for Stream {
 impl Stream {
     /// Assign the next slot of this frontier (stream `id` of its FTL) to data ready at `ready`,
     /// opening a superblock from the free pool of `sbs` when the frontier is closed, and count
-    /// the slot valid. The caller keeps enough free superblocks in reserve (GC).
-    #[inline]
+    /// the slot valid. The caller keeps enough free superblocks in reserve (GC). Always
+    /// inlined: it is the per-page step of every write path.
+    #[inline(always)]
     pub fn assign(
         &mut self,
         sbs: &mut Superblocks,

@@ -10,6 +10,8 @@ pub enum SbState {
     Open(u8),
     /// Fully written; a GC candidate.
     Full,
+    /// Out of service: a member went bad without a spare (firmware/wear).
+    Retired,
 }
 
 /// Per-superblock bookkeeping.
@@ -31,6 +33,8 @@ pub struct Superblocks {
     pub info: Vec<SbInfo>,
     free: VecDeque<u32>,
     close_seq: u64,
+    /// Wear of each superblock when dynamic wear levelling orders the pool (empty: FIFO).
+    keys: Vec<u32>,
 }
 
 impl Superblocks {
@@ -48,6 +52,7 @@ impl Superblocks {
             ],
             free: (0..count).collect(),
             close_seq: 0,
+            keys: Vec::new(),
         }
     }
 
@@ -56,7 +61,11 @@ impl Superblocks {
     }
 
     pub fn take_free(&mut self, stream: u8) -> Option<u32> {
-        let sb = self.free.pop_front()?;
+        let sb = if self.keys.is_empty() {
+            self.free.pop_front()?
+        } else {
+            self.take_least_worn()?
+        };
         let i = &mut self.info[sb as usize];
         debug_assert!(i.state == SbState::Free && i.valid == 0);
         i.state = SbState::Open(stream);
@@ -78,6 +87,43 @@ impl Superblocks {
         debug_assert_eq!(i.valid, 0);
         i.state = SbState::Free;
         self.free.push_back(sb);
+    }
+
+    /// Dynamic wear levelling: take the least-worn free superblock, the oldest on a tie (out
+    /// of line: the write path inlines `take_free`).
+    #[cold]
+    #[inline(never)]
+    fn take_least_worn(&mut self) -> Option<u32> {
+        let (at, _) = self
+            .free
+            .iter()
+            .enumerate()
+            .min_by_key(|&(i, &s)| (self.keys[s as usize], i))?;
+        self.free.remove(at)
+    }
+
+    /// Order the free pool by wear from now on (dynamic wear levelling): `keys[sb]` is the
+    /// wear of `sb`, kept current with [`Superblocks::set_key`].
+    pub fn level_by(&mut self, keys: Vec<u32>) {
+        self.keys = keys;
+    }
+
+    /// The wear of `sb` changed (it was erased).
+    pub fn set_key(&mut self, sb: u32, key: u32) {
+        if let Some(k) = self.keys.get_mut(sb as usize) {
+            *k = key;
+        }
+    }
+
+    /// Take `sb` out of service for good: it leaves the free pool if it is there; it holds
+    /// no valid data.
+    pub fn retire(&mut self, sb: u32) {
+        let i = &mut self.info[sb as usize];
+        debug_assert_eq!(i.valid, 0);
+        if i.state == SbState::Free {
+            self.free.retain(|&s| s != sb);
+        }
+        i.state = SbState::Retired;
     }
 
     /// free + open + full = total, and the free list matches the states.
@@ -111,8 +157,11 @@ impl Superblocks {
                     info.valid
                 ));
             }
-            if info.state == SbState::Free && valid != 0 {
-                return Err(format!("free superblock {sb} holds {valid} valid slots"));
+            if matches!(info.state, SbState::Free | SbState::Retired) && valid != 0 {
+                return Err(format!(
+                    "{:?} superblock {sb} holds {valid} valid slots",
+                    info.state
+                ));
             }
         }
         Ok(())

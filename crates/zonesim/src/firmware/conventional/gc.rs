@@ -42,6 +42,10 @@ impl PageFtl {
         // Every stream beyond the first keeps one more superblock in reserve (see below), so
         // the incremental start moves up with it: GC stays incremental above the reserve.
         let start = self.threshold + self.streams.len() as u32 - 1;
+        if self.wear.is_some() {
+            // A queued relocation (firmware/wear) is paid like a victim.
+            self.start_queued(true);
+        }
         if self.gc.is_none() && self.sbs.free_count() <= start {
             self.start_victim(now, true);
         }
@@ -81,14 +85,19 @@ impl PageFtl {
     /// with preemptible GC, host reads keep pushing back). Returns whether it wants to be
     /// called again (it did work, or work is due once the dies are idle).
     pub fn background_gc(&mut self, lent: &mut Lent, now: SimTime) -> bool {
-        let due = self.gc.is_some() || self.sbs.free_count() < self.bg_threshold;
+        self.scan_reclaim(now);
+        let gc_due = self.sbs.free_count() < self.bg_threshold;
+        let due = self.gc.is_some() || gc_due || self.reclaim_due();
         if !due {
             return false;
         }
         if (0..self.geo.dies).any(|d| lent.nand.die_free_at(self.geo.phys_die(d)) > now) {
             return true;
         }
-        if self.gc.is_none() && !self.start_victim(now, false) {
+        if self.gc.is_none()
+            && !self.start_queued(false)
+            && !(gc_due && self.start_victim(now, false))
+        {
             return false;
         }
         self.gc_step(lent, now, u32::MAX);
@@ -96,6 +105,7 @@ impl PageFtl {
     }
 
     /// Choose a victim and make it the GC in progress; false if none is worth collecting.
+    /// (Relocations the wear state queues start in `start_queued`, when space allows.)
     pub(super) fn start_victim(&mut self, now: SimTime, foreground: bool) -> bool {
         let Some(v) = select_victim(
             self.victim,
@@ -107,6 +117,12 @@ impl PageFtl {
         ) else {
             return false;
         };
+        self.begin_victim(v, foreground);
+        true
+    }
+
+    /// Make `v` the victim under collection.
+    pub(super) fn begin_victim(&mut self, v: u32, foreground: bool) {
         self.counters.gc_victims += 1;
         if foreground {
             self.counters.gc_foreground_victims += 1;
@@ -129,7 +145,6 @@ impl PageFtl {
                 .min(u32::MAX as u64) as u32,
             moved: 0,
         });
-        true
     }
 
     /// Move up to `max_moves` valid slots of the victim in progress (whole flash pages at a
@@ -186,6 +201,9 @@ impl PageFtl {
             moved += valid;
         }
         self.counters.gc_pages_moved += moved as u64;
+        if let Some(w) = &mut self.wear {
+            w.moved(g.sb, moved as u64);
+        }
         g.moved += moved;
         if self.sbs.info[g.sb as usize].valid > 0 {
             self.gc = Some(g);
@@ -204,7 +222,7 @@ impl PageFtl {
                     .erase_superblock_on(dies, now, block, self.cell, OpClass::Background)
             }
         };
-        self.sbs.release(g.sb);
+        self.release_erased(g.sb);
         programmed
     }
 

@@ -32,6 +32,7 @@ use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap};
 use crate::firmware::steady::Synthesized;
+use crate::firmware::wear::Wear;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample};
 use crate::interface::{Command, Completion, Op};
 use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
@@ -45,6 +46,7 @@ mod pending;
 mod report;
 mod slc;
 mod steady;
+mod wear;
 mod writeback;
 
 pub use report::{ConventionalNsReport, ConventionalSlcReport};
@@ -128,6 +130,8 @@ pub struct PageFtl {
     pending: PendingReads,
     /// The SLC write cache (`slc.conventional_buffer`, `slc.rs`).
     slc: Option<Box<SlcCache>>,
+    /// Bad blocks, reclaim and wear levelling (firmware/wear; `wear.rs`); None when off.
+    wear: Option<Box<Wear>>,
 }
 
 impl PageFtl {
@@ -152,7 +156,8 @@ impl PageFtl {
         } else {
             cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
         };
-        PageFtl {
+        let wear = Wear::new(cfg, &geo, seed, logical, placement.streams() as u32);
+        let mut ftl = PageFtl {
             cell: geo.cell,
             slots_per_sb,
             unit,
@@ -196,7 +201,10 @@ impl PageFtl {
             pending: PendingReads::default(),
             slc: slc.map(|g| Box::new(SlcCache::new(g, logical, &cfg.slc))),
             geo,
-        }
+            wear: None,
+        };
+        ftl.wear_format(wear);
+        ftl
     }
 
     pub fn placement(&self) -> &Placement {
@@ -337,6 +345,9 @@ impl PageFtl {
                 i += 1;
             }
             let page = self.geo.page_of(sb, off);
+            if self.wear.is_some() {
+                self.wear_read(sb, off);
+            }
             if defer && map_ready > now {
                 self.pending.defer(map_ready, page.die, page.page, slots);
                 continue;
@@ -567,6 +578,7 @@ impl PageFtl {
         class: OpClass,
     ) -> SimTime {
         let s = &mut self.streams[stream];
+        let sb = s.sb;
         let die = self.geo.die_of_offset(s.unit_start);
         let pages = self.geo.program_unit_pages * self.geo.planes;
         let done = lent
@@ -575,6 +587,9 @@ impl PageFtl {
         // A padded unit programs the whole unit: the frontier moves past the padding.
         s.next = s.unit_start + self.unit;
         s.programmed(&mut self.sbs, self.slots_per_sb, now);
+        if self.wear.is_some() {
+            self.check_program(stream, sb, now);
+        }
         done
     }
 
@@ -603,6 +618,11 @@ impl Ftl for PageFtl {
             c.wb.host_request();
         }
         let (lpa, n) = (Lpa(cmd.lba.0 as u32), cmd.pages);
+        if self.wear.is_some() {
+            if let Some(refused) = self.wear_gate(lent, now, cmd.op, n) {
+                return refused;
+            }
+        }
         Completion::at(match cmd.op {
             Op::Read => return self.read(lent, now, lpa, n),
             Op::Write { hint } | Op::InPlace { hint } => {
@@ -631,10 +651,14 @@ impl Ftl for PageFtl {
     /// `slc.writeback_idle_us`, a step as soon as the dies are free (`writeback.rs`).
     fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
         match work {
-            IdleWork::Gc => self.bg_idle_ns.map(|ns| IdleTimer {
-                after_ns: ns,
-                again_ns: ns,
-            }),
+            // Background reclaim (firmware/wear) runs on the same timer while any is queued.
+            IdleWork::Gc => self
+                .bg_idle_ns
+                .or_else(|| self.reclaim_idle_ns())
+                .map(|ns| IdleTimer {
+                    after_ns: ns,
+                    again_ns: ns,
+                }),
             IdleWork::SlcWriteback => self.writeback_idle_ns().map(|ns| IdleTimer {
                 after_ns: ns,
                 again_ns: 1,
@@ -647,6 +671,10 @@ impl Ftl for PageFtl {
             IdleWork::Gc => self.background_gc(lent, now),
             IdleWork::SlcWriteback => self.idle_writeback(lent, now),
         }
+    }
+
+    fn age(&mut self, now: SimTime, ns: u64) {
+        self.age_wear(now, ns);
     }
 
     fn capacity_bytes(&self) -> u64 {
@@ -685,6 +713,9 @@ impl Ftl for PageFtl {
             c.counters = Default::default();
             c.wb.counters = Default::default();
         }
+        if let Some(w) = &mut self.wear {
+            w.reset_counters();
+        }
         if let Some(tl) = &mut self.two_level {
             let c = &mut tl.counters;
             *c = crate::firmware::mapping::TwoLevelCounters {
@@ -703,6 +734,7 @@ impl Ftl for PageFtl {
             tl.check(&self.map)?;
         }
         self.check_slc()?;
+        self.check_wear()?;
         self.sbs.check_valid(&self.map, self.slots_per_sb)
     }
 }

@@ -72,6 +72,7 @@ impl PageFtl {
             zones: None,
             entries: None,
             two_level: self.two_level.as_ref().map(|t| t.counters.clone()),
+            wear: self.wear.as_ref().map(|w| w.counters()),
         }
     }
 

@@ -89,6 +89,9 @@ impl PageFtl {
         if self.slc.is_some() {
             return no("the SLC write cache (slc.conventional_buffer) is not synthesised; use --precondition steady");
         }
+        if self.wear.is_some() {
+            return no("bad blocks, reclaim and wear levelling (nand.endurance_pe, nand.factory_bad_fraction, ftl.read_reclaim, ftl.wear_leveling) are not synthesised; use --precondition steady");
+        }
         if self.sbs.free_count() != self.geo.superblocks || self.buffer.buffered() > 0 {
             return no(
                 "the namespace has been written already; it builds the state of a fresh one",
@@ -120,7 +123,7 @@ impl PageFtl {
             let span = match info.state {
                 SbState::Full => s,
                 SbState::Open(st) => draw.open[st as usize].1,
-                SbState::Free => 0,
+                SbState::Free | SbState::Retired => 0,
             };
             if info.valid > span || k + info.valid as u64 > logical {
                 return Err(Error::internal(format!(

@@ -1,0 +1,281 @@
+//! Bad blocks: factory-bad blocks drawn from the seed, grown bad blocks from wear-out, and the
+//! remapping of a superblock's bad member onto a spare block of the same plane.
+//!
+//! Wear-out follows a Weibull life distribution, the usual form for wear-out failures (JEDEC
+//! JEP122, "Failure mechanisms and models for semiconductor devices"): a block survives `n` P/E cycles with probability
+//! `S(n) = exp(-(n / E)^k)`, `E` the rated endurance (`nand.endurance_pe`, the scale) and `k`
+//! the shape (`nand.endurance_shape`). The cycle that fails is drawn one cycle at a time from
+//! the hazard `h(n) = 1 - S(n) / S(n - 1) = 1 - exp(((n - 1)^k - n^k) / E^k)`, with a uniform
+//! number hashed from (seed, block, cycle), so the same run draws the same failures whatever
+//! else it does. A failing cycle fails the erase (half the draws below `h`) or the first
+//! program after it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in
+//! production") count both failed erases and failed writes in the field.
+//!
+//! Spares: a superblock is one block per plane of every die (a *lane*). When a member goes bad
+//! its lane takes a healthy block of the same lane from a retired superblock (a donor), as real
+//! FTLs remap a plane's block from its spare area; when no donor is left in that lane the
+//! superblock itself is retired and its healthy members become donors. So superblocks in
+//! service = rows - (bad blocks of the worst lane), as with per-plane spare areas.
+
+use crate::engine::mix64;
+
+/// The chance that a block which survived `n - 1` cycles fails at cycle `n` (Weibull hazard,
+/// module doc). 0 with `endurance = 0` (no wear-out).
+pub fn hazard(n: u32, endurance: u32, shape: f64) -> f64 {
+    if endurance == 0 || n == 0 {
+        return 0.0;
+    }
+    let e = endurance as f64;
+    let now = (n as f64 / e).powf(shape);
+    let before = ((n - 1) as f64 / e).powf(shape);
+    1.0 - (before - now).exp()
+}
+
+/// A uniform number in [0, 1) from (seed, block, cycle, purpose): the same draw whatever the
+/// order of events.
+pub fn draw(seed: u64, block: u64, cycle: u64, purpose: u64) -> f64 {
+    let h =
+        mix64(mix64(seed ^ purpose.wrapping_mul(0x9e37_79b9_7f4a_7c15)) ^ (block << 24) ^ cycle);
+    (h >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Draw purpose: factory-bad blocks.
+const FACTORY: u64 = 1;
+/// Draw purpose: wear-out at an erase.
+const WEAR: u64 = 2;
+
+/// How a wear-out draw came out for one block at one cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    Fine,
+    /// The erase fails.
+    EraseFails,
+    /// The first program after the erase fails.
+    ProgramFails,
+}
+
+/// The blocks of one FTL's superblocks: which physical block serves each lane of each
+/// superblock, erase counts per physical block, bad blocks and the donors per lane.
+#[derive(Debug, Clone)]
+pub struct BlockTable {
+    lanes: u32,
+    /// Physical row of lane `l` of superblock `sb` at `sb * lanes + l`.
+    member: Vec<u32>,
+    /// Erase count per physical block (`row * lanes + lane`).
+    pub erases: Vec<u32>,
+    bad: Vec<bool>,
+    /// Healthy blocks of retired superblocks, per lane (rows).
+    donors: Vec<Vec<u32>>,
+    pub retired: Vec<bool>,
+}
+
+impl BlockTable {
+    pub fn new(rows: u32, lanes: u32) -> BlockTable {
+        let n = (rows * lanes) as usize;
+        BlockTable {
+            lanes,
+            member: (0..rows)
+                .flat_map(|r| std::iter::repeat_n(r, lanes as usize))
+                .collect(),
+            erases: vec![0; n],
+            bad: vec![false; n],
+            donors: vec![Vec::new(); lanes as usize],
+            retired: vec![false; rows as usize],
+        }
+    }
+
+    /// Physical block index of lane `lane` of superblock `sb`.
+    #[inline]
+    pub fn phys(&self, sb: u32, lane: u32) -> usize {
+        (self.member[(sb * self.lanes + lane) as usize] * self.lanes + lane) as usize
+    }
+
+    pub fn lanes(&self) -> u32 {
+        self.lanes
+    }
+
+    /// Mark the factory-bad blocks (each with chance `fraction`) and remap or retire their
+    /// superblocks, in row order. Returns the number of bad blocks.
+    pub fn factory(&mut self, seed: u64, fraction: f64) -> u64 {
+        if fraction <= 0.0 {
+            return 0;
+        }
+        let mut n = 0;
+        for sb in 0..self.retired.len() as u32 {
+            for lane in 0..self.lanes {
+                let b = self.phys(sb, lane);
+                if draw(seed, b as u64, 0, FACTORY) < fraction {
+                    n += 1;
+                    self.bad[b] = true;
+                }
+            }
+            let bad: Vec<u32> = (0..self.lanes)
+                .filter(|&l| self.bad[self.phys(sb, l)])
+                .collect();
+            if bad.iter().all(|&l| !self.donors[l as usize].is_empty()) {
+                for l in bad {
+                    let row = self.donors[l as usize].pop().expect("checked above");
+                    self.member[(sb * self.lanes + l) as usize] = row;
+                }
+            } else {
+                self.retire(sb);
+            }
+        }
+        n
+    }
+
+    /// Superblock `sb` was erased: count the erase of each member and draw its wear-out.
+    /// Calls `fate(lane, fate)` for each member whose draw is not fine.
+    pub fn erased(
+        &mut self,
+        sb: u32,
+        seed: u64,
+        endurance: u32,
+        shape: f64,
+        mut fate: impl FnMut(u32, Fate),
+    ) {
+        for lane in 0..self.lanes {
+            let b = self.phys(sb, lane);
+            self.erases[b] += 1;
+            let n = self.erases[b];
+            let h = hazard(n, endurance, shape);
+            if h <= 0.0 {
+                continue;
+            }
+            let u = draw(seed, b as u64, n as u64, WEAR);
+            if u < h / 2.0 {
+                fate(lane, Fate::EraseFails);
+            } else if u < h {
+                fate(lane, Fate::ProgramFails);
+            }
+        }
+    }
+
+    /// Lane `lane` of superblock `sb` went bad: remap it onto a donor of its lane (true) or
+    /// retire the superblock (false).
+    pub fn fail(&mut self, sb: u32, lane: u32) -> bool {
+        let b = self.phys(sb, lane);
+        self.bad[b] = true;
+        if let Some(row) = self.donors[lane as usize].pop() {
+            self.member[(sb * self.lanes + lane) as usize] = row;
+            return true;
+        }
+        self.retire(sb);
+        false
+    }
+
+    fn retire(&mut self, sb: u32) {
+        self.retired[sb as usize] = true;
+        for lane in 0..self.lanes {
+            let b = self.phys(sb, lane);
+            if !self.bad[b] {
+                self.donors[lane as usize].push((b / self.lanes as usize) as u32);
+            }
+        }
+    }
+
+    /// The most-erased member of `sb` (its wear as a whole).
+    pub fn sb_erases(&self, sb: u32) -> u32 {
+        (0..self.lanes)
+            .map(|l| self.erases[self.phys(sb, l)])
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Bad blocks in all.
+    pub fn bad_blocks(&self) -> u64 {
+        self.bad.iter().filter(|&&b| b).count() as u64
+    }
+
+    /// Each physical block serves at most one lane of one superblock in service, never a bad
+    /// one, and serves its own lane; donors are healthy and unused.
+    pub fn check(&self) -> Result<(), String> {
+        let mut used = vec![false; self.erases.len()];
+        for sb in 0..self.retired.len() as u32 {
+            if self.retired[sb as usize] {
+                continue;
+            }
+            for lane in 0..self.lanes {
+                let b = self.phys(sb, lane);
+                if b % self.lanes as usize != lane as usize {
+                    return Err(format!("superblock {sb} lane {lane} maps to another lane"));
+                }
+                if self.bad[b] {
+                    return Err(format!("superblock {sb} in service uses bad block {b}"));
+                }
+                if std::mem::replace(&mut used[b], true) {
+                    return Err(format!("block {b} serves two superblocks"));
+                }
+            }
+        }
+        for (lane, rows) in self.donors.iter().enumerate() {
+            for &r in rows {
+                let b = r as usize * self.lanes as usize + lane;
+                if self.bad[b] || used[b] {
+                    return Err(format!("donor block {b} is bad or in service"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn hazard_integrates_to_the_weibull_survival() {
+        // Surviving the first n cycles: prod (1 - h) = exp(-(n/E)^k).
+        let (e, k) = (3000, 3.0);
+        let mut s = 1.0;
+        for n in 1..=3000 {
+            s *= 1.0 - hazard(n, e, k);
+        }
+        assert!((s - (-1.0f64).exp()).abs() < 1e-9, "{s}");
+        assert_eq!(hazard(10, 0, k), 0.0);
+        assert!(hazard(100, e, k) < hazard(2000, e, k));
+    }
+
+    #[test]
+    fn factory_draws_hit_the_fraction_and_are_deterministic() {
+        let mut t = BlockTable::new(1000, 8);
+        let bad = t.factory(7, 0.02);
+        assert!((120..200).contains(&bad), "{bad}");
+        let mut u = BlockTable::new(1000, 8);
+        assert_eq!(u.factory(7, 0.02), bad);
+        assert_eq!(t.retired, u.retired);
+        t.check().unwrap();
+        // In service = rows - the worst lane's bad blocks, or close (row-order greedy).
+        let retired = t.retired.iter().filter(|&&r| r).count();
+        assert!(retired < 40, "{retired}");
+    }
+
+    proptest! {
+        /// Any sequence of failures keeps the table consistent: no bad or shared block in
+        /// service, donors healthy and unused, and a retired superblock stays retired.
+        #[test]
+        fn failures_keep_the_table_consistent(
+            rows in 2u32..40,
+            lanes in 1u32..6,
+            fails in proptest::collection::vec((0u32..40, 0u32..6), 0..80),
+            fraction in 0.0f64..0.1,
+        ) {
+            let mut t = BlockTable::new(rows, lanes);
+            t.factory(3, fraction);
+            t.check().map_err(TestCaseError::fail)?;
+            for (sb, lane) in fails {
+                let (sb, lane) = (sb % rows, lane % lanes);
+                if t.retired[sb as usize] {
+                    continue;
+                }
+                let kept = t.fail(sb, lane);
+                prop_assert_eq!(kept, !t.retired[sb as usize]);
+                t.check().map_err(TestCaseError::fail)?;
+            }
+            let in_service = t.retired.iter().filter(|&&r| !r).count() as u64;
+            prop_assert!(in_service * lanes as u64 + t.bad_blocks() <= (rows * lanes) as u64);
+        }
+    }
+}

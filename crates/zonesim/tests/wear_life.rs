@@ -1,0 +1,122 @@
+//! Flash that ages (firmware/wear, docs/wear.md): a worn device retires blocks, reclaims,
+//! levels wear and goes read-only with every request completed and the invariants checked
+//! throughout; an `age` step queues retention refreshes that idle time carries out; with every
+//! mechanism off the report has none of the new fields; zoned namespaces refuse the keys.
+
+use crate::common::{device, jobs, run};
+use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
+
+/// A 96 MiB MLC device (48 superblocks of 2 MiB) with every wear mechanism on and `sets`.
+fn worn(sets: &[&str]) -> zonesim::config::DeviceConfig {
+    let mut all = vec![
+        "nand.cell=mlc",
+        "nand.blocks_per_plane=48",
+        "nand.pages_per_block=16",
+        "ftl.overprovisioning=0.2",
+        "nand.endurance_pe=12",
+        "nand.factory_bad_fraction=0.03",
+        "ftl.read_reclaim=true",
+        "ftl.read_reclaim_reads=40",
+        "ftl.wear_leveling=static",
+        "ftl.wear_leveling_spread=1",
+    ];
+    all.extend_from_slice(sets);
+    device("ufs-conventional", &all)
+}
+
+fn wear(r: &zonesim::stats::Report) -> serde_json::Value {
+    serde_json::to_value(&r.device.wear).unwrap()
+}
+
+#[test]
+fn a_worn_device_retires_reclaims_levels_and_goes_read_only() {
+    let cfg = worn(&[]);
+    let wl = jobs("[w]\nrw=randrw\nrwmixread=30\nbs=4k\niodepth=16\nnorandommap=1\nio_size=900m\n");
+    let r = run(&cfg, &wl, Precondition::None, 1);
+    assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
+    let w = wear(&r);
+    let n = |k: &str| w[k].as_u64().unwrap_or_else(|| panic!("{k} in {w}"));
+    assert!(n("factory_bad_blocks") > 0, "{w}");
+    assert!(n("retired_blocks") > 0, "{w}");
+    assert!(n("reclaim_moves") > 0 && n("read_reclaims") > 0, "{w}");
+    assert!(n("wear_leveling_moves") > 0, "{w}");
+    assert_eq!(
+        n("retired_blocks"),
+        n("erase_failures") + n("program_failures"),
+        "{w}"
+    );
+    assert!(w["lifetime_tbw"].as_f64().unwrap() > 0.0, "{w}");
+    if n("read_only_namespaces") > 0 {
+        assert!(w["spare_superblocks"].as_i64().unwrap() < 0, "{w}");
+        assert!(n("refused_writes") > 0, "{w}");
+    }
+    let again = run(&cfg, &wl, Precondition::None, 1);
+    assert_eq!(r.deterministic_json(), again.deterministic_json());
+}
+
+#[test]
+fn every_mechanism_off_adds_no_field() {
+    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64"]);
+    let r = run(
+        &cfg,
+        &jobs("[w]\nrw=randwrite\nbs=4k\nnumber_ios=2000\n"),
+        Precondition::None,
+        1,
+    );
+    let w = wear(&r);
+    for k in [
+        "retired_blocks",
+        "reclaim_moves",
+        "lifetime_tbw",
+        "erase_p50",
+    ] {
+        assert!(w.get(k).is_none(), "{k} in {w}");
+    }
+}
+
+#[test]
+fn an_age_step_queues_refreshes_that_idle_time_runs() {
+    let sc = zonesim::host::scenario::Scenario::parse(
+        "[[setup]]\nop = \"write\"\nfile = \"/d\"\nsize = \"16m\"\n\
+         [[setup]]\nop = \"age\"\ndays = 400\n\
+         [[setup]]\nop = \"idle\"\nms = 3000\n",
+        "age.toml",
+    )
+    .unwrap();
+    let cfg = device(
+        "ufs-conventional",
+        &[
+            "nand.blocks_per_plane=64",
+            "nand.pages_per_block=48",
+            "ftl.read_reclaim=true",
+            "fs.kind=f2fs",
+        ],
+    );
+    let opts = RunOptions {
+        seed: 1,
+        precondition: Precondition::None,
+        namespace: 0,
+        check_invariants: true,
+    };
+    let r = zonesim::RunSpec::new(cfg, WorkloadSpec::Scenario(sc))
+        .options(opts)
+        .run()
+        .unwrap();
+    let w = wear(&r);
+    assert_eq!(w["aged_days"].as_f64(), Some(400.0), "{w}");
+    assert!(w["retention_refreshes"].as_u64().unwrap() > 0, "{w}");
+    assert!(w["reclaim_moves"].as_u64().unwrap() > 0, "{w}");
+}
+
+#[test]
+fn zoned_namespaces_refuse_the_wear_keys() {
+    for key in ["nand.endurance_pe=100", "ftl.wear_leveling=dynamic"] {
+        let e = zonesim::config::DeviceConfig::load("conzone-paper", &[key.into()])
+            .err()
+            .unwrap_or_else(|| panic!("{key} accepted"));
+        assert!(
+            e.to_string().contains("conventional namespaces only"),
+            "{e}"
+        );
+    }
+}
