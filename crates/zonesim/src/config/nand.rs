@@ -230,11 +230,13 @@ choice! {
     /// How a word line's pages are programmed (`nand.program_scheme`).
     #[derive(Default)]
     pub enum ProgramScheme {
+        /// LSB first, then each further page type, each a program of its own. (Declared
+        /// first: the key is absent from a resolved device at its default, and the key tests
+        /// set the first value.)
+        MultiPass = "multi_pass",
         /// One program of every page of the word line (the sum of the page-type times).
         #[default]
         OneShot = "one_shot",
-        /// LSB first, then each further page type, each a program of its own.
-        MultiPass = "multi_pass",
     }
 }
 
