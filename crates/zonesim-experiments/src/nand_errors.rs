@@ -88,7 +88,7 @@ fn retries_at(days: f64, reads: u32, seed: u64) -> Result<Retries> {
             OpClass::HostRead,
         );
         busy += t.since(start);
-        t = t + 1_000_000;
+        t += 1_000_000;
     }
     let c = a.error_counters().expect("nand.errors on");
     let n = c.checked_reads as f64;
