@@ -450,6 +450,7 @@ impl Device {
         self.out_of_range = 0;
         self.link.reset_bytes();
         self.nand.counters = Default::default();
+        self.nand.reset_error_counters();
         self.sram.pages.counters = Default::default();
         self.sram.entries.counters = Default::default();
         for ns in &mut self.namespaces {

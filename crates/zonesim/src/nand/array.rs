@@ -628,6 +628,13 @@ impl NandArray {
         }
     }
 
+    /// Zero the counters of `nand.errors` (the blocks keep their state: reads, erase time).
+    pub fn reset_error_counters(&mut self) {
+        if let Some(e) = &mut self.errors {
+            e.reset_counters();
+        }
+    }
+
     /// The counters of `nand.errors`, when on.
     pub fn error_counters(&self) -> Option<&ErrorCounters> {
         self.errors.as_deref().map(|e| &e.counters)

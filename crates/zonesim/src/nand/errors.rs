@@ -227,6 +227,15 @@ impl ReadErrors {
         }
     }
 
+    /// Zero the counters (after preconditioning).
+    pub fn reset_counters(&mut self) {
+        let steps = self.counters.retry_histogram.len();
+        self.counters = ErrorCounters {
+            retry_histogram: vec![0; steps],
+            ..ErrorCounters::default()
+        };
+    }
+
     /// A host read failed (its command completes with a media error).
     #[inline]
     pub fn host_failure(&mut self) {

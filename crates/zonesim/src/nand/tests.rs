@@ -126,6 +126,11 @@ fn a_fresh_block_reads_without_retries_and_a_rotten_one_fails_to_the_host() {
     a.read_block(done, p, 8192, cell, OpClass::Background);
     assert!(!a.take_media_error());
     assert_eq!(a.error_counters().unwrap().uncorrectable_reads, 2);
+    // After preconditioning the counters restart; the block keeps its wear.
+    a.reset_error_counters();
+    let c = a.error_counters().unwrap();
+    assert_eq!((c.checked_reads, c.retry_histogram.len()), (0, 4));
+    assert!(a.rber_estimate(0, 0, 3).unwrap() > 0.5);
 }
 
 #[test]
