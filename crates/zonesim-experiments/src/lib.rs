@@ -18,6 +18,7 @@ mod mcmq_isolation;
 mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
+mod nand_errors;
 mod pool;
 mod steady;
 mod supgc_fio;
@@ -135,6 +136,11 @@ pub fn all() -> Vec<Experiment> {
             name: "mcmq-vs-mqsim",
             title: "MCMQ Fig. 6: 1, 2, 4 flows, firmware model off (MQSim) vs cores (MCMQ)",
             run: mcmq_vs_mqsim::run_exp,
+        },
+        Experiment {
+            name: "nand-errors",
+            title: "Bit errors, ECC and read retry: RBER vs P/E cycles and the retry-count distribution",
+            run: nand_errors::run_exp,
         },
         Experiment {
             name: "supgc-fio",

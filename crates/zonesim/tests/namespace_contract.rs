@@ -471,6 +471,17 @@ macro_rules! kind {
     };
 }
 
+/// Flash that ages (docs/nand.md): latency variability, multi-pass programs, and bit errors on
+/// blocks aged as if each erase were 3,000 P/E cycles after 200 days on a shelf, so reads
+/// of erased blocks take retry steps.
+const AGED_NAND: [&str; 5] = [
+    "nand.variability=true",
+    "nand.program_scheme=multi_pass",
+    "nand.errors=true",
+    "nand.rber.pe_scale=3000",
+    "nand.rber.retention_days=200",
+];
+
 kind!(conventional_ns, conventional());
 kind!(conventional_in_slc, conventional_slc());
 kind!(
@@ -527,6 +538,7 @@ kind!(
         "ftl.wear_leveling_spread=2",
     ])
 );
+kind!(conventional_aged_nand, conventional_with(&AGED_NAND));
 kind!(zoned_page_map, zoned(&["ftl.mapping=page"]));
 kind!(zoned_hybrid_map, zoned(&["ftl.mapping=hybrid"]));
 kind!(zoned_zone_map, zoned(&["ftl.mapping=zone"]));
@@ -534,6 +546,7 @@ kind!(zoned_zabm, zoned(&["buffer.kind=zabm"]));
 kind!(zoned_slc_per_zone, zoned(&["slc.granularity=zone"]));
 kind!(zoned_sub_block, zoned(&["zone.sub_block=true"]));
 kind!(zoned_firmware_cores, zoned(&["firmware.model=cores"]));
+kind!(zoned_aged_nand, zoned(&AGED_NAND));
 kind!(
     zoned_in_place_updates,
     zoned(&["zone.ipu_budget_bytes=1048576"])

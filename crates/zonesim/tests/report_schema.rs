@@ -100,6 +100,7 @@ fn conventional() -> Value {
             "ftl.gc.placement=bloom",
             "stats.interval_ms=1",
             "host.cpu.cores=2",
+            "nand.errors=true",
         ],
     );
     let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=2000\n[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=500\n");

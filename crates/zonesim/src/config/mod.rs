@@ -35,7 +35,10 @@ pub use ftl::{
     PlacementPolicy, PolicyCost, VictimPolicy, WearLeveling, HINT_STREAMS, MAX_STREAMS,
 };
 pub use host::{Arbitration, HostConfig, HostCpuConfig, QueuePriority, MAX_HOST_QUEUES};
-pub use nand::{CellTiming, CellType, NandConfig, PageTimes, TimingTable};
+pub use nand::{
+    CellTiming, CellType, EccConfig, NandConfig, PageTimes, ProgramScheme, RberModel, Spread,
+    TimingTable,
+};
 pub use presets::{preset_text, PRESETS};
 pub use zoned::{
     BufferConfig, BufferKind, FlushUnit, NamespaceConfig, NamespaceKind, SchedConfig, SlcConfig,

@@ -42,6 +42,19 @@ pub struct PageTimes {
 impl PageTimes {
     /// No per-page times (every page takes the cell's one time).
     pub const NONE: PageTimes = PageTimes { n: 0, us: [0.0; 4] };
+    /// The values of `v` (at most 4).
+    pub const fn of(v: &[f64]) -> PageTimes {
+        let mut us = [0.0; 4];
+        let mut i = 0;
+        while i < v.len() {
+            us[i] = v[i];
+            i += 1;
+        }
+        PageTimes {
+            n: v.len() as u8,
+            us,
+        }
+    }
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
@@ -198,6 +211,153 @@ section! {
         /// Conventional namespaces only.
         #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
         pub factory_bad_fraction: f64 = 0.0, float(0.0, 0.1);
+        // Flash that ages, NAND side (docs/nand.md): latency variability, program scheme,
+        // bit errors with ECC and read retry. Off or neutral by default; each is absent from
+        // the resolved device in the report while it keeps its default.
+        /// Per-operation latency variability (`nand/variability.rs`): each array read,
+        /// program pass and erase takes its configured time times a draw of mean 1 and the
+        /// coefficient of variation of `nand.spread`, seeded by the run's seed.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        pub variability: bool = false, free();
+        /// Coefficients of variation of `nand.variability` (default: MCMQ Table I, Real row).
+        #[serde(skip_serializing_if = "Spread::is_default")]
+        pub spread: Spread = Spread::default(), free();
+        /// How a word line is programmed (`nand/program.rs`): `one_shot` programs all its
+        /// pages in one operation taking the sum of the page-type times; `multi_pass`
+        /// programs LSB, then CSB / MSB / TSB, each pass its own transfer and time.
+        #[serde(skip_serializing_if = "ProgramScheme::is_one_shot")]
+        pub program_scheme: ProgramScheme = ProgramScheme::OneShot, free();
+        /// Raw bit errors, ECC and read retry on data reads (`nand/errors.rs`): the RBER of
+        /// `nand.rber` per read, hard decoding, retry steps, soft decoding of `nand.ecc`; an
+        /// uncorrectable host read completes with a media error.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        pub errors: bool = false, free();
+        /// The raw bit error rate model of `nand.errors`.
+        #[serde(skip_serializing_if = "RberModel::is_default")]
+        pub rber: RberModel = RberModel::default(), free();
+        /// The ECC and read-retry parameters of `nand.errors`.
+        #[serde(skip_serializing_if = "EccConfig::is_default")]
+        pub ecc: EccConfig = EccConfig::default(), free();
+    }
+}
+
+choice! {
+    /// How a word line's pages are programmed (`nand.program_scheme`).
+    #[derive(Default)]
+    pub enum ProgramScheme {
+        /// LSB first, then each further page type, each a program of its own. (Declared
+        /// first: the key is absent from a resolved device at its default, and the key tests
+        /// set the first value.)
+        MultiPass = "multi_pass",
+        /// One program of every page of the word line (the sum of the page-type times).
+        #[default]
+        OneShot = "one_shot",
+    }
+}
+
+impl ProgramScheme {
+    pub fn is_one_shot(&self) -> bool {
+        *self == ProgramScheme::OneShot
+    }
+}
+
+/// A coefficient of variation: a spread from none to twice the mean.
+const CV: Spec = float(0.0, 2.0);
+
+section! {
+    /// `[nand.spread]`: coefficients of variation (standard deviation / mean) of the
+    /// latencies under `nand.variability`. Lists run by page type (LSB, CSB, MSB, TSB; a cell
+    /// with more page types than entries uses the last entry). Defaults: MCMQ Table I, Real
+    /// row (a 2-bit MLC chip on a board): reads 1.6 / 56.2 and 8.4 / 71.5, programs
+    /// 157.3 / 381.2 and 68.5 / 1578.5, erase 0.008 / 1.20.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Spread [Default] {
+        /// Array read (tR) by page type; a read without a page address takes their mean.
+        pub read_cv_by_page: PageTimes = PageTimes::of(&[0.0285, 0.1175]), CV;
+        /// Program pass by page type; a one-shot program's spread is that of the sum of its
+        /// passes' times.
+        pub program_cv_by_page: PageTimes = PageTimes::of(&[0.4126, 0.0434]), CV;
+        /// Block erase (tBERS).
+        pub erase_cv: f64 = 0.0067, CV;
+    }
+}
+
+impl Spread {
+    pub fn is_default(&self) -> bool {
+        *self == Spread::default()
+    }
+}
+
+section! {
+    /// `[nand.rber]`: raw bit error rate of a page in a block with `c` P/E cycles, `t` days
+    /// since the block was erased and `r` reads since then:
+    /// RBER = epsilon + alpha c^k + beta c^m t^n + gamma c^p r^q (wear, retention, read
+    /// disturb). The form is Liu et al., FAST'12 (retention relaxation), with SimpleSSD's
+    /// read-disturb term; the defaults are the 2y-nm MLC fit SimpleSSD 2.0 uses.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct RberModel [Default] {
+        /// RBER of a fresh block.
+        pub epsilon: f64 = 8.34e-5, float(0.0, 0.5);
+        /// Wear coefficient.
+        pub alpha: f64 = 3.30e-11, float(0.0, 1.0);
+        /// Wear exponent.
+        pub k: f64 = 1.71, float(0.0, 5.0);
+        /// Retention coefficient (t in days).
+        pub beta: f64 = 5.56e-19, float(0.0, 1.0);
+        /// Retention exponent of the P/E cycles.
+        pub m: f64 = 2.49, float(0.0, 5.0);
+        /// Retention exponent of the time.
+        pub n: f64 = 3.33, float(0.0, 5.0);
+        /// Read-disturb coefficient.
+        pub gamma: f64 = 6.26e-13, float(0.0, 1.0);
+        /// Read-disturb exponent of the P/E cycles.
+        pub p: f64 = 1.76, float(0.0, 5.0);
+        /// Read-disturb exponent of the reads since erase.
+        pub q: f64 = 0.47, float(0.0, 5.0);
+        /// Multiplies a block's erase count before the model: a device rated for fewer P/E
+        /// cycles than the model's chip (about 3,000) ages as fast relative to its rating
+        /// with (model rating / device rating).
+        pub pe_scale: f64 = 1.0, float(0.001, 1e6);
+        /// Days of retention added to every block (a device that sat on a shelf).
+        pub retention_days: f64 = 0.0, float(0.0, 36500.0).unit("days");
+    }
+}
+
+impl RberModel {
+    pub fn is_default(&self) -> bool {
+        *self == RberModel::default()
+    }
+}
+
+section! {
+    /// `[nand.ecc]`: ECC per codeword and read retry under `nand.errors`. Defaults: a
+    /// 1 KiB codeword with a 40-bit hard-decision limit (BCH-class strength of 2y-nm MLC
+    /// controllers), LDPC soft decoding to 2.5x that with extra sensing (Zhao et al., FAST'13
+    /// "LDPC-in-SSD"), up to 8 retry steps (Cai et al., Proc. IEEE 2017, §V read-retry).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct EccConfig [Default] {
+        /// Data bytes per codeword.
+        pub codeword_bytes: u32 = 1024, int(512, 16384).multiple_of(512).unit("bytes");
+        /// Bit errors per codeword hard decoding corrects.
+        pub hard_bits: u32 = 40, int(1, 4096).unit("bits");
+        /// Bit errors per codeword soft (LDPC) decoding corrects; at least `hard_bits`.
+        pub soft_bits: u32 = 100, int(1, 8192).unit("bits");
+        /// Read-retry steps before soft decoding (each a re-sense with shifted read
+        /// references plus the transfer, booked like a read).
+        pub max_retries: u32 = 8, int(0, 64).unit("steps");
+        /// What each retry step leaves of the retention and read-disturb part of the RBER
+        /// (shifted references recover the shifted cells; wear errors stay).
+        pub retry_factor: f64 = 0.5, float(0.0, 1.0);
+        /// Extra senses of a soft decode (soft information at more read references).
+        pub soft_senses: u32 = 4, int(0, 16).unit("senses");
+        /// LDPC soft decode time per read.
+        pub soft_decode_us: f64 = 20.0, float(0.0, 1e5).unit("µs");
+    }
+}
+
+impl EccConfig {
+    pub fn is_default(&self) -> bool {
+        *self == EccConfig::default()
     }
 }
 

@@ -55,6 +55,15 @@ impl DeviceConfig {
                 ),
             ));
         }
+        if n.ecc.soft_bits < n.ecc.hard_bits {
+            return Err(Error::config(
+                "nand.ecc.soft_bits",
+                format!(
+                    "must be at least nand.ecc.hard_bits ({}), got {}",
+                    n.ecc.hard_bits, n.ecc.soft_bits
+                ),
+            ));
+        }
         let e = self.ftl.map_entry_bytes;
         if !n.page_bytes.is_multiple_of(e) {
             return Err(Error::config(

@@ -55,12 +55,16 @@ macro_rules! dispatch {
 impl Namespace {
     #[inline]
     pub fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
-        dispatch!(self, f => f.submit(lent, now, cmd))
+        let mut c = dispatch!(self, f => f.submit(lent, now, cmd));
+        c.media_error = lent.nand.take_media_error();
+        c
     }
 
     #[inline]
     pub fn resume(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
-        dispatch!(self, f => f.resume(lent, now, token))
+        let mut c = dispatch!(self, f => f.resume(lent, now, token));
+        c.media_error = lent.nand.take_media_error();
+        c
     }
 
     pub fn idle_timer(&self, work: IdleWork) -> Option<IdleTimer> {
@@ -182,7 +186,7 @@ impl Device {
     /// Build the device. The config must obey its own rules ([`DeviceConfig::load`] checks
     /// them); the rules of the namespace plan are checked here ([`validate`]).
     pub fn new(cfg: &DeviceConfig, seed: u64) -> Result<Device> {
-        let mut nand = NandArray::new(cfg);
+        let mut nand = NandArray::with_seed(cfg, seed);
         // GC preemption (ftl.gc.preemptible) and migration preemption
         // (sched.preempt_migration) both let host operations suspend background work.
         let mut preemption = crate::firmware::conventional::gc_preemption(cfg);
@@ -450,6 +454,7 @@ impl Device {
         self.out_of_range = 0;
         self.link.reset_bytes();
         self.nand.counters = Default::default();
+        self.nand.reset_error_counters();
         self.sram.pages.counters = Default::default();
         self.sram.entries.counters = Default::default();
         for ns in &mut self.namespaces {

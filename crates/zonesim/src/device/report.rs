@@ -14,9 +14,9 @@ use crate::firmware::{NsCounters, NsSample};
 use crate::interface::zone::ZoneErrorLog;
 use crate::nand::{FlashCounters, Geometry, NandArray};
 use crate::stats::device::{
-    BloomReport, BufferReport, DeviceReport, EraseSummary, FlashReport, GcReport, GcarReport,
-    L2pReport, LinkBytes, MovedPerVictim, PlacementReport, PlacementSection, RegionWear, SlcReport,
-    StreamGcReport, WearLife, WearReport, ZonedL2pReport, ZonesReport,
+    BloomReport, BufferReport, DeviceReport, EraseSummary, FlashErrorsReport, FlashReport,
+    GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim, PlacementReport, PlacementSection,
+    RegionWear, SlcReport, StreamGcReport, WearLife, WearReport, ZonedL2pReport, ZonesReport,
 };
 use crate::stats::SeriesSection;
 use std::collections::BTreeMap;
@@ -104,6 +104,7 @@ impl Device {
                 programmed_slots: fc.programmed_slots,
                 die_busy_ns: fc.die_busy_ns,
                 suspensions: fc.suspensions,
+                errors: self.nand.error_counters().map(flash_errors_report),
             },
             gc: gc_report(&t, fc),
             l2p: self.l2p_report(&t),
@@ -374,5 +375,22 @@ fn placement_report(p: &Placement) -> PlacementReport {
             }),
             _ => None,
         },
+    }
+}
+
+/// `device.flash`'s error fields from the error model's counters.
+fn flash_errors_report(e: &crate::nand::ErrorCounters) -> FlashErrorsReport {
+    FlashErrorsReport {
+        checked_reads: e.checked_reads,
+        read_retries: e.read_retries,
+        retries_per_read: if e.checked_reads == 0 {
+            0.0
+        } else {
+            e.read_retries as f64 / e.checked_reads as f64
+        },
+        retry_histogram: e.retry_histogram.clone(),
+        soft_decodes: e.soft_decodes,
+        uncorrectable_reads: e.uncorrectable_reads,
+        media_errors: e.media_errors,
     }
 }

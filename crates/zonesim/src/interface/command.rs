@@ -91,6 +91,9 @@ pub struct Completion {
     /// violation of an append, an in-place update or a copy): nothing changed, the host may
     /// fall back (e.g. write out of place).
     pub rejected: bool,
+    /// A read met an uncorrectable bit error (`nand.errors`): the command completes with a
+    /// media error (the NVMe "Unrecovered Read Error", SCSI MEDIUM ERROR).
+    pub media_error: bool,
     /// The device's token of a command still in flight, to resume at `done`.
     pub resume: Option<u32>,
 }
@@ -103,6 +106,7 @@ impl Completion {
             done,
             appended: None,
             rejected: false,
+            media_error: false,
             resume: None,
         }
     }
@@ -123,6 +127,7 @@ impl Completion {
             done: at,
             appended: None,
             rejected: false,
+            media_error: false,
             resume: Some(token),
         }
     }

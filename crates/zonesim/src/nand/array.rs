@@ -1,5 +1,7 @@
-use super::geometry::{Geometry, SLOT_BYTES};
-use crate::config::{CellType, DeviceConfig};
+use super::errors::{ErrorCounters, ReadErrors};
+use super::geometry::{FlashPage, Geometry, SLOT_BYTES};
+use super::variability::{pass_us, Variability};
+use crate::config::{CellType, DeviceConfig, ProgramScheme};
 use crate::engine::{SimTime, Slot, Timeline};
 use serde::Serialize;
 
@@ -42,13 +44,16 @@ pub struct Preemption {
 
 /// Latencies in ns of one cell type.
 #[derive(Debug, Clone, Copy)]
-struct Lat {
+pub(super) struct Lat {
     read: u64,
     program: u64,
     erase: u64,
     /// Array read by page type (`page_types` of them; 0 = `read` for every page).
     read_by_page: [u64; 4],
     page_types: u32,
+    /// Program passes of a word line (bits per cell) and their times (`multi_pass`).
+    pub(super) passes: u32,
+    pub(super) pass: [u64; 4],
 }
 
 /// The array's resources (dies, channels) with their reservations, timing and counters.
@@ -58,7 +63,7 @@ struct Lat {
 /// read after its map read, a GC program after its read) leaves no hole other work cannot use.
 pub struct NandArray {
     pub geo: Geometry,
-    lat: [Lat; 4],
+    pub(super) lat: [Lat; 4],
     /// Picoseconds to move one byte over a channel.
     ch_ps_per_byte: u64,
     /// Per-die reservations (gap-filling, like the channels): every operation on the die.
@@ -74,6 +79,14 @@ pub struct NandArray {
     pub counters: FlashCounters,
     /// Reads by page type with `read_us_by_page` (LSB, CSB, MSB, TSB).
     pub page_type_reads: [u64; 4],
+    /// `nand.variability` (None: every operation takes its mean time).
+    pub(super) var: Option<Box<Variability>>,
+    /// `nand.program_scheme = multi_pass`.
+    pub(super) multi_pass: bool,
+    /// Completion of each pass of the last multi-pass program.
+    pub(super) pass_ends: [SimTime; 4],
+    /// `nand.errors` (None: every read decodes at once).
+    errors: Option<Box<ReadErrors>>,
 }
 
 /// Picoseconds per byte at `mib_s` MiB/s.
@@ -86,7 +99,13 @@ fn cell_idx(c: CellType) -> usize {
 }
 
 impl NandArray {
+    /// The array of `cfg`; its random mechanisms (variability, bit errors) seeded with 1.
     pub fn new(cfg: &DeviceConfig) -> NandArray {
+        NandArray::with_seed(cfg, 1)
+    }
+
+    /// The array of `cfg`, the draws of its random mechanisms keyed by the run's `seed`.
+    pub fn with_seed(cfg: &DeviceConfig, seed: u64) -> NandArray {
         let geo = Geometry::new(&cfg.nand);
         let lat = [CellType::Slc, CellType::Mlc, CellType::Tlc, CellType::Qlc].map(|c| {
             let t = cfg.nand.timing.of(c);
@@ -113,6 +132,8 @@ impl NandArray {
                 erase: ns(t.erase_us),
                 read_by_page,
                 page_types: by_page.len() as u32,
+                passes: c.bits_per_cell(),
+                pass: std::array::from_fn(|k| ns(pass_us(&t, c.bits_per_cell() as usize, k))),
             }
         });
         // No die operation is shorter than the fastest array read.
@@ -141,6 +162,11 @@ impl NandArray {
             erase_count: vec![0; geo.total_blocks()],
             counters: FlashCounters::default(),
             page_type_reads: [0; 4],
+            var: (cfg.nand.variability).then(|| Box::new(Variability::new(cfg, seed, geo.dies))),
+            multi_pass: cfg.nand.program_scheme == ProgramScheme::MultiPass,
+            pass_ends: [SimTime::ZERO; 4],
+            errors: (cfg.nand.errors)
+                .then(|| Box::new(ReadErrors::new(cfg, seed, geo.dies, geo.total_blocks()))),
             geo,
         }
     }
@@ -240,8 +266,94 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
-        let lat = self.lat[cell_idx(cell)].read;
+        let ci = cell_idx(cell);
+        let lat = self.sense_time(die, self.lat[ci].read, ci, None);
         self.read_sensed(ready, die, bytes, lat, class)
+    }
+
+    /// [`NandArray::read`] of flash page `p`, checked by the error model when `nand.errors`
+    /// is on (retry steps and soft decoding booked after it).
+    #[inline]
+    pub fn read_block(
+        &mut self,
+        ready: SimTime,
+        p: FlashPage,
+        bytes: u64,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let ci = cell_idx(cell);
+        let mean = self.lat[ci].read;
+        let lat = self.sense_time(p.die, mean, ci, None);
+        let done = self.read_sensed(ready, p.die, bytes, lat, class);
+        if self.errors.is_none() {
+            return done;
+        }
+        self.decode(ready, done, p, bytes, (mean, ci, None), class)
+    }
+
+    /// [`NandArray::read_page`] of flash page `p`, checked by the error model like
+    /// [`NandArray::read_block`].
+    #[inline]
+    pub fn read_page_at(
+        &mut self,
+        ready: SimTime,
+        p: FlashPage,
+        bytes: u64,
+        cell: CellType,
+        class: OpClass,
+    ) -> SimTime {
+        let done = self.read_page(ready, p.die, p.page, bytes, cell, class);
+        if self.errors.is_none() {
+            return done;
+        }
+        let ci = cell_idx(cell);
+        let l = &self.lat[ci];
+        let sense = if l.page_types == 0 {
+            (l.read, ci, None)
+        } else {
+            let t = (p.page % l.page_types) as usize;
+            (l.read_by_page[t], ci, Some(t))
+        };
+        self.decode(ready, done, p, bytes, sense, class)
+    }
+
+    /// The array read time of a sense of mean `mean` (page type `t` of cell `ci`).
+    #[inline(always)]
+    fn sense_time(&mut self, die: u32, mean: u64, ci: usize, t: Option<usize>) -> u64 {
+        match &mut self.var {
+            None => mean,
+            Some(v) => v.read(die, mean, ci, t),
+        }
+    }
+
+    /// The error model's verdict on a read of `p` sensed at `ready` and transferred by
+    /// `done`: book its retry steps (each a re-sense plus the transfer) and its soft decode
+    /// (extra senses, then the decode time); flag a failed host read.
+    #[inline(never)]
+    fn decode(
+        &mut self,
+        ready: SimTime,
+        mut done: SimTime,
+        p: FlashPage,
+        bytes: u64,
+        (mean, ci, t): (u64, usize, Option<usize>),
+        class: OpClass,
+    ) -> SimTime {
+        let i = self.geo.block_index(p.die, p.plane, p.block);
+        let pe = self.erase_count[i];
+        let e = self.errors.as_mut().expect("nand.errors on");
+        let out = e.read(p.die, i, pe, ready, bytes);
+        let senses = out.retries + if out.soft { e.soft_senses() } else { 0 };
+        let soft_ns = if out.soft { e.soft_decode_ns() } else { 0 };
+        if out.uncorrectable && class == OpClass::HostRead {
+            e.host_failure();
+        }
+        for _ in 0..senses {
+            let lat = self.sense_time(p.die, mean, ci, t);
+            done = self.read_sensed(done, p.die, bytes, lat, class);
+        }
+        done + soft_ns
     }
 
     /// [`NandArray::read`] of page `page` of its block, whose array read time depends on its
@@ -258,11 +370,13 @@ impl NandArray {
     ) -> SimTime {
         let l = &self.lat[cell_idx(cell)];
         if l.page_types == 0 {
-            return self.read_sensed(ready, die, bytes, l.read, class);
+            let lat = self.sense_time(die, l.read, cell_idx(cell), None);
+            return self.read_sensed(ready, die, bytes, lat, class);
         }
         let t = (page % l.page_types) as usize;
         let lat = l.read_by_page[t];
         self.page_type_reads[t] += 1;
+        let lat = self.sense_time(die, lat, cell_idx(cell), Some(t));
         self.read_sensed(ready, die, bytes, lat, class)
     }
 
@@ -319,11 +433,35 @@ impl NandArray {
         cell: CellType,
         class: OpClass,
     ) -> SimTime {
+        let ci = cell_idx(cell);
+        let done = if self.multi_pass && self.lat[ci].passes > 1 {
+            self.program_passes(ready, die, slots, ci, class)
+        } else {
+            let mut prog = self.lat[ci].program;
+            if let Some(v) = &mut self.var {
+                prog = v.program(die, prog, ci);
+            }
+            self.book_program(ready, die, slots, prog, class)
+        };
+        self.counters.page_programs += pages as u64;
+        self.counters.programmed_slots += slots as u64;
+        done
+    }
+
+    /// Book `slots` in over the channel, then `prog` ns of programming, on `die`.
+    #[inline]
+    pub(super) fn book_program(
+        &mut self,
+        ready: SimTime,
+        die: u32,
+        slots: u32,
+        prog: u64,
+        class: OpClass,
+    ) -> SimTime {
         let d = die as usize;
         self.prune(d);
         let ch = self.geo.channel_of(die) as usize;
         let dur = self.xfer_ns(slots as u64 * SLOT_BYTES);
-        let prog = self.lat[cell_idx(cell)].program;
         // The die is held from the data transfer in to the end of the program.
         let mut slot = self.die_tl(d, class).find(ready, dur + prog);
         let xs = if slot.at_end() {
@@ -351,8 +489,6 @@ impl NandArray {
         };
         let done = xs + dur + prog;
         self.hold_die(die, slot, done, class);
-        self.counters.page_programs += pages as u64;
-        self.counters.programmed_slots += slots as u64;
         done
     }
 
@@ -424,7 +560,10 @@ impl NandArray {
     ) -> SimTime {
         let d = die as usize;
         self.prune(d);
-        let lat = self.lat[cell_idx(cell)].erase;
+        let mut lat = self.lat[cell_idx(cell)].erase;
+        if let Some(v) = &mut self.var {
+            lat = v.erase(die, lat);
+        }
         let slot = self.die_tl(d, class).find(ready, lat);
         let done = slot.start + lat;
         self.hold_die(die, slot, done, class);
@@ -432,6 +571,9 @@ impl NandArray {
             let i = self.geo.block_index(die, plane, block);
             self.erase_count[i] += 1;
             self.counters.block_erases += 1;
+            if let Some(e) = &mut self.errors {
+                e.erased(i, done);
+            }
         }
         done
     }
@@ -466,5 +608,40 @@ impl NandArray {
 
     pub fn erase_counts(&self) -> &[u32] {
         &self.erase_count
+    }
+
+    /// The error model's raw bit error rate of block `block` of `plane` of `die` now (None
+    /// with `nand.errors` off): what a firmware could estimate to reclaim a block in time.
+    pub fn rber_estimate(&self, die: u32, plane: u32, block: u32) -> Option<f64> {
+        let e = self.errors.as_ref()?;
+        let i = self.geo.block_index(die, plane, block);
+        Some(e.rber(i, self.erase_count[i], self.now))
+    }
+
+    /// Whether a host read failed uncorrectably since the last call (its command completes
+    /// with a media error); counts the command. False with `nand.errors` off.
+    #[inline]
+    pub fn take_media_error(&mut self) -> bool {
+        match &mut self.errors {
+            None => false,
+            Some(e) => e.take_host_failure(),
+        }
+    }
+
+    /// Zero the counters of `nand.errors` (the blocks keep their state: reads, erase time).
+    pub fn reset_error_counters(&mut self) {
+        if let Some(e) = &mut self.errors {
+            e.reset_counters();
+        }
+    }
+
+    /// The counters of `nand.errors`, when on.
+    pub fn error_counters(&self) -> Option<&ErrorCounters> {
+        self.errors.as_deref().map(|e| &e.counters)
+    }
+
+    /// When each pass of the last multi-pass program completed (its page types in order).
+    pub fn last_pass_ends(&self) -> &[SimTime] {
+        &self.pass_ends
     }
 }

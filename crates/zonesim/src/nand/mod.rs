@@ -10,9 +10,22 @@
 //! (program/erase suspend), which then finishes later. A read holds its die for tR and the transfer out of the page register, while the
 //! transfer occupies only its channel, so other dies on the channel keep working.
 
+//!
+//! Flash that ages, each mechanism in its room and off by default: per-operation latency
+//! variability (`variability.rs`), the program scheme (`program.rs`), raw bit errors with
+//! ECC and read retry (`errors.rs`); `draw.rs` gives them seeded per-die draws.
+
 mod array;
+mod draw;
+mod errors;
 mod geometry;
+mod program;
+mod variability;
 
 pub use array::ps_per_byte;
 pub use array::{FlashCounters, NandArray, OpClass, Preemption};
+pub use errors::{rber_of, ErrorCounters, ReadOutcome};
 pub use geometry::{FlashPage, Geometry, SLOT_BYTES};
+
+#[cfg(test)]
+mod tests;

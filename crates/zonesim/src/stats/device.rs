@@ -81,6 +81,29 @@ pub struct FlashReport {
     pub programmed_slots: u64,
     pub die_busy_ns: u64,
     pub suspensions: u64,
+    /// `nand.errors` on: bit errors, retries and uncorrectable reads (absent when off).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<FlashErrorsReport>,
+}
+
+/// `device.flash` with `nand.errors` (docs/nand.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct FlashErrorsReport {
+    /// Flash reads the error model checked (host and GC data reads).
+    pub checked_reads: u64,
+    /// Read-retry steps, total (each a re-sense with shifted references plus the transfer).
+    pub read_retries: u64,
+    /// Mean retry steps per checked read.
+    pub retries_per_read: f64,
+    /// Checked reads by retry steps: entry s counts reads corrected after s steps; the last
+    /// entry counts reads that went on to soft decoding.
+    pub retry_histogram: Vec<u64>,
+    /// Reads that needed an LDPC soft decode.
+    pub soft_decodes: u64,
+    /// Reads no decode corrected (host and GC).
+    pub uncorrectable_reads: u64,
+    /// Host commands completed with a media error.
+    pub media_errors: u64,
 }
 
 /// `device.gc`: garbage collection of the conventional namespaces (docs/placement.md).

@@ -331,9 +331,9 @@ impl SlcPool {
             .count();
         (slots > 0).then(|| {
             let p = self.page_at(v, o);
-            nand.read(
+            nand.read_block(
                 now,
-                p.die,
+                p,
                 slots as u64 * SLOT_BYTES,
                 CellType::Slc,
                 OpClass::Background,

@@ -178,9 +178,9 @@ impl PageFtl {
                 continue;
             }
             let page = self.geo.page_of(g.sb, off);
-            let mut t = lent.nand.read(
+            let mut t = lent.nand.read_block(
                 now,
-                page.die,
+                page,
                 valid as u64 * SLOT_BYTES,
                 self.cell,
                 OpClass::Background,

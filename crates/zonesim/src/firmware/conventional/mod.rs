@@ -349,13 +349,12 @@ impl PageFtl {
                 self.wear_read(sb, off);
             }
             if defer && map_ready > now {
-                self.pending.defer(map_ready, page.die, page.page, slots);
+                self.pending.defer(map_ready, page, slots);
                 continue;
             }
-            let t = lent.nand.read_page(
+            let t = lent.nand.read_page_at(
                 map_ready,
-                page.die,
-                page.page,
+                page,
                 slots as u64 * SLOT_BYTES,
                 self.cell,
                 OpClass::HostRead,
@@ -370,9 +369,9 @@ impl PageFtl {
     fn resume_read(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
         let cell = self.cell;
         let nand = &mut *lent.nand;
-        let r = self.pending.resume(token, now, |die, page, slots| {
+        let r = self.pending.resume(token, now, |page, slots| {
             let bytes = slots as u64 * SLOT_BYTES;
-            nand.read_page(now, die, page, bytes, cell, OpClass::HostRead)
+            nand.read_page_at(now, page, bytes, cell, OpClass::HostRead)
         });
         match r {
             Resumed::Later(at) => Completion::resume_at(at, token),

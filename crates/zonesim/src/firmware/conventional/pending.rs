@@ -12,14 +12,14 @@
 //! The slab is reused: no allocation once it has grown to the run's misses in flight.
 
 use crate::engine::SimTime;
+use crate::nand::FlashPage;
 
-/// One flash read of a parked request: `slots` 4 KiB slots of page `page` (of its block) on
-/// `die`, to be booked once its map page arrives at `at`.
+/// One flash read of a parked request: `slots` 4 KiB slots of flash page `page`, to be
+/// booked once its map page arrives at `at`.
 #[derive(Debug, Clone, Copy)]
 struct Parked {
     at: SimTime,
-    die: u32,
-    page: u32,
+    page: FlashPage,
     slots: u32,
 }
 
@@ -52,16 +52,11 @@ impl PendingReads {
         self.building.clear();
     }
 
-    /// Park a read of `slots` slots of page `page` on `die` of the request being submitted
+    /// Park a read of `slots` slots of flash page `page` of the request being submitted
     /// until `at`.
     #[inline]
-    pub fn defer(&mut self, at: SimTime, die: u32, page: u32, slots: u32) {
-        self.building.push(Parked {
-            at,
-            die,
-            page,
-            slots,
-        });
+    pub fn defer(&mut self, at: SimTime, page: FlashPage, slots: u32) {
+        self.building.push(Parked { at, page, slots });
     }
 
     /// Whether the request being submitted parked any read.
@@ -92,13 +87,13 @@ impl PendingReads {
     }
 
     /// Book the reads of request `token` whose map pages are in SRAM at `now` with `read`
-    /// (die, page, slots -> data ready). Returns the time to resume it again, or, when no read is
+    /// (flash page, slots -> data ready). Returns the time to resume it again, or, when no read is
     /// left, None and frees the token.
     pub fn resume(
         &mut self,
         token: u32,
         now: SimTime,
-        mut read: impl FnMut(u32, u32, u32) -> SimTime,
+        mut read: impl FnMut(FlashPage, u32) -> SimTime,
     ) -> Resumed {
         let r = &mut self.requests[token as usize];
         let mut ready = r.ready;
@@ -107,11 +102,11 @@ impl PendingReads {
                 return Resumed::Later(p.at);
             }
             r.one = None;
-            ready = ready.max(read(p.die, p.page, p.slots));
+            ready = ready.max(read(p.page, p.slots));
         } else {
             r.reads.retain(|p| {
                 if p.at <= now {
-                    ready = ready.max(read(p.die, p.page, p.slots));
+                    ready = ready.max(read(p.page, p.slots));
                     false
                 } else {
                     true
@@ -154,20 +149,28 @@ fn next_at(reads: &[Parked]) -> SimTime {
 mod tests {
     use super::*;
 
+    /// Page 0 of block 0 on `die`.
+    fn die(die: u32) -> FlashPage {
+        FlashPage {
+            die,
+            plane: 0,
+            block: 0,
+            page: 0,
+        }
+    }
+
     #[test]
     fn a_single_parked_read_waits_for_its_map_page() {
         let mut p = PendingReads::default();
         p.begin();
-        p.defer(SimTime(200), 3, 7, 1);
+        p.defer(SimTime(200), FlashPage { page: 7, ..die(3) }, 1);
         let (t, at) = p.park(SimTime(50), 4096);
         assert_eq!(at, SimTime(200));
-        let r = p.resume(t, SimTime(199), |_, _, _| {
-            panic!("booked before its map page")
-        });
+        let r = p.resume(t, SimTime(199), |_, _| panic!("booked before its map page"));
         assert_eq!(r, Resumed::Later(SimTime(200)));
         let mut booked = Vec::new();
-        let r = p.resume(t, SimTime(200), |d, pg, s| {
-            booked.push((d, pg, s));
+        let r = p.resume(t, SimTime(200), |pg, s| {
+            booked.push((pg.die, pg.page, s));
             SimTime(260)
         });
         assert_eq!(booked, vec![(3, 7, 1)]);
@@ -179,10 +182,10 @@ mod tests {
         assert_eq!(p.in_flight(), 0);
         // The token is reused, now by a request that parks two reads.
         p.begin();
-        p.defer(SimTime(300), 0, 0, 1);
-        p.defer(SimTime(100), 1, 0, 1);
+        p.defer(SimTime(300), die(0), 1);
+        p.defer(SimTime(100), die(1), 1);
         assert_eq!(p.park(SimTime(0), 8192), (t, SimTime(100)));
-        let r = p.resume(t, SimTime(300), |_, _, _| SimTime(400));
+        let r = p.resume(t, SimTime(300), |_, _| SimTime(400));
         let done = Resumed::Done {
             ready: SimTime(400),
             bytes: 8192,
@@ -194,18 +197,18 @@ mod tests {
     fn reads_are_booked_in_map_order_and_tokens_reused() {
         let mut p = PendingReads::default();
         p.begin();
-        p.defer(SimTime(200), 1, 0, 1);
-        p.defer(SimTime(100), 2, 0, 2);
+        p.defer(SimTime(200), die(1), 1);
+        p.defer(SimTime(100), die(2), 2);
         let (t, at) = p.park(SimTime(50), 8192);
         assert_eq!(at, SimTime(100));
         let mut booked = Vec::new();
-        let r = p.resume(t, SimTime(100), |d, _, s| {
-            booked.push((d, s));
+        let r = p.resume(t, SimTime(100), |d, s| {
+            booked.push((d.die, s));
             SimTime(150)
         });
         assert_eq!(r, Resumed::Later(SimTime(200)));
-        let r = p.resume(t, SimTime(200), |d, _, s| {
-            booked.push((d, s));
+        let r = p.resume(t, SimTime(200), |d, s| {
+            booked.push((d.die, s));
             SimTime(120)
         });
         assert_eq!(booked, vec![(2, 2), (1, 1)]);
@@ -218,7 +221,7 @@ mod tests {
         );
         assert_eq!(p.in_flight(), 0);
         p.begin();
-        p.defer(SimTime(300), 0, 0, 1);
+        p.defer(SimTime(300), die(0), 1);
         assert_eq!(p.park(SimTime(0), 4096).0, t);
     }
 }

@@ -121,14 +121,8 @@ impl PageFtl {
     pub(super) fn read_slc(&mut self, lent: &mut Lent, map_ready: SimTime, ppa: Ppa) -> SimTime {
         let c = self.slc.as_ref().expect("SLC cache");
         let p = c.pool.page_of(ppa);
-        lent.nand.read_page(
-            map_ready,
-            p.die,
-            p.page,
-            SLOT_BYTES,
-            CellType::Slc,
-            OpClass::HostRead,
-        )
+        lent.nand
+            .read_page_at(map_ready, p, SLOT_BYTES, CellType::Slc, OpClass::HostRead)
     }
 
     /// `slc.policy = all`: move up to one unit of buffered pages to SLC. Returns when the

@@ -286,6 +286,7 @@ impl ZonedFtl {
                 done: self.accept(lent, now, out, true),
                 appended: Some(at),
                 rejected: false,
+                media_error: false,
                 resume: None,
             },
             Err(k) => {
@@ -643,8 +644,8 @@ impl Ftl for ZonedFtl {
 /// Reads of 4 KiB slots grouped by flash page: consecutive slots on the same page share one
 /// array read, issued when the run ends, at the latest ready time of its slots.
 struct PageReads {
-    /// (page identity, die, slots, ready, cell) of the run being collected.
-    run: Option<(u64, u32, u32, SimTime, CellType)>,
+    /// (page identity, flash page, slots, ready, cell) of the run being collected.
+    run: Option<(u64, crate::nand::FlashPage, u32, SimTime, CellType)>,
     done: SimTime,
     class: OpClass,
 }
@@ -678,7 +679,7 @@ impl PageReads {
             }
             _ => {
                 self.issue(nand);
-                self.run = Some((id, p.die, 1, ready, cell));
+                self.run = Some((id, p, 1, ready, cell));
             }
         }
     }
@@ -693,8 +694,8 @@ impl PageReads {
 
     #[inline]
     fn issue(&mut self, nand: &mut NandArray) {
-        if let Some((_, die, slots, ready, cell)) = self.run.take() {
-            let t = nand.read(ready, die, slots as u64 * SLOT_BYTES, cell, self.class);
+        if let Some((_, p, slots, ready, cell)) = self.run.take() {
+            let t = nand.read_block(ready, p, slots as u64 * SLOT_BYTES, cell, self.class);
             self.done = self.done.max(t);
         }
     }
