@@ -151,6 +151,7 @@ fn run(
         precondition: precondition.parse::<Precondition>().map_err(to_py)?,
         namespace: namespace.unwrap_or(main_namespace),
         check_invariants,
+        power_off: None,
     };
     let stop = AtomicBool::new(false);
     let raised: Mutex<Option<PyErr>> = Mutex::new(None);

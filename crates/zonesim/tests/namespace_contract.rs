@@ -392,6 +392,7 @@ fn run(k: &Kind, text: &str, seed: u64) -> zonesim::stats::Report {
         precondition: Precondition::None,
         namespace: k.ns,
         check_invariants: true,
+        power_off: None,
     };
     let wl: WorkloadSpec = common::jobs(text);
     let r = zonesim::RunSpec::new(k.cfg.clone(), wl.clone())
