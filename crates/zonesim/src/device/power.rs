@@ -34,10 +34,16 @@ impl Device {
             ))
         };
         if self.cfg.cache.bytes > 0 {
-            return refuse("cache.bytes", "with the DRAM data cache; set cache.bytes = 0");
+            return refuse(
+                "cache.bytes",
+                "with the DRAM data cache; set cache.bytes = 0",
+            );
         }
         if self.fw.cores.is_some() {
-            return refuse("firmware.model", "with the cores model; set firmware.model = \"off\"");
+            return refuse(
+                "firmware.model",
+                "with the cores model; set firmware.model = \"off\"",
+            );
         }
         for (i, ns) in self.namespaces.iter_mut().enumerate() {
             if !ns.track_power() {

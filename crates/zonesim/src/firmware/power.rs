@@ -213,7 +213,11 @@ mod tests {
         // A cut comes after every command the FTL saw: at or after 20 here.
         assert_eq!(t.covered_at(SimTime(50)), SimTime::ZERO);
         assert_eq!(t.covered_at(SimTime(100)), SimTime(20));
-        let lost = [(0, LossReason::Buffer), (2, LossReason::Program), (3, LossReason::Program)];
+        let lost = [
+            (0, LossReason::Buffer),
+            (2, LossReason::Program),
+            (3, LossReason::Program),
+        ];
         let l = t.tally(SimTime(150), &lost);
         assert_eq!(l.lost_acknowledged_pages, 3);
         assert_eq!(l.lost_acknowledged_writes, 2);
@@ -233,7 +237,10 @@ mod tests {
         t.placed(70, false);
         assert!(!t.is_gc_copy(70));
         t.acked(5, 1, SimTime(500));
-        let l = t.tally(SimTime(400), &[(5, LossReason::Buffer), (6, LossReason::Buffer)]);
+        let l = t.tally(
+            SimTime(400),
+            &[(5, LossReason::Buffer), (6, LossReason::Buffer)],
+        );
         assert_eq!((l.lost_acknowledged_pages, l.lost_lpas.len()), (0, 2));
     }
 }

@@ -17,9 +17,7 @@ use crate::config::PowerConfig;
 use crate::device::{Device, PowerCycle};
 use crate::engine::SimTime;
 use crate::nand::SLOT_BYTES;
-use crate::stats::power::{
-    EnergyParts, LossReasons, NamespaceLoss, PowerReport, PowerStates,
-};
+use crate::stats::power::{EnergyParts, LossReasons, NamespaceLoss, PowerReport, PowerStates};
 
 /// When a run cuts power.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,7 +88,13 @@ impl PowerRun {
 
     /// The section at the end of the run (`end`: the last event, or the end of recovery);
     /// `cycle`: the power cut, if there was one.
-    pub fn report(mut self, dev: &Device, end: SimTime, cycle: Option<&PowerCycle>, host_bytes: u64) -> PowerReport {
+    pub fn report(
+        mut self,
+        dev: &Device,
+        end: SimTime,
+        cycle: Option<&PowerCycle>,
+        host_bytes: u64,
+    ) -> PowerReport {
         if let Some(since) = self.idle_since.take().filter(|_| cycle.is_none()) {
             let gap = end.since(since);
             self.idle_ns += gap.min(self.gate_ns);
@@ -161,8 +165,14 @@ impl PowerRun {
                     plp_flushed_pages: l.plp_flushed_pages,
                 })
                 .collect();
-            r.lost_acknowledged_writes = Some(r.namespaces.iter().map(|n| n.lost_acknowledged_writes).sum());
-            r.lost_acknowledged_bytes = Some(r.namespaces.iter().map(|n| n.lost_acknowledged_bytes).sum());
+            r.lost_acknowledged_writes = Some(
+                r.namespaces
+                    .iter()
+                    .map(|n| n.lost_acknowledged_writes)
+                    .sum(),
+            );
+            r.lost_acknowledged_bytes =
+                Some(r.namespaces.iter().map(|n| n.lost_acknowledged_bytes).sum());
         }
         r
     }

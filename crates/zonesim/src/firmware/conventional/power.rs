@@ -119,14 +119,28 @@ impl PageFtl {
 
     /// Power is back at `on`, nothing in flight: read the map checkpoint and scan the open
     /// superblocks on `nand`. Returns when recovery ends and the flash pages it read.
-    pub(super) fn recover_power(&self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+    pub(super) fn recover_power(
+        &self,
+        nand: &mut NandArray,
+        on: SimTime,
+        plp: bool,
+    ) -> (SimTime, u64) {
         let mut end = on;
         let mut reads = 0u64;
-        let map_pages = self.logical_pages().div_ceil(self.entries_per_map_page as u64);
+        let map_pages = self
+            .logical_pages()
+            .div_ceil(self.entries_per_map_page as u64);
         let dies = self.geo.dies as u64;
         for k in 0..map_pages {
             let die = self.geo.phys_die((k % dies) as u32);
-            let t = nand.read_page(on, die, 0, self.map_read_bytes, CellType::Slc, OpClass::HostRead);
+            let t = nand.read_page(
+                on,
+                die,
+                0,
+                self.map_read_bytes,
+                CellType::Slc,
+                OpClass::HostRead,
+            );
             end = end.max(t);
             reads += 1;
         }
@@ -140,7 +154,14 @@ impl PageFtl {
             let mut off = 0;
             while off < s.unit_start {
                 let page = self.geo.page_of(s.sb, off);
-                let t = nand.read_page(on, page.die, page.page, OOB_BYTES, self.cell, OpClass::HostRead);
+                let t = nand.read_page(
+                    on,
+                    page.die,
+                    page.page,
+                    OOB_BYTES,
+                    self.cell,
+                    OpClass::HostRead,
+                );
                 end = end.max(t);
                 reads += 1;
                 off += self.geo.slots_per_page;

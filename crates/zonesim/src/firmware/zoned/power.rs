@@ -49,7 +49,11 @@ impl ZonedFtl {
         let mut out = PowerLoss::default();
         let mut lost = Vec::new();
         if plp {
-            out.plp_flushed_pages = self.zst.iter().map(|s| (s.written - s.slc_end) as u64).sum();
+            out.plp_flushed_pages = self
+                .zst
+                .iter()
+                .map(|s| (s.written - s.slc_end) as u64)
+                .sum();
             let host_flushes = self.counters.host_flushes;
             self.flush(lent, cut);
             self.counters.host_flushes = host_flushes;
@@ -57,7 +61,9 @@ impl ZonedFtl {
         for z in 0..self.zst.len() as u32 {
             let st = self.zst[z as usize];
             if !plp && st.written > st.slc_end {
-                lost.extend((st.slc_end..st.written).map(|o| (self.lpa(z, o).0, LossReason::Buffer)));
+                lost.extend(
+                    (st.slc_end..st.written).map(|o| (self.lpa(z, o).0, LossReason::Buffer)),
+                );
                 self.bufs.discard(st.buf);
                 self.unbind(z);
                 self.zst[z as usize].written = st.slc_end;
@@ -81,7 +87,12 @@ impl ZonedFtl {
 
     /// Power is back at `on`: read the zone map and scan the open zones on `nand`. Returns when
     /// recovery ends and the flash pages it read.
-    pub(super) fn recover_power(&self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+    pub(super) fn recover_power(
+        &self,
+        nand: &mut NandArray,
+        on: SimTime,
+        plp: bool,
+    ) -> (SimTime, u64) {
         let geo = self.space.geometry();
         let page = geo.slots_per_page as u64 * SLOT_BYTES;
         let zmt_pages = (self.zst.len() as u64 * ZMT_ENTRY_BYTES).div_ceil(page);
