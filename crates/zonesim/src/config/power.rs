@@ -1,7 +1,7 @@
 //! `[power]`: power-loss protection, the device's power states and its energy model
 //! (docs/power.md). None of these keys changes a run unless a power option is used: a power
-//! cut (`zonesim run --power-off-at-request N` / `--power-off-at-us T`, the scenario step
-//! `power_off`) or any `power.*` key set, which also adds the report's `power` section.
+//! cut (`zonesim run --power-off-at-request N` / `--power-off-at-us T`) or any `power.*` key
+//! set, which also adds the report's `power` section.
 //!
 //! Sources of the defaults (docs/power.md has the equations):
 //! - idle timers: Qualcomm's UFS power-management page, cited by Zoned UFS §3.3 as [40]:
