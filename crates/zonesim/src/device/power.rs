@@ -30,7 +30,7 @@ impl Device {
         let refuse = |key: &str, why: &str| {
             Err(Error::config(
                 key,
-                format!("a power cut (--power-off-at-request / --power-off-at-us / power_off) is not modelled {why}"),
+                format!("a power cut (--power-off-at-request / --power-off-at-us) is not modelled {why}"),
             ))
         };
         if self.cfg.cache.bytes > 0 {
@@ -47,9 +47,14 @@ impl Device {
         }
         for (i, ns) in self.namespaces.iter_mut().enumerate() {
             if !ns.track_power() {
+                let key = if ns.zones().is_some() {
+                    "zone.ipu_budget_bytes"
+                } else {
+                    "slc.conventional_buffer"
+                };
                 return refuse(
-                    "namespaces",
-                    &format!("on namespace {i}: not with the SLC write cache (slc.conventional_buffer) or in-place updates (zone.ipu_budget_bytes)"),
+                    key,
+                    &format!("on namespace {i} with {key} set (its SLC copies are not tracked)"),
                 );
             }
         }
