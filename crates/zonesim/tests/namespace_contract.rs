@@ -442,7 +442,10 @@ fn power_cut(k: Kind) {
     let cy = dev.power_cycle(w2.done, false);
     dev.check_invariants().unwrap();
     let lost = &cy.losses[k.ns].lost_lpas;
-    assert!(lost.iter().all(|&l| l as u64 >= start + 8), "flushed pages survive: {lost:?}");
+    assert!(
+        lost.iter().all(|&l| l as u64 >= start + 8),
+        "flushed pages survive: {lost:?}"
+    );
     assert!(cy.recovered > w2.done, "recovery takes simulated time");
     let unwritten = counters(&dev, &k).unwritten_reads;
     submit(&mut dev, cy.recovered, k.ns, cmd(Op::Read, start, 8));
