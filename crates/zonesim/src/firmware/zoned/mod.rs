@@ -41,7 +41,7 @@ use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
 use crate::firmware::mapping::{
     HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
 };
-use crate::firmware::power::{PowerLoss, PowerTrack};
+use crate::firmware::power::PowerLoss;
 use crate::firmware::{Ftl, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneOp, ZoneSet,
@@ -157,7 +157,7 @@ pub struct ZonedFtl {
     superpage: u32,
     pub counters: ZonedCounters,
     /// What a power cut would lose (`power.rs`; only in runs that may be cut).
-    power: Option<Box<PowerTrack>>,
+    power: Option<Box<power::ZonedPower>>,
 }
 
 impl ZonedFtl {
@@ -404,7 +404,7 @@ impl ZonedFtl {
             self.flush_zone(lent, t, z, Trigger::ZoneFull);
         }
         if let Some(p) = &mut self.power {
-            p.acked(out.lba.0 as u32, n, t);
+            p.track.acked(out.lba.0 as u32, n, t);
         }
         t
     }
@@ -605,7 +605,7 @@ impl Ftl for ZonedFtl {
             Op::Flush => {
                 let done = self.flush(lent, now);
                 if let Some(p) = &mut self.power {
-                    p.flushed(now, done);
+                    p.track.flushed(now, done);
                 }
                 done
             }

@@ -1,9 +1,11 @@
 //! A power cut on the zoned FTL and its recovery (docs/power.md; Zoned UFS §2, §4.1).
 //!
 //! The cut: without power-loss protection, each zone loses what its write buffer held —
-//! offsets `[slc_end, written)`, acknowledged when they entered the buffer; what reached the
-//! SLC secondary buffer or regular flash survives (a program in flight at the cut is taken
-//! as ended: the model does not undo a zone's flash allocation, see docs/power.md). The zone's
+//! offsets `[slc_end, written)`, acknowledged when they entered the buffer — and the SLC tail
+//! `[lo, slc_end)` from the first SLC program of the zone that had not ended (its pages are
+//! dropped from the SLC pool, as a reset drops them); what reached regular flash survives (a
+//! regular program in flight is taken as ended: the model does not undo a zone's regular
+//! allocation, see docs/power.md). The zone's
 //! write pointer goes back to what survived — the ZMT's length field, which ZUFS keeps "to
 //! provide accurate recovery information in the event of a sudden power-off while data is
 //! still resident in the write buffer" (§4.1) — and, as the standard says of a power cycle,
@@ -19,10 +21,44 @@
 use super::{ZState, ZonedFtl};
 use crate::config::CellType;
 use crate::engine::SimTime;
+use crate::firmware::buffer::NO_ZONE;
 use crate::firmware::power::{LossReason, PowerLoss, PowerTrack};
 use crate::firmware::Lent;
 use crate::interface::zone::ZoneId;
 use crate::nand::{NandArray, OpClass, SLOT_BYTES};
+
+/// SLC programs of a zone remembered for a cut (older ones have ended long before).
+const SLC_HISTORY: usize = 64;
+
+/// What the zoned FTL records for a cut: the common track and, per zone, the SLC programs of
+/// its tail (first zone offset, end), the latest [`SLC_HISTORY`].
+pub(super) struct ZonedPower {
+    pub track: PowerTrack,
+    slc: Vec<Vec<(u32, SimTime)>>,
+}
+
+impl ZonedPower {
+    /// Zone `z` programmed its offsets from `lo` to SLC, ending at `done`; offsets below
+    /// `reg_alloc` have left the SLC tail (combined into regular units or migrating).
+    #[inline]
+    pub fn slc_written(&mut self, z: u32, lo: u32, reg_alloc: u32, done: SimTime) {
+        let v = &mut self.slc[z as usize];
+        v.retain(|&(o, _)| o >= reg_alloc);
+        if v.len() == SLC_HISTORY {
+            v.remove(0);
+        }
+        v.push((lo, done));
+    }
+
+    /// The first offset of zone `z` whose SLC program had not ended at `cut`.
+    fn slc_lost_from(&self, z: u32, cut: SimTime) -> Option<u32> {
+        self.slc[z as usize]
+            .iter()
+            .filter(|&&(_, d)| d > cut)
+            .map(|&(o, _)| o)
+            .min()
+    }
+}
 
 /// Bytes of a page's spare area an OOB scan transfers.
 const OOB_BYTES: u64 = 64;
@@ -37,13 +73,16 @@ impl ZonedFtl {
             return false;
         }
         let lbas = self.zones.namespace_lbas();
-        self.power = Some(Box::new(PowerTrack::new(0, 1, lbas)));
+        self.power = Some(Box::new(ZonedPower {
+            track: PowerTrack::new(0, 1, lbas),
+            slc: vec![Vec::new(); self.zst.len()],
+        }));
         true
     }
 
     /// Power fails at `cut` (see the module doc): apply the loss and report it.
     pub(super) fn cut_power(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {
-        let Some(track) = self.power.take() else {
+        let Some(power) = self.power.take() else {
             return PowerLoss::default();
         };
         let mut out = PowerLoss::default();
@@ -60,14 +99,27 @@ impl ZonedFtl {
         }
         for z in 0..self.zst.len() as u32 {
             let st = self.zst[z as usize];
-            if !plp && st.written > st.slc_end {
+            // What survives: up to the first SLC program in flight (never below the part
+            // leaving SLC for regular flash), nothing of the buffer.
+            let keep = power
+                .slc_lost_from(z, cut)
+                .map_or(st.slc_end, |lo| lo.clamp(st.reg_alloc, st.slc_end));
+            if !plp && st.written > keep {
+                for o in keep..st.slc_end {
+                    let l = self.lpa(z, o);
+                    self.slc.invalidate(l);
+                    lost.push((l.0, LossReason::Program));
+                }
                 lost.extend(
                     (st.slc_end..st.written).map(|o| (self.lpa(z, o).0, LossReason::Buffer)),
                 );
-                self.bufs.discard(st.buf);
-                self.unbind(z);
-                self.zst[z as usize].written = st.slc_end;
-                if st.slc_end == 0 {
+                if st.buf != NO_ZONE {
+                    self.bufs.discard(st.buf);
+                    self.unbind(z);
+                }
+                self.zst[z as usize].written = keep;
+                self.zst[z as usize].slc_end = keep;
+                if keep == 0 {
                     if self.zmap.is_none() {
                         self.map.forget_zone(lent, z, st.written);
                     }
@@ -82,7 +134,7 @@ impl ZonedFtl {
         if plp {
             return out;
         }
-        track.tally(cut, &lost)
+        power.track.tally(cut, &lost)
     }
 
     /// Power is back at `on`: read the zone map and scan the open zones on `nand`. Returns when
