@@ -242,6 +242,8 @@ def run(
     time_scale: float = 1.0,
     check_invariants: bool = False,
     scenario: Optional[str] = None,
+    power_off_at_request: Optional[int] = None,
+    power_off_at_us: Optional[float] = None,
 ) -> Result:
     """Run one simulation, as ``zonesim run`` does; the GIL is released while it simulates.
 
@@ -250,7 +252,10 @@ def run(
     file run on the host file system (``zonesim run --scenario``: the device needs ``fs.kind``;
     its records are ``Result.iterations()``). ``namespace`` defaults to the device's
     ``main_namespace`` (1 for the zoned presets). ``interval_ms`` samples the time
-    series (``stats.interval_ms``). Ctrl-C stops the run and raises ``KeyboardInterrupt``.
+    series (``stats.interval_ms``). ``power_off_at_request`` / ``power_off_at_us`` cut power
+    during the measured run (``zonesim run --power-off-at-request`` / ``--power-off-at-us``;
+    the report's ``power`` section, docs/power.md). Ctrl-C stops the run and raises
+    ``KeyboardInterrupt``.
     """
     dev = _as_device(device)
     sets = dev.sets
@@ -287,6 +292,8 @@ def run(
             time_scale=time_scale,
             check_invariants=check_invariants,
             progress=callback,
+            power_off_at_request=power_off_at_request,
+            power_off_at_us=power_off_at_us,
             **_workload_args(workload, trace, scenario),
         )
     finally:

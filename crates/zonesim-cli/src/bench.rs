@@ -401,6 +401,7 @@ fn run_case(
         precondition,
         namespace: c.namespace,
         check_invariants: false,
+        power_off: None,
     };
     let t = Instant::now();
     let r = RunSpec::new(cfg, c.workload.clone()).options(opts).run()?;
@@ -455,6 +456,7 @@ mod tests {
             precondition: pre,
             namespace: 0,
             check_invariants: true,
+            power_off: None,
         };
         RunSpec::new(cfg.clone(), job(rw, 1_000, 32))
             .options(opts.clone())

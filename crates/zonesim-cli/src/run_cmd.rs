@@ -6,7 +6,7 @@ use anyhow::Result;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
+use zonesim::sim::{PowerOff, Precondition, ReplayMode, RunOptions, TraceReplay};
 use zonesim::{Control, Error, RunSpec, WorkloadSpec};
 
 #[derive(clap::Args)]
@@ -93,6 +93,13 @@ pub struct RunArgs {
     /// Check the device invariants (map, valid counts, pools) before and after the run.
     #[arg(long)]
     pub check_invariants: bool,
+    /// Cut power once the N-th request of the measured run is issued: what the device loses,
+    /// its recovery and the energy go to the report's `power` section (docs/power.md).
+    #[arg(long, value_name = "N", help_heading = "Power", conflicts_with = "power_off_at_us", value_parser = clap::value_parser!(u64).range(1..))]
+    pub power_off_at_request: Option<u64>,
+    /// Cut power T simulated microseconds after the measured run starts (docs/power.md).
+    #[arg(long, value_name = "T", help_heading = "Power", value_parser = parse_cut_us)]
+    pub power_off_at_us: Option<f64>,
     /// Print the JSON report to stdout instead of the summary table (= --output-format json).
     #[arg(long)]
     pub json_stdout: bool,
@@ -121,6 +128,14 @@ fn parse_pre(s: &str) -> Result<Precondition, Error> {
 /// The `--percentiles` list (one argument, comma-separated).
 #[derive(Debug, Clone)]
 pub struct Percentiles(pub Vec<f64>);
+
+/// `--power-off-at-us T`: a finite time of at least 0 µs, at most 1e12 (11.6 days).
+fn parse_cut_us(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1e12).contains(&v) => Ok(v),
+        _ => Err(format!("must be a time in µs in [0, 1e12] (got '{s}')")),
+    }
+}
 
 fn parse_percentiles(s: &str) -> Result<Percentiles, String> {
     crate::fio_out::parse_percentiles(s).map(Percentiles)
@@ -189,6 +204,11 @@ pub fn run(a: RunArgs) -> Result<()> {
         precondition: a.precondition,
         namespace: a.namespace.unwrap_or(cfg.main_namespace as usize),
         check_invariants: a.check_invariants || cfg!(debug_assertions),
+        power_off: match (a.power_off_at_request, a.power_off_at_us) {
+            (Some(n), _) => Some(PowerOff::AtRequest(n)),
+            (None, Some(us)) => Some(PowerOff::AtUs(us)),
+            (None, None) => None,
+        },
     };
     let mut spec = RunSpec::new(cfg, workload_spec(&a));
     spec.options = options;

@@ -472,6 +472,7 @@ fn run_once(w: &World, cfg: &zonesim::config::DeviceConfig) -> Outcome {
         precondition: w.precondition,
         namespace: w.namespace,
         check_invariants: true,
+        power_off: None,
     });
     STOP.store(false, Ordering::Relaxed);
     if let Ok(mut c) = CURRENT.lock() {

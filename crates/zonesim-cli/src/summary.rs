@@ -158,6 +158,9 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
             t.format, t.requests, t.reads, t.writes, t.trims, t.folded, t.skipped
         );
     }
+    if let Some(p) = &r.power {
+        power_lines(&mut out, p, r.sim.requests_cut);
+    }
     let s = &r.sim;
     let _ = writeln!(
         out,
@@ -168,4 +171,31 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
         s.requests_per_wall_s
     );
     out
+}
+
+/// The `power` section in two lines: the cut (what was lost, recovery), then energy and states.
+fn power_lines(out: &mut String, p: &zonesim::stats::power::PowerReport, cut: Option<u64>) {
+    if let (Some(at), Some(lost)) = (p.cut_at_us, p.lost_acknowledged_writes) {
+        let _ = writeln!(
+            out,
+            "power cut at {:.1} us (plp {}): {} requests in flight, {} acknowledged writes lost ({} KiB), recovery {:.1} us",
+            at,
+            p.plp,
+            cut.unwrap_or(0),
+            lost,
+            p.lost_acknowledged_bytes.unwrap_or(0) / 1024,
+            p.recovery_us.unwrap_or(0.0)
+        );
+    }
+    let s = &p.states;
+    let _ = writeln!(
+        out,
+        "energy: {:.4} J, {:.3} W average; active {:.1} ms, idle {:.1} ms, clock-gated {:.1} ms, hibern8 {:.1} ms",
+        p.energy_j,
+        p.average_w,
+        s.active_us / 1e3,
+        s.idle_us / 1e3,
+        s.clock_gated_us / 1e3,
+        s.hibern8_us / 1e3
+    );
 }

@@ -50,6 +50,7 @@ fn run_point(s: &SweepFile, t: &Task) -> PointResult {
         precondition: s.precondition,
         namespace: s.namespace,
         check_invariants: cfg!(debug_assertions),
+        power_off: None,
     };
     let r = zonesim::run(&spec, &mut Control::none())?;
     Ok(r.headline())

@@ -94,6 +94,7 @@ pub fn opts(seed: u64, pre: Precondition, ns: usize) -> RunOptions {
         precondition: pre,
         namespace: ns,
         check_invariants: false,
+        power_off: None,
     }
 }
 

@@ -112,6 +112,7 @@ fn fig7a_side(
             precondition: Precondition::None,
             namespace: ns,
             check_invariants: false,
+            power_off: None,
         })
         .run()?;
     let mut out = [0.0; 4];

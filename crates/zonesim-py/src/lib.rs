@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use zonesim::sim::{Precondition, ReplayMode, RunOptions, TraceReplay};
+use zonesim::sim::{PowerOff, Precondition, ReplayMode, RunOptions, TraceReplay};
 use zonesim::{Control, RunSpec, WorkloadSpec};
 use zonesim_experiments::{self as experiments, ExpOptions, Scale};
 
@@ -116,7 +116,8 @@ type RunOutput = (String, Vec<(&'static str, f64)>, Vec<Cdf>);
 #[pyfunction]
 #[pyo3(signature = (device, sets, workload=None, fio_text=None, trace=None, seed=1,
     precondition="none", namespace=None, as_fast_as_possible=false, qd=32, time_scale=1.0,
-    check_invariants=false, progress=None, scenario=None))]
+    check_invariants=false, progress=None, scenario=None, power_off_at_request=None,
+    power_off_at_us=None))]
 #[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
@@ -134,7 +135,29 @@ fn run(
     check_invariants: bool,
     progress: Option<PyObject>,
     scenario: Option<PathBuf>,
+    power_off_at_request: Option<u64>,
+    power_off_at_us: Option<f64>,
 ) -> PyResult<RunOutput> {
+    let power_off = match (power_off_at_request, power_off_at_us) {
+        (Some(_), Some(_)) => {
+            return Err(to_py(zonesim::Error::Usage(
+                "power_off_at_request and power_off_at_us: give one of them".into(),
+            )))
+        }
+        (Some(0), None) => {
+            return Err(to_py(zonesim::Error::Usage(
+                "power_off_at_request must be at least 1".into(),
+            )))
+        }
+        (Some(n), None) => Some(PowerOff::AtRequest(n)),
+        (None, Some(us)) if !(0.0..=1e12).contains(&us) => {
+            return Err(to_py(zonesim::Error::Usage(format!(
+                "power_off_at_us must be a time in µs in [0, 1e12] (got {us})"
+            ))))
+        }
+        (None, Some(us)) => Some(PowerOff::AtUs(us)),
+        (None, None) => None,
+    };
     let cfg = zonesim::load_device(device, &sets).map_err(to_py)?;
     let trace = trace.map(|t| {
         let mode = if as_fast_as_possible {
@@ -151,6 +174,7 @@ fn run(
         precondition: precondition.parse::<Precondition>().map_err(to_py)?,
         namespace: namespace.unwrap_or(main_namespace),
         check_invariants,
+        power_off,
     };
     let stop = AtomicBool::new(false);
     let raised: Mutex<Option<PyErr>> = Mutex::new(None);

@@ -21,6 +21,7 @@ mod mixed_features;
 mod namespace_contract;
 mod ordering;
 mod placement;
+mod power;
 mod report_schema;
 mod run_path;
 mod slc_cache;

@@ -74,6 +74,7 @@ pub fn run(cfg: &DeviceConfig, wl: &WorkloadSpec, pre: Precondition, seed: u64) 
         precondition: pre,
         namespace: 0,
         check_invariants: true,
+        power_off: None,
     };
     let r = zonesim::RunSpec::new(cfg.clone(), wl.clone())
         .options(opts.clone())

@@ -71,6 +71,7 @@ fn an_aging_scenario_runs_on_ext4() {
         precondition: Precondition::None,
         namespace: 0,
         check_invariants: true,
+        power_off: None,
     };
     let r = zonesim::RunSpec::new(cfg, WorkloadSpec::Scenario(sc))
         .options(opts)
@@ -94,6 +95,7 @@ fn ext4_on_a_zoned_namespace_is_refused() {
                 precondition: Precondition::None,
                 namespace: 1,
                 check_invariants: true,
+                power_off: None,
             })
             .run()
             .expect_err("refused")

@@ -126,6 +126,7 @@ fn ipu_without_a_budget_is_a_job_file_error() {
         precondition: Precondition::None,
         namespace: 0,
         check_invariants: false,
+        power_off: None,
     };
     let e = zonesim::RunSpec::new(zoned(0), workload(true))
         .options(opts.clone())

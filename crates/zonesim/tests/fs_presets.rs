@@ -106,6 +106,7 @@ fn zufs_preset_without_a_reserve_is_a_clear_error() {
         precondition: Precondition::None,
         namespace: 0,
         check_invariants: true,
+        power_off: None,
     };
     let Err(err) = zonesim::RunSpec::new(cfg.clone(), jobs(FILES))
         .options(opts.clone())

@@ -225,6 +225,7 @@ proptest! {
             precondition: Precondition::None,
             namespace: ns,
             check_invariants: true,
+            power_off: None,
         };
         if let Ok(r) = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Jobs(jobs)).options(opts.clone()).run() {
             prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
@@ -420,6 +421,7 @@ proptest! {
             precondition: Precondition::None,
             namespace: 0,
             check_invariants: true,
+            power_off: None,
         };
         match zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t)).options(opts.clone()).run() {
             Ok(r) => prop_assert_eq!(r.sim.requests_issued, r.sim.requests_completed),
@@ -491,6 +493,7 @@ fn scenario_never_panics(bytes: &[u8], run: bool) -> Result<(), TestCaseError> {
             precondition: Precondition::None,
             namespace: 0,
             check_invariants: true,
+            power_off: None,
         };
         if let Ok(r) = zonesim::RunSpec::new(cfg, WorkloadSpec::Scenario(sc))
             .options(opts)

@@ -232,6 +232,7 @@ fn runs_with_iotailor_complete_every_request_and_keep_zone_order() {
                 precondition: Precondition::None,
                 namespace: 1,
                 check_invariants: true,
+                power_off: None,
             };
             let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(&text)).options(opts.clone()).run().unwrap();
             let t = r.sim.iotailor.clone().expect("sim.iotailor");

@@ -138,6 +138,7 @@ fn runs(sets: &[&str]) {
             precondition: Precondition::None,
             namespace: ns,
             check_invariants: true,
+            power_off: None,
         };
         let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
             .options(opts.clone())

@@ -23,6 +23,7 @@ fn run_ns(cfg: &DeviceConfig, text: &str) -> Report {
         precondition: Precondition::None,
         namespace: NS,
         check_invariants: true,
+        power_off: None,
     };
     let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
         .options(opts.clone())

@@ -79,6 +79,7 @@ fn zoned_trace(mode: ReplayMode) -> Value {
         precondition: Precondition::None,
         namespace: 1,
         check_invariants: true,
+        power_off: None,
     };
     let r = zonesim::RunSpec::new(cfg.clone(), WorkloadSpec::Trace(t))
         .options(opts.clone())
@@ -105,6 +106,22 @@ fn conventional() -> Value {
     );
     let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=2000\n[r]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=500\n");
     serde_json::to_value(run(&cfg, &wl, Precondition::None, 1)).unwrap()
+}
+
+/// A power cut mid-write (the `power` section with its loss, recovery, states and energy;
+/// `sim.requests_cut`).
+fn power_cut() -> Value {
+    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64"]);
+    let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=32\nnumber_ios=2000\n");
+    let opts = RunOptions {
+        seed: 1,
+        precondition: Precondition::None,
+        namespace: 0,
+        check_invariants: true,
+        power_off: Some(zonesim::sim::PowerOff::AtRequest(1000)),
+    };
+    let r = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    serde_json::to_value(r).unwrap()
 }
 
 /// A conventional namespace with its SLC write cache (`device.namespaces[].slc`).
@@ -153,6 +170,7 @@ fn report_key_paths_are_the_documented_ones() {
     let mut emitted = BTreeSet::new();
     for r in [
         conventional(),
+        power_cut(),
         conventional_slc_cache(),
         zoned_trace(ReplayMode::AsFastAsPossible { qd: 1 }),
         zoned_trace(ReplayMode::Timed { time_scale: 1.0 }),

@@ -38,6 +38,7 @@ fn run(cfg: &DeviceConfig, text: &str) -> Value {
         precondition: Precondition::None,
         namespace: 0,
         check_invariants: true,
+        power_off: None,
     };
     let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
         .options(opts.clone())

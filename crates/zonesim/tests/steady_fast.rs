@@ -81,6 +81,7 @@ fn steady_fast_refuses_what_it_does_not_synthesise() {
             precondition: Precondition::SteadyFast,
             namespace: ns,
             check_invariants: true,
+            power_off: None,
         };
         let e = zonesim::RunSpec::new(cfg, wl.clone())
             .options(opts)

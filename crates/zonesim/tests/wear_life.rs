@@ -97,6 +97,7 @@ fn an_age_step_queues_refreshes_that_idle_time_runs() {
         precondition: Precondition::None,
         namespace: 0,
         check_invariants: true,
+        ..RunOptions::default()
     };
     let r = zonesim::RunSpec::new(cfg, WorkloadSpec::Scenario(sc))
         .options(opts)

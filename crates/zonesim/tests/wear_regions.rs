@@ -65,6 +65,7 @@ fn region_erases_add_up_to_the_device_s() {
         precondition: Precondition::None,
         namespace: 1,
         check_invariants: true,
+        power_off: None,
     };
     let r = zonesim::RunSpec::new(cfg.clone(), wl.clone())
         .options(opts.clone())

@@ -19,6 +19,7 @@ fn opts() -> RunOptions {
         precondition: Precondition::None,
         namespace: NS,
         check_invariants: true,
+        power_off: None,
     }
 }
 

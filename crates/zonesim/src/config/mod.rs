@@ -21,6 +21,7 @@ mod ftl;
 mod host;
 pub mod keys;
 mod nand;
+mod power;
 mod presets;
 pub mod rule;
 pub mod table;
@@ -39,6 +40,7 @@ pub use nand::{
     CellTiming, CellType, EccConfig, NandConfig, PageTimes, ProgramScheme, RberModel, Spread,
     TimingTable,
 };
+pub use power::PowerConfig;
 pub use presets::{preset_text, PRESETS};
 pub use zoned::{
     BufferConfig, BufferKind, FlushUnit, NamespaceConfig, NamespaceKind, SchedConfig, SlcConfig,
@@ -94,6 +96,10 @@ section! {
         pub cache: CacheConfig = CacheConfig::default(), free();
         /// What a run records.
         pub stats: StatsConfig = StatsConfig::default(), free();
+        /// Power-loss protection, power states and energy (docs/power.md); left out of the
+        /// resolved config while every key keeps its default.
+        #[serde(skip_serializing_if = "PowerConfig::is_default")]
+        pub power: PowerConfig = PowerConfig::default(), free();
         /// Namespaces in id order; none: one conventional namespace.
         pub namespaces: Vec<NamespaceConfig> = Vec::new(), free();
         /// The namespace a run targets when none is named (`zonesim run --namespace`, the fio

@@ -17,6 +17,15 @@ impl DeviceConfig {
     pub fn validate(&self) -> Result<()> {
         self.check_keys()?;
         self.validate_firmware()?;
+        if self.power.hibern8_after_us < self.power.clock_gate_after_us {
+            return Err(Error::config(
+                "power.hibern8_after_us",
+                format!(
+                    "must be at least power.clock_gate_after_us ({} µs): the link enters hibern8 after the clocks are gated (got {} µs)",
+                    self.power.clock_gate_after_us, self.power.hibern8_after_us
+                ),
+            ));
+        }
         if let Some(fs) = &self.fs {
             fs.areas(&self.namespace_kinds(), 0)?;
             fs.kernel_knobs()?;

@@ -5,9 +5,11 @@
 
 mod firmware;
 mod plan;
+mod power;
 mod report;
 
 pub use firmware::{FirmwareState, Submitted};
+pub use power::PowerCycle;
 
 pub use plan::{
     effective_spare_warning, gc_reserve_superblocks, plan, validate, zone_geometry, NsPlan, Rows,
@@ -18,6 +20,7 @@ use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::{L2pSram, Lpa};
+use crate::firmware::power::PowerLoss;
 use crate::firmware::steady::Synthesized;
 use crate::firmware::zoned::ZonedFtl;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample, ZonedView};
@@ -121,6 +124,18 @@ impl Namespace {
 
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
         dispatch!(self, f => f.check_invariants())
+    }
+
+    pub fn track_power(&mut self) -> bool {
+        dispatch!(self, f => f.track_power())
+    }
+
+    pub fn power_cut(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {
+        dispatch!(self, f => f.power_cut(lent, cut, plp))
+    }
+
+    pub fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+        dispatch!(self, f => f.recover(nand, on, plp))
     }
 
     /// The FTL of a conventional namespace (for tests and tools that look inside one; the

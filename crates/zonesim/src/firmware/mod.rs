@@ -20,6 +20,8 @@
 //!   for the FTLs that allocate superblocks.
 //! - [`zoned`]: the FTL of a zoned namespace (ConZone): zone rules, buffer binding, flushing,
 //!   SLC migration.
+//! - [`power`]: what a sudden power-off loses (the write buffer, programs in flight, paired
+//!   pages) and what an FTL records to decide it.
 //! - [`counters`] and [`report`]: what a namespace of any kind counts and reports, in one
 //!   vocabulary the device adds up without knowing the kinds.
 //!
@@ -40,6 +42,7 @@ pub mod cost;
 pub mod counters;
 pub mod gc;
 pub mod mapping;
+pub mod power;
 pub mod report;
 pub mod steady;
 pub mod wear;
@@ -147,6 +150,22 @@ pub trait Ftl {
     /// One step of idle work `work` at `now` (the host is idle); whether it wants another.
     fn idle(&mut self, _lent: &mut Lent, _now: SimTime, _work: IdleWork) -> bool {
         false
+    }
+    /// Start recording what a power cut would lose ([`power::PowerTrack`]); whether the kind
+    /// models a power cut (the default: it does not, and a cut is refused up front).
+    fn track_power(&mut self) -> bool {
+        false
+    }
+    /// Power fails at `cut`: apply what is lost (with `plp` the buffer is flushed on stored
+    /// energy first) and say what it was. Only after [`Ftl::track_power`] returned true.
+    fn power_cut(&mut self, _lent: &mut Lent, _cut: SimTime, _plp: bool) -> power::PowerLoss {
+        power::PowerLoss::default()
+    }
+    /// Power is back at `on`: rebuild the state as the device would, booking its flash reads
+    /// on `nand` (the array as powered on: nothing in flight). Returns when recovery ends and
+    /// the flash pages it read.
+    fn recover(&mut self, _nand: &mut NandArray, on: SimTime, _plp: bool) -> (SimTime, u64) {
+        (on, 0)
     }
     /// Bytes the namespace exports.
     /// The device sat idle and unpowered for `ns` at `now`: retention time passes without

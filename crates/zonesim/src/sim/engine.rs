@@ -8,6 +8,7 @@
 use super::fs::FsHost;
 use super::host_cpu::{CpuRun, FsWork};
 use super::host_path::{schedule, Held, HostPath, InFlight, Rejected, Released};
+use super::power::PowerRun;
 use super::source::Source;
 use super::{Control, Tick, TICK_COMPLETIONS};
 use crate::device::Device;
@@ -80,6 +81,13 @@ pub(super) struct Engine<'d> {
     pub purged: u64,
     /// The host CPU (`host.cpu.cores` > 0, measured run only); None: the host takes no time.
     pub cpu: Option<CpuRun>,
+    /// Power states and the wake-up of an idle device (a run with a power option).
+    pub power: Option<Box<PowerRun>>,
+    /// Power is cut once this many requests were issued, or at this time (MAX: never).
+    pub cut_after: u64,
+    pub cut_at: SimTime,
+    /// When power was cut (`sim/power.rs`); the requests in flight then never complete.
+    pub cut: Option<SimTime>,
 }
 
 impl<'d> Engine<'d> {
@@ -116,6 +124,10 @@ impl<'d> Engine<'d> {
             interrupted: false,
             purged: 0,
             cpu: None,
+            power: None,
+            cut_after: u64::MAX,
+            cut_at: SimTime::MAX,
+            cut: None,
         }
     }
 
@@ -193,6 +205,9 @@ impl<'d> Engine<'d> {
         }
         let mut now = start;
         while let Some((t, ev)) = self.q.pop() {
+            if t > self.cut_at {
+                break; // power fails: what is still queued never happens
+            }
             if let Ev::FsBg = ev {
                 // The file system's GC thread does not extend a finished run.
                 if self.on_fs_bg(t) {
@@ -229,12 +244,22 @@ impl<'d> Engine<'d> {
             if let Some(r) = self.host.rejected {
                 return Err(self.rejected_error(r));
             }
+            if self.issued >= self.cut_after {
+                self.cut = Some(now);
+                return Ok(now);
+            }
             if self.completed & (TICK_COMPLETIONS - 1) == 0 {
                 ctl.tick(&self.snapshot(start, now))?;
                 if !self.interrupted && ctl.finishing() {
                     self.interrupt();
                 }
             }
+        }
+        if self.cut_at != SimTime::MAX {
+            // Power fails at its time, even after the last request.
+            now = now.max(self.cut_at);
+            self.cut = Some(now);
+            return Ok(now);
         }
         debug_assert_eq!(self.issued, self.completed, "requests lost or duplicated");
         Ok(now)
@@ -365,7 +390,7 @@ impl<'d> Engine<'d> {
     }
 
     fn issue(&mut self, now: SimTime, src: u32) {
-        if self.error.is_some() {
+        if self.error.is_some() || self.issued >= self.cut_after {
             // A source failed (a malformed trace line): the run stops at the first error.
             return;
         }
@@ -434,13 +459,18 @@ impl<'d> Engine<'d> {
             };
             self.book(now, src, Completion::at(done), io.kind, io.len);
         } else {
-            let q = self.count_issued(now, src);
+            let (q, awake) = self.count_issued(now, src);
             let h = Held::issued(src, io, now);
             match &mut self.cpu {
+                None if awake > now => {
+                    // The device wakes first (ungate, hibern8 exit: sim/power.rs).
+                    let slot = self.host.park(h);
+                    self.q.push(awake, Ev::Arrive { slot });
+                }
                 None => self.host.admit(self.dev, &mut self.q, now, q, h),
                 Some(c) => {
                     // The submission path on the host CPU first.
-                    let at = c.submit(src, now);
+                    let at = c.submit(src, now).max(awake);
                     let slot = self.host.park(h);
                     self.q.push(at, Ev::Arrive { slot });
                 }
@@ -451,8 +481,13 @@ impl<'d> Engine<'d> {
         }
     }
 
-    /// Count a request of `src` issued at `now` (source, queue, totals); its queue.
-    fn count_issued(&mut self, now: SimTime, src: u32) -> u32 {
+    /// Count a request of `src` issued at `now` (source, queue, totals); its queue and when
+    /// the device is awake for it.
+    fn count_issued(&mut self, now: SimTime, src: u32) -> (u32, SimTime) {
+        let awake = match &mut self.power {
+            Some(p) if self.outstanding == 0 => p.wake(now),
+            _ => now,
+        };
         let s = &mut self.sources[src as usize];
         let q = s.queue;
         s.outstanding += 1;
@@ -464,7 +499,7 @@ impl<'d> Engine<'d> {
         self.outstanding += 1;
         self.issued += 1;
         self.host.queues.submitted(q);
-        q
+        (q, awake)
     }
 
     /// Count a request of `src` issued at `now` and schedule its completion `c` (a request
@@ -564,6 +599,11 @@ impl<'d> Engine<'d> {
         }
         self.maybe_tail(now, src);
         self.maybe_finish_group(now, src);
+        if self.outstanding == 0 {
+            if let Some(p) = &mut self.power {
+                p.sleep(now);
+            }
+        }
         if self.outstanding == 0 && self.cpu.is_none() {
             for i in 0..self.idle.len() {
                 let (work, after) = self.idle[i];

@@ -16,6 +16,7 @@ mod fio_log;
 pub mod fs;
 mod host_cpu;
 mod host_path;
+mod power;
 mod precondition;
 mod queues;
 mod report;
@@ -25,6 +26,7 @@ mod spec;
 pub mod sweep;
 pub mod sysbench;
 
+pub use power::PowerOff;
 pub use precondition::Precondition;
 pub use report::{assemble, RunRecord};
 pub use source::{ReplayMode, TraceReplay};
@@ -54,6 +56,9 @@ pub struct RunOptions {
     /// Check the device invariants after preconditioning and at the end (slow on big devices;
     /// always on in debug builds).
     pub check_invariants: bool,
+    /// Cut power during the measured run (`--power-off-at-request`, `--power-off-at-us`;
+    /// docs/power.md): the run ends at the cut, after the device's recovery.
+    pub power_off: Option<PowerOff>,
 }
 
 impl Default for RunOptions {
@@ -63,6 +68,7 @@ impl Default for RunOptions {
             precondition: Precondition::None,
             namespace: 0,
             check_invariants: cfg!(debug_assertions),
+            power_off: None,
         }
     }
 }
@@ -146,6 +152,7 @@ pub fn precondition_device(
         precondition: p,
         namespace: ns,
         check_invariants: false,
+        power_off: None,
     };
     let rep = precondition::run(dev, &opts, &mut Control::none())?;
     dev.reset_counters();
@@ -162,11 +169,25 @@ pub(crate) fn run_resolved(
     ctl: &mut Control,
 ) -> Result<Report> {
     if let Workload::Scenario(sc) = workload {
+        if opts.power_off.is_some() {
+            return Err(Error::Usage(
+                "--power-off-at-request / --power-off-at-us: a power cut is modelled for fio jobs and traces, not for aging scenarios".into(),
+            ));
+        }
         return scenario::run(dev, sc, opts);
     }
     let wall = Instant::now();
     dev.check_namespace(opts.namespace)?;
     check_iotailor(dev, opts.namespace)?;
+    if opts.power_off.is_some() {
+        if dev.cfg.fs.is_some() {
+            return Err(Error::config(
+                "fs",
+                "a power cut (--power-off-at-request / --power-off-at-us) is modelled on the raw device; the host file system's state after a cut is not",
+            ));
+        }
+        dev.track_power()?;
+    }
     // mkfs reads the device's layout only, so its rules are checked before preconditioning;
     // its writes reach the device after it, before the measured run.
     let mut fs_host = match &dev.cfg.fs {
@@ -204,7 +225,16 @@ pub(crate) fn run_resolved(
     if interval_ns > 0 {
         eng.sample_every(interval_ns, t0)?;
     }
+    if opts.power_off.is_some() || !eng.dev.cfg.power.is_default() {
+        eng.power = Some(Box::new(power::PowerRun::new(&eng.dev.cfg.power, t0)));
+    }
+    match opts.power_off {
+        Some(PowerOff::AtRequest(n)) => eng.cut_after = n,
+        Some(PowerOff::AtUs(us)) => eng.cut_at = t0 + SimTime::from_us(us).ns(),
+        None => {}
+    }
     let mut end = eng.run(t0, ctl)?;
+    let (cut, power_run) = (eng.cut, eng.power.take());
     let interrupted = eng.interrupted;
     let timeseries = eng.sampler.take().map(|s| s.finish(end, &eng.sections()));
     if let Some(t) = &timeseries {
@@ -234,8 +264,13 @@ pub(crate) fn run_resolved(
     let queue_stats = std::mem::take(&mut eng.host.queues.stats);
     let cpu = eng.cpu.take();
     drop(eng);
+    // Power fails, comes back at once, the device recovers (the run ends then).
+    let cycle = cut.map(|t| dev.power_cycle(t, dev.cfg.power.plp));
+    if let Some(c) = &cycle {
+        end = c.recovered;
+    }
     dev.clock = end;
-    if opts.check_invariants {
+    if opts.check_invariants || cycle.is_some() {
         dev.check_invariants().map_err(invariant)?;
     }
     for s in &mut sources {
@@ -266,6 +301,10 @@ pub(crate) fn run_resolved(
             trace = Some(t);
         }
     }
+    let power = power_run.map(|p| {
+        let bytes = total.read.bytes + total.write.bytes;
+        p.report(dev, end, cycle.as_ref(), bytes)
+    });
     let mut host = HostReport::from_stats(&total);
     host.queues = queue_stats.iter().map(HostReport::from_stats).collect();
     let record = report::RunRecord {
@@ -289,6 +328,8 @@ pub(crate) fn run_resolved(
         dispatch,
         interrupted,
         host_cpu: cpu.as_ref().map(|c| c.report(end.since(t0))),
+        power,
+        cut: cut.map(|_| issued - completed),
         ..report::RunRecord::default()
     };
     Ok(report::assemble(dev, fs_host.as_ref(), record))

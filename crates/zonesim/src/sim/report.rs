@@ -14,6 +14,7 @@ use crate::host::sched::DispatchCounters;
 use crate::stats::emulation::EmulationReport;
 use crate::stats::fs::{FsReport, FsSection, ScenarioReport};
 use crate::stats::fs_ext4::Ext4Report;
+use crate::stats::power::PowerReport;
 use crate::stats::report::{
     HostCpuReport, HostReport, JobCdf, JobReport, PreconditionReport, SimReport, TraceReport,
 };
@@ -53,6 +54,10 @@ pub struct RunRecord {
     pub interrupted: bool,
     /// The host CPU model (`host.cpu.cores` > 0).
     pub host_cpu: Option<HostCpuReport>,
+    /// Power cut, recovery, states and energy (a run with a power option).
+    pub power: Option<PowerReport>,
+    /// Requests in flight when power was cut (None: no cut).
+    pub cut: Option<u64>,
 }
 
 impl Default for RunRecord {
@@ -84,6 +89,8 @@ impl Default for RunRecord {
             dispatch: None,
             interrupted: false,
             host_cpu: None,
+            power: None,
+            cut: None,
         }
     }
 }
@@ -106,6 +113,7 @@ pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
         fs,
         scenario: r.scenario,
         app: r.app,
+        power: r.power,
         host_cpu: r.host_cpu,
         device,
         precondition: r.precondition,
@@ -118,6 +126,7 @@ pub fn assemble(dev: &Device, fs: Option<&FsHost>, r: RunRecord) -> Report {
             events: r.events,
             requests_issued: r.issued,
             requests_completed: r.completed,
+            requests_cut: r.cut,
             requests_per_wall_s: r.completed as f64 / r.measure_wall_s.max(1e-9),
             measure_cpu_s: r.measure_cpu_s,
             ordering: r.ordering,

@@ -7,6 +7,7 @@ pub mod emulation;
 pub mod firmware;
 pub mod fs;
 pub mod fs_ext4;
+pub mod power;
 pub mod provenance;
 pub mod report;
 pub mod timeseries;

@@ -136,6 +136,10 @@ pub struct Report {
     /// An application model's results (`sysbench` scenario steps), docs/innodb.md.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<super::app::AppReport>,
+    /// Power cut, recovery, power states and energy (docs/power.md): only in runs with a
+    /// power option.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power: Option<super::power::PowerReport>,
     /// Latency distribution of each job and direction (not in the JSON report; the Python
     /// package's `Result.latency_cdf`).
     #[serde(skip)]
@@ -363,6 +367,10 @@ pub struct SimReport {
     pub events: u64,
     pub requests_issued: u64,
     pub requests_completed: u64,
+    /// Requests issued but never completed: in flight when power was cut (absent without a
+    /// cut). Every other request completes once: issued = completed + cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requests_cut: Option<u64>,
     /// Host requests completed per wall-clock second of the measured phase (the simulator's
     /// speed).
     pub requests_per_wall_s: f64,

@@ -135,6 +135,11 @@ impl ZoneSpace {
 
     /// Erase the span of zone `z` and return its units to the pool. Returns when the erases
     /// complete.
+    /// The regular-flash view the zones' spans are allocated on.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
     pub fn release(&mut self, nand: &mut NandArray, z: u32, now: SimTime) -> SimTime {
         let base = (z * self.units_per_zone) as usize;
         let mut done = now;

@@ -31,11 +31,12 @@ use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap};
+use crate::firmware::power::{PowerLoss, PowerTrack};
 use crate::firmware::steady::Synthesized;
 use crate::firmware::wear::Wear;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample};
 use crate::interface::{Command, Completion, Op};
-use crate::nand::{Geometry, OpClass, Preemption, SLOT_BYTES};
+use crate::nand::{Geometry, NandArray, OpClass, Preemption, SLOT_BYTES};
 use gc::GcJob;
 use pending::{PendingReads, Resumed};
 use serde::Serialize;
@@ -43,6 +44,7 @@ use serde::Serialize;
 mod gc;
 mod map;
 mod pending;
+mod power;
 mod report;
 mod slc;
 mod steady;
@@ -132,6 +134,8 @@ pub struct PageFtl {
     slc: Option<Box<SlcCache>>,
     /// Bad blocks, reclaim and wear levelling (firmware/wear; `wear.rs`); None when off.
     wear: Option<Box<Wear>>,
+    /// What a power cut would lose (`power.rs`; only in runs that may be cut).
+    power: Option<Box<PowerTrack>>,
 }
 
 impl PageFtl {
@@ -200,6 +204,7 @@ impl PageFtl {
             gc_stats: GcStats::default(),
             pending: PendingReads::default(),
             slc: slc.map(|g| Box::new(SlcCache::new(g, logical, &cfg.slc))),
+            power: None,
             geo,
             wear: None,
         };
@@ -435,6 +440,9 @@ impl PageFtl {
                 self.buffer.counters.full_flushes += 1;
             }
         }
+        if let Some(p) = &mut self.power {
+            p.acked(lpa.0, n, done);
+        }
         done
     }
 
@@ -558,6 +566,9 @@ impl PageFtl {
         let ppa =
             self.streams[stream].assign(&mut self.sbs, stream as u8, self.slots_per_sb, ready);
         self.map.map(lpa, ppa);
+        if let Some(p) = &mut self.power {
+            p.placed(ppa.0, class == OpClass::Background);
+        }
         if let Some(tl) = &mut self.two_level {
             tl.on_mapped(lpa, ppa, &self.map);
         }
@@ -583,6 +594,9 @@ impl PageFtl {
         let done = lent
             .nand
             .program(s.pending_ready, die, self.unit, pages, self.cell, class);
+        if let Some(p) = &mut self.power {
+            p.programmed((s.sb * self.slots_per_sb + s.unit_start) / self.unit, done);
+        }
         // A padded unit programs the whole unit: the frontier moves past the padding.
         s.next = s.unit_start + self.unit;
         s.programmed(&mut self.sbs, self.slots_per_sb, now);
@@ -631,7 +645,13 @@ impl Ftl for PageFtl {
             // A conventional namespace takes an append as a write at the given LBA.
             Op::Append => self.write_hinted(lent, now, lpa, n, 0, None),
             Op::Trim => self.trim(lent, now, lpa, n),
-            Op::Flush => self.flush(lent, now),
+            Op::Flush => {
+                let done = self.flush(lent, now);
+                if let Some(p) = &mut self.power {
+                    p.flushed(now, done);
+                }
+                done
+            }
             // Zone management on a conventional namespace is not supported: a no-op.
             Op::Zone(_) => now,
         })
@@ -639,6 +659,18 @@ impl Ftl for PageFtl {
 
     fn resume(&mut self, lent: &mut Lent, now: SimTime, token: u32) -> Completion {
         self.resume_read(lent, now, token)
+    }
+
+    fn track_power(&mut self) -> bool {
+        self.start_power_track()
+    }
+
+    fn power_cut(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {
+        self.cut_power(lent, cut, plp)
+    }
+
+    fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+        self.recover_power(nand, on, plp)
     }
 
     #[inline]

@@ -178,7 +178,11 @@ impl ZonedFtl {
             .front_for(lent.nand, z, HOST_FRONT, OpClass::HostWrite);
         let base = z * self.size;
         let lpas = (lo..lo + n).map(|o| Lpa(base + o));
-        self.slc.write(lent.nand, f, lpas, t, OpClass::HostWrite)
+        let done = self.slc.write(lent.nand, f, lpas, t, OpClass::HostWrite);
+        if let Some(p) = &mut self.power {
+            p.slc_written(z, lo, self.zst[z as usize].reg_alloc, done);
+        }
+        done
     }
 }
 

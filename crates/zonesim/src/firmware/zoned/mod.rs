@@ -31,6 +31,7 @@ mod check;
 mod flush;
 mod ipu;
 mod migrate;
+mod power;
 mod report;
 
 use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
@@ -40,6 +41,7 @@ use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
 use crate::firmware::mapping::{
     HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
 };
+use crate::firmware::power::PowerLoss;
 use crate::firmware::{Ftl, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneOp, ZoneSet,
@@ -154,6 +156,8 @@ pub struct ZonedFtl {
     /// whole-stripe flush; IOTailor's alignment, ZMS).
     superpage: u32,
     pub counters: ZonedCounters,
+    /// What a power cut would lose (`power.rs`; only in runs that may be cut).
+    power: Option<Box<power::ZonedPower>>,
 }
 
 impl ZonedFtl {
@@ -205,6 +209,7 @@ impl ZonedFtl {
             slc_threshold: cfg.slc.gc_threshold_free_superblocks,
             counters: ZonedCounters::default(),
             write_floor: SimTime::ZERO,
+            power: None,
         }
     }
 
@@ -398,6 +403,9 @@ impl ZonedFtl {
         if out.became_full {
             self.zst[z as usize].full = true;
             self.flush_zone(lent, t, z, Trigger::ZoneFull);
+        }
+        if let Some(p) = &mut self.power {
+            p.track.acked(out.lba.0 as u32, n, t);
         }
         t
     }
@@ -595,13 +603,31 @@ impl Ftl for ZonedFtl {
                 self.counters.ignored_trims += 1;
                 now
             }
-            Op::Flush => self.flush(lent, now),
+            Op::Flush => {
+                let done = self.flush(lent, now);
+                if let Some(p) = &mut self.power {
+                    p.track.flushed(now, done);
+                }
+                done
+            }
             Op::Zone(action) => self.zone_mgmt(lent, now, cmd.lba, action),
         };
         Completion::at(done)
     }
 
     // No idle-time work (the contract's defaults): SLC migration runs when space is needed.
+
+    fn track_power(&mut self) -> bool {
+        self.start_power_track()
+    }
+
+    fn power_cut(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {
+        self.cut_power(lent, cut, plp)
+    }
+
+    fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+        self.recover_power(nand, on, plp)
+    }
 
     /// Bytes exported (zones x zone size; only capacity of each zone is writable).
     fn capacity_bytes(&self) -> u64 {
