@@ -329,7 +329,8 @@ fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
 }
 
 pub fn run(a: MountArgs) -> Result<()> {
-    let handle = Handle::open(handle_options(&a)?)?;
+    // The mount point first: a store is opened (and with --fresh truncated) only for a mount
+    // that can happen.
     if !a.dir.is_dir() {
         return Err(zonesim::Error::Usage(format!(
             "{}: the mount point must be an existing directory",
@@ -337,6 +338,7 @@ pub fn run(a: MountArgs) -> Result<()> {
         ))
         .into());
     }
+    let handle = Handle::open(handle_options(&a)?)?;
     let size = handle.capacity();
     let handle = Arc::new(Mutex::new(handle));
     let disk = Disk {
