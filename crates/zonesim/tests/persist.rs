@@ -159,7 +159,7 @@ fn workload(seed: u8) -> Vec<Op> {
     for i in 0..24u64 {
         let page = (i * 37 + u64::from(seed)) % 1800;
         ops.push(match i % 6 {
-            0 | 1 | 2 => Op::Write {
+            0..=2 => Op::Write {
                 page,
                 pages: 1 + i % 8,
                 seed: seed.wrapping_add(i as u8),
