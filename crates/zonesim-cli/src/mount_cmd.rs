@@ -18,7 +18,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
-use zonesim::emu::{Handle, HandleOptions, IoError, Pace, RecordFormat, StoreSpec, Ticket};
+use zonesim::emu::{
+    Handle, HandleOptions, IoError, Pace, RecordFormat, StoreOpen, StoreSpec, Ticket,
+};
 
 #[derive(clap::Args)]
 pub struct MountArgs {
@@ -38,6 +40,14 @@ pub struct MountArgs {
     /// Data store: none | memory | sparse:PATH.
     #[arg(long, default_value = "memory")]
     pub store: String,
+    /// Continue a sparse:PATH store where its last run left it: its data and the device state
+    /// saved beside it (PATH.zsmeta) at the last clean unmount.
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Start a sparse:PATH store over (its data is lost). Without --resume or --fresh, a store
+    /// holding data is refused.
+    #[arg(long)]
+    pub fresh: bool,
     /// Check every read against the last write of each page (mismatches fail the read: EIO).
     #[arg(long)]
     pub verify: bool,
@@ -298,6 +308,11 @@ fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
         sets: a.sets.clone(),
         namespace: a.namespace,
         store: StoreSpec::parse("--store", &a.store)?,
+        open: match (a.resume, a.fresh) {
+            (true, _) => StoreOpen::Resume,
+            (_, true) => StoreOpen::Fresh,
+            _ => StoreOpen::New,
+        },
         verify: a.verify,
         pace: Pace::parse("--pace", &a.pace)?,
         record: match &a.record {
@@ -314,7 +329,8 @@ fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
 }
 
 pub fn run(a: MountArgs) -> Result<()> {
-    let handle = Handle::open(handle_options(&a)?)?;
+    // The mount point first: a store is opened (and with --fresh truncated) only for a mount
+    // that can happen.
     if !a.dir.is_dir() {
         return Err(zonesim::Error::Usage(format!(
             "{}: the mount point must be an existing directory",
@@ -322,6 +338,7 @@ pub fn run(a: MountArgs) -> Result<()> {
         ))
         .into());
     }
+    let handle = Handle::open(handle_options(&a)?)?;
     let size = handle.capacity();
     let handle = Arc::new(Mutex::new(handle));
     let disk = Disk {

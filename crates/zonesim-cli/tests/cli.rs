@@ -512,6 +512,46 @@ fn readme_examples_and_presets_listing() {
     }
 }
 
+/// A `sparse:PATH` store holding data is never truncated silently: without `--resume` or
+/// `--fresh` it is refused (before anything is mounted), as is a resume of a store of another
+/// size; a mount that cannot happen leaves it alone even with `--fresh`.
+#[cfg(target_os = "linux")]
+#[test]
+fn mount_refuses_to_truncate_or_resume_a_mismatched_store() {
+    let dir = std::env::temp_dir().join(format!("zonesim-cli-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let img = dir.join("held.img");
+    std::fs::write(&img, b"data of an earlier run").unwrap();
+    let (d, store) = (dir.to_str().unwrap(), format!("sparse:{}", img.display()));
+    bad_input(
+        &["mount", d, "--store", &store],
+        &["held.img", "--resume", "--fresh"],
+    );
+    bad_input(
+        &["mount", d, "--store", &store, "--resume"],
+        &["held.img", "--resume", "bytes"],
+    );
+    bad_input(
+        &["mount", d, "--store", "memory", "--resume"],
+        &["--resume", "sparse:PATH"],
+    );
+    bad_input(
+        &[
+            "mount",
+            "/nonexistent-zonesim-dir",
+            "--store",
+            &store,
+            "--fresh",
+        ],
+        &["/nonexistent-zonesim-dir"],
+    );
+    assert_eq!(
+        std::fs::read(&img).unwrap(),
+        b"data of an earlier run",
+        "the refused mounts left the store alone"
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn mount_bad_input_is_one_line_exit_2() {

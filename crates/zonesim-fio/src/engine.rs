@@ -11,7 +11,9 @@ use std::collections::BinaryHeap;
 use std::ffi::{c_char, c_int, c_uint, CStr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
-use zonesim::emu::{Handle, HandleOptions, IoError, Pace, RecordFormat, StoreSpec, Ticket, PAGE};
+use zonesim::emu::{
+    Handle, HandleOptions, IoError, Pace, RecordFormat, StoreOpen, StoreSpec, Ticket, PAGE,
+};
 use zonesim::engine::SimTime;
 use zonesim::interface::zone::ZoneCondition;
 use zonesim::sim::Precondition;
@@ -113,6 +115,18 @@ pub fn close(td: *mut Td) -> Result<(), String> {
     e.finish()
 }
 
+/// A `0`/`1` option (unset: 0).
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string.
+unsafe fn flag(name: &str, p: *const c_char) -> Result<bool, String> {
+    match text(p).as_deref().map(str::trim) {
+        None | Some("0" | "false") => Ok(false),
+        Some("1" | "true") => Ok(true),
+        Some(v) => Err(format!("{name}: `{v}`: expected 0 or 1")),
+    }
+}
+
 /// An option's string, if set.
 ///
 /// # Safety
@@ -135,7 +149,9 @@ impl Engine {
             let msg = err
                 .to_string()
                 .replace("--device", "zs_device")
-                .replace("--set", "zs_set");
+                .replace("--set", "zs_set")
+                .replace("--resume", "zs_resume=1")
+                .replace("--fresh", "zs_fresh=1");
             format!(
                 "zs_device={} zs_set={}: {msg}",
                 device.as_deref().unwrap_or("ufs-conventional"),
@@ -161,13 +177,13 @@ impl Engine {
         if let Some(s) = text(eo.store) {
             o.store = StoreSpec::parse("zs_store", s.trim()).map_err(e)?;
         }
-        if let Some(v) = text(eo.verify) {
-            o.verify = match v.trim() {
-                "1" | "true" => true,
-                "0" | "false" => false,
-                _ => return Err(format!("zs_verify: `{v}`: expected 0 or 1")),
-            };
-        }
+        o.verify = flag("zs_verify", eo.verify)?;
+        o.open = match (flag("zs_resume", eo.resume)?, flag("zs_fresh", eo.fresh)?) {
+            (true, true) => return Err("zs_resume=1 and zs_fresh=1: choose one".into()),
+            (true, false) => StoreOpen::Resume,
+            (false, true) => StoreOpen::Fresh,
+            (false, false) => StoreOpen::New,
+        };
         // Real time by default: fio's own clock then measures the device.
         o.pace = match text(eo.pace) {
             Some(p) => Pace::parse("zs_pace", p.trim()).map_err(e)?,
@@ -216,11 +232,12 @@ impl Engine {
         // Jobs with the same device options share the device (the report path is not part of
         // the device: the first job's wins).
         let key = format!(
-            "{:?}|{:?}|{}|{:?}|{}|{:?}|{:?}|{}|{:?}",
+            "{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}",
             o.device,
             o.sets,
             o.namespace,
             o.store,
+            o.open,
             o.verify,
             o.pace,
             o.record,

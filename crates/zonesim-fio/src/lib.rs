@@ -16,7 +16,9 @@
 //! write), `zs_pace` (`realtime`, the default: fio's clock measures the device; `virtual`:
 //! as fast as the emulator goes, with a warning), `zs_precondition`
 //! (`none|seq|steady|steady-fast`), `zs_record` (trace file), `zs_record_format`
-//! (`iolog|blkparse`), `zs_seed`.
+//! (`iolog|blkparse`), `zs_seed`, and for a `sparse:PATH` store `zs_resume=1` (continue it
+//! where its last run left it: the store and the device state saved beside it) or `zs_fresh=1`
+//! (start it over); with neither, a store holding data is refused.
 //!
 //! fio's structures differ between releases: the engine knows the layouts of fio 3.33 to 3.42
 //! ([`abi`]), picks the running one at load from fio's version string, and refuses another
@@ -48,6 +50,8 @@ pub struct EngineOptions {
     pub record_format: *mut c_char,
     pub seed: *mut c_char,
     pub precondition: *mut c_char,
+    pub resume: *mut c_char,
+    pub fresh: *mut c_char,
 }
 
 macro_rules! opt {
@@ -61,7 +65,7 @@ macro_rules! opt {
 }
 
 /// fio's option table for the engine (fio writes into its entries while parsing: mutable).
-static mut OPTIONS: [FioOption; 12] = [
+static mut OPTIONS: [FioOption; 14] = [
     opt!(
         c"zs_device",
         device,
@@ -108,6 +112,16 @@ static mut OPTIONS: [FioOption; 12] = [
         c"zs_precondition",
         precondition,
         c"none (default), seq, steady or steady-fast: the device's state before the jobs"
+    ),
+    opt!(
+        c"zs_resume",
+        resume,
+        c"1: continue the sparse:PATH store where its last run left it"
+    ),
+    opt!(
+        c"zs_fresh",
+        fresh,
+        c"1: start the sparse:PATH store over (its data is lost)"
     ),
     FioOption::END,
 ];

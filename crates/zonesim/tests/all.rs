@@ -20,6 +20,7 @@ mod ipu_copy;
 mod mixed_features;
 mod namespace_contract;
 mod ordering;
+mod persist;
 mod placement;
 mod power;
 mod report_schema;

@@ -11,7 +11,11 @@ const SMALL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/small-zoned
 fn tmp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("zonesim-emu-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    // A sparse store holding data is refused without --resume/--fresh: start from none (the
+    // directory of an earlier process with the same id may remain).
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
 }
 
 fn open(namespace: usize, store: StoreSpec, verify: bool) -> Handle {

@@ -149,6 +149,7 @@ fn emulated() -> Value {
     let dir = std::env::temp_dir().join(format!("zonesim-schema-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let img = dir.join("store.img");
+    let _ = std::fs::remove_file(&img); // a store holding data would be refused
     let mut h = Handle::open(HandleOptions {
         device: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/small-zoned.toml").into(),
         store: StoreSpec::Sparse(img.clone()),

@@ -10,6 +10,7 @@
 //! `n` requests in flight is a closed loop at queue depth `n`, as a fio job is in `zonesim run`.
 
 use super::pace::Pace;
+use super::persist::{Identity, Persist, StoreOpen};
 use super::record::{RecordFormat, Recorder};
 use super::store::{Store, StoreSpec, Verifier};
 use super::Pacer;
@@ -19,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::host::{HostIo, IoKind};
 use crate::interface::zone::{ZoneConfig, ZoneInfo};
 use crate::sim::{assemble, RunRecord};
-use crate::stats::emulation::{EmulationReport, RejectedReport, StoreReport};
+use crate::stats::emulation::{EmulationReport, PersistReport, RejectedReport, StoreReport};
 use crate::stats::report::{HostReport, JobReport};
 use crate::stats::{IoStats, Report};
 use std::path::PathBuf;
@@ -34,6 +35,9 @@ pub struct HandleOptions {
     pub sets: Vec<String>,
     pub namespace: usize,
     pub store: StoreSpec,
+    /// `--resume` / `--fresh` (a `sparse:PATH` store only): continue the store where its last
+    /// run left it, or start it over; neither refuses a store that holds data.
+    pub open: StoreOpen,
     pub verify: bool,
     pub pace: Pace,
     pub record: Option<(PathBuf, RecordFormat)>,
@@ -52,6 +56,7 @@ impl Default for HandleOptions {
             sets: Vec::new(),
             namespace: 0,
             store: StoreSpec::None,
+            open: StoreOpen::New,
             verify: false,
             pace: Pace::Virtual,
             record: None,
@@ -91,6 +96,10 @@ pub struct Handle {
     verifier: Option<Verifier>,
     pacer: Pacer,
     recorder: Option<Recorder>,
+    /// The command log of a `sparse:PATH` store (`emu::persist`); `None` for other stores.
+    persist: Option<Persist>,
+    /// What resuming replayed: commands, wall seconds.
+    resumed: Option<(u64, f64)>,
     stats: IoStats,
     /// Simulated time of the latest completion delivered.
     clock: SimTime,
@@ -127,23 +136,48 @@ impl Handle {
                 "reshapes the writes of a simulated run's sources; the emulation handle submits each command as it comes",
             ));
         }
-        let store = Store::open(&opts.store, dev.capacity_bytes(opts.namespace))?;
+        let capacity = dev.capacity_bytes(opts.namespace);
+        let store = Store::open(&opts.store, capacity, opts.open)?;
+        let mut clock = dev.clock;
+        let (mut persist, mut resumed) = (None, None);
+        if let StoreSpec::Sparse(path) = &opts.store {
+            let id = Identity::new(&cfg, capacity, opts.namespace, opts.seed, opts.precondition);
+            if opts.open == StoreOpen::Resume {
+                let wall = Instant::now();
+                let ns = opts.namespace;
+                let (p, r) = Persist::resume(path, &id, |at, io| {
+                    dev.submit(at, ns, crate::sim::command(&io));
+                })?;
+                // The report covers this run, as after preconditioning.
+                dev.reset_counters();
+                clock = clock.max(r.clock);
+                resumed = Some((r.commands, wall.elapsed().as_secs_f64()));
+                persist = Some(p);
+            } else {
+                persist = Some(Persist::create(path, &id)?);
+            }
+        }
+        let mut verifier = opts.verify.then(Verifier::default);
+        if let (Some(v), Some(_)) = (&mut verifier, resumed) {
+            v.seed(&store)?;
+        }
         let recorder = match &opts.record {
             Some((path, format)) => Some(Recorder::create(path, *format)?),
             None => None,
         };
-        let dev_clock = dev.clock;
         Ok(Handle {
             ns: opts.namespace,
-            verifier: opts.verify.then(Verifier::default),
+            verifier,
             pacer: Pacer::new(opts.pace),
             store,
             recorder,
+            persist,
+            resumed,
             dev,
             opts,
             stats: IoStats::default(),
-            clock: dev_clock,
-            start: dev_clock,
+            clock,
+            start: clock,
             precondition,
             issued: 0,
             completed: 0,
@@ -270,6 +304,9 @@ impl Handle {
             r.record(now, io.kind, io.offset, io.len)
                 .map_err(|_| IoError::Data)?;
         }
+        if let Some(p) = &mut self.persist {
+            p.log(now, &io).map_err(|_| IoError::Data)?;
+        }
         let (oor, zone_errors) = (self.dev.out_of_range, self.zone_errors());
         let done = self.dev.submit(now, self.ns, crate::sim::command(&io)).done;
         if self.dev.out_of_range != oor {
@@ -303,10 +340,16 @@ impl Handle {
         self.completed += 1;
     }
 
-    /// Ends the recording (if any) and builds the report of everything delivered so far.
+    /// Ends the recording (if any), saves a `sparse:PATH` store's data and device state (the
+    /// next run may `--resume` it), and builds the report of everything delivered so far. The
+    /// handle may take more commands afterwards.
     pub fn finish(&mut self) -> Result<Report> {
         if let Some(r) = &mut self.recorder {
             r.finish(self.clock)?;
+        }
+        if let Some(p) = &mut self.persist {
+            self.store.sync()?;
+            p.close(self.clock)?;
         }
         Ok(self.report())
     }
@@ -359,6 +402,14 @@ impl Handle {
                 pages_verified,
                 mismatches,
                 first_mismatch_offset,
+                persist: self.persist.as_ref().map(|p| PersistReport {
+                    metadata: p.path().display().to_string(),
+                    resumed: self.resumed.is_some(),
+                    replayed_commands: self.resumed.map_or(0, |r| r.0),
+                    replay_wall_s: self.resumed.map_or(0.0, |r| r.1),
+                    logged_commands: p.commands(),
+                    log_bytes: p.log_bytes(),
+                }),
             },
             pacing: self.pacer.report(),
             record: self.recorder.as_ref().map(Recorder::report),

@@ -5,6 +5,7 @@
 //!
 //! - [`handle`]: [`Handle`], one namespace taking commands one at a time with a clock;
 //! - [`store`]: the data (`--store none|memory|sparse:PATH`) and `--verify`;
+//! - [`persist`]: a `sparse:PATH` store's device state across runs (`--resume`, `--fresh`);
 //! - [`pace`]: `--pace virtual|realtime` and the pacing error;
 //! - [`record`]: `--record FILE`, the requests as a replayable trace.
 //!
@@ -13,10 +14,12 @@
 
 pub mod handle;
 pub mod pace;
+pub mod persist;
 pub mod record;
 pub mod store;
 
 pub use handle::{Handle, HandleOptions, IoError, Ticket};
 pub use pace::{Pace, Pacer};
+pub use persist::StoreOpen;
 pub use record::RecordFormat;
 pub use store::{StoreSpec, PAGE};

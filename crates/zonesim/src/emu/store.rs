@@ -5,12 +5,15 @@
 //! Data is a host concern: the timing model (workload -> interface -> firmware -> NAND) never sees
 //! it, and with `none` no byte is stored or copied. `memory` keeps the written pages in a hash map
 //! (sparse: untouched pages cost nothing); `sparse:PATH` keeps them in a sparse file of the
-//! namespace's size (trims punch holes).
+//! namespace's size (trims punch holes), which outlives the run: the device state beside it
+//! (`emu::persist`) lets the next run `--resume` it, and a store holding data is truncated only
+//! with `--fresh`.
 
+use super::persist::StoreOpen;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Bytes of one stored page (the model's logical page).
 pub const PAGE: u64 = crate::nand::SLOT_BYTES;
@@ -208,28 +211,34 @@ fn pieces(offset: u64, len: u64) -> impl Iterator<Item = (u64, usize, usize)> {
 }
 
 impl Store {
-    /// Opens the store of a namespace of `capacity` bytes (`sparse:PATH` creates or truncates
-    /// PATH to that size).
-    pub fn open(spec: &StoreSpec, capacity: u64) -> Result<Store> {
+    /// Opens the store of a namespace of `capacity` bytes. `sparse:PATH` is created at that
+    /// size ([`StoreOpen::New`]: an existing store with data is an error naming `--resume` and
+    /// `--fresh`), kept as it is ([`StoreOpen::Resume`]) or truncated ([`StoreOpen::Fresh`]);
+    /// `none` and `memory` keep nothing across runs, so they take neither flag.
+    pub fn open(spec: &StoreSpec, capacity: u64, mode: StoreOpen) -> Result<Store> {
         let backing = match spec {
+            StoreSpec::None | StoreSpec::Memory if mode != StoreOpen::New => {
+                return Err(Error::Usage(format!(
+                    "--resume and --fresh apply to a sparse:PATH store; `{}` keeps nothing across runs",
+                    spec.name()
+                )))
+            }
             StoreSpec::None => Backing::None,
             StoreSpec::Memory => Backing::Memory(MemPages::default()),
-            StoreSpec::Sparse(path) => {
-                let file = std::fs::OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .open(path)
-                    .map_err(|e| Error::io(path, e))?;
-                file.set_len(capacity).map_err(|e| Error::io(path, e))?;
-                Backing::Sparse {
-                    file,
-                    path: path.clone(),
-                }
-            }
+            StoreSpec::Sparse(path) => Backing::Sparse {
+                file: open_sparse(path, capacity, mode)?,
+                path: path.clone(),
+            },
         };
         Ok(Store { backing, capacity })
+    }
+
+    /// Makes what was written durable (`sparse:PATH`; nothing to do otherwise).
+    pub fn sync(&self) -> Result<()> {
+        match &self.backing {
+            Backing::Sparse { file, path } => file.sync_data().map_err(|e| Error::io(path, e)),
+            _ => Ok(()),
+        }
     }
 
     /// Whether data is kept at all (`none` keeps nothing).
@@ -315,6 +324,88 @@ impl Store {
     }
 }
 
+/// The file of a `sparse:PATH` store, opened as `mode` says (see [`Store::open`]).
+fn open_sparse(path: &Path, capacity: u64, mode: StoreOpen) -> Result<std::fs::File> {
+    // A missing file (or one we may not stat: opening it reports why) holds nothing.
+    let held = std::fs::metadata(path).map_or(0, |m| m.len());
+    match mode {
+        StoreOpen::New if held > 0 && holds_data(path) => {
+            return Err(Error::Usage(format!(
+                "{}: holds the data of an earlier run; --resume continues it, --fresh starts over (its data is lost)",
+                path.display()
+            )))
+        }
+        StoreOpen::Resume if held == 0 => {
+            return Err(Error::Usage(format!(
+                "{}: --resume: no store there to resume",
+                path.display()
+            )))
+        }
+        StoreOpen::Resume if held != capacity => {
+            return Err(Error::Usage(format!(
+                "{}: --resume: a store of {held} bytes, the namespace has {capacity}",
+                path.display()
+            )))
+        }
+        _ => {}
+    }
+    let resume = mode == StoreOpen::Resume;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(!resume)
+        .truncate(!resume)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    if !resume {
+        file.set_len(capacity).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(file)
+}
+
+/// Whether the file at `path` has any data (a store created and never written has none: it
+/// is all hole). A file that cannot be read counts as holding data (opening it then says why).
+fn holds_data(path: &Path) -> bool {
+    use std::os::unix::io::AsRawFd;
+    let Ok(file) = std::fs::File::open(path) else {
+        return true;
+    };
+    // SAFETY: lseek on an open descriptor owned by `file`.
+    let at = unsafe { libc::lseek(file.as_raw_fd(), 0, libc::SEEK_DATA) };
+    at >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ENXIO)
+}
+
+/// The byte ranges of `file` that hold data (between holes), from `SEEK_DATA` / `SEEK_HOLE`.
+fn data_ranges(file: &std::fs::File, size: u64) -> std::io::Result<Vec<(u64, u64)>> {
+    use std::os::unix::io::AsRawFd;
+    let mut out = Vec::new();
+    let mut at = 0u64;
+    while at < size {
+        // SAFETY: lseek on an open descriptor owned by `file`.
+        let data = unsafe { libc::lseek(file.as_raw_fd(), at as libc::off_t, libc::SEEK_DATA) };
+        if data < 0 {
+            let e = std::io::Error::last_os_error();
+            // ENXIO: no data at or after `at`.
+            return if e.raw_os_error() == Some(libc::ENXIO) {
+                Ok(out)
+            } else {
+                Err(e)
+            };
+        }
+        // SAFETY: as above.
+        let hole = unsafe { libc::lseek(file.as_raw_fd(), data, libc::SEEK_HOLE) };
+        if hole < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let (data, hole) = (data as u64, (hole as u64).min(size));
+        if hole > data {
+            out.push((data, hole));
+        }
+        at = hole.max(data + 1);
+    }
+    Ok(out)
+}
+
 /// Deallocates `[offset, offset + len)` of `file`, keeping its size (reads return zeros).
 fn punch_hole(file: &std::fs::File, offset: u64, len: u64) -> std::io::Result<()> {
     use std::os::unix::io::AsRawFd;
@@ -374,6 +465,28 @@ impl Verifier {
         Ok(())
     }
 
+    /// Takes the data a resumed store holds as its pages' last writes (the digests of an
+    /// earlier run are not kept): reads then check the store against what it held at resume
+    /// and this run's writes.
+    pub fn seed(&mut self, store: &Store) -> Result<()> {
+        let Backing::Sparse { file, path } = &store.backing else {
+            return Ok(());
+        };
+        let zero = digest(&[0u8; PAGE_USIZE]);
+        let mut page_buf = [0u8; PAGE_USIZE];
+        let ranges = data_ranges(file, store.capacity).map_err(|e| Error::io(path, e))?;
+        for (start, end) in ranges {
+            for page in start / PAGE..end.div_ceil(PAGE) {
+                store.read(page * PAGE, &mut page_buf)?;
+                let d = digest(&page_buf);
+                if d != zero {
+                    self.digests.insert(page, d);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Forgets the pages wholly inside `[offset, offset + len)`; partial ones are re-read.
     pub fn trimmed(&mut self, store: &Store, offset: u64, len: u64) -> Result<()> {
         let mut page_buf = [0u8; PAGE_USIZE];
@@ -429,8 +542,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("zonesim-store-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         vec![
-            Store::open(&StoreSpec::Memory, 1 << 20).unwrap(),
-            Store::open(&StoreSpec::Sparse(dir.join("s.img")), 1 << 20).unwrap(),
+            Store::open(&StoreSpec::Memory, 1 << 20, StoreOpen::New).unwrap(),
+            Store::open(
+                &StoreSpec::Sparse(dir.join("s.img")),
+                1 << 20,
+                StoreOpen::New,
+            )
+            .unwrap(),
         ]
     }
 
@@ -472,7 +590,7 @@ mod tests {
 
     #[test]
     fn none_keeps_nothing() {
-        let mut s = Store::open(&StoreSpec::None, 1 << 20).unwrap();
+        let mut s = Store::open(&StoreSpec::None, 1 << 20, StoreOpen::New).unwrap();
         s.write(0, &pattern(4096, 3)).unwrap();
         let mut b = vec![9u8; 4096];
         s.read(0, &mut b).unwrap();
@@ -481,7 +599,7 @@ mod tests {
 
     #[test]
     fn verifier_catches_a_changed_page_and_accepts_trimmed_zeros() {
-        let mut s = Store::open(&StoreSpec::Memory, 1 << 20).unwrap();
+        let mut s = Store::open(&StoreSpec::Memory, 1 << 20, StoreOpen::New).unwrap();
         let mut v = Verifier::default();
         let a = pattern(8192, 5);
         s.write(0, &a).unwrap();

@@ -33,6 +33,26 @@ pub struct StoreReport {
     pub mismatches: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_mismatch_offset: Option<u64>,
+    /// The device state saved beside a `sparse:PATH` store (absent for other stores).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persist: Option<PersistReport>,
+}
+
+/// `emulation.store.persist`: the command log of a `sparse:PATH` store (`emu::persist`).
+#[derive(Debug, Clone, Serialize)]
+pub struct PersistReport {
+    /// The metadata file (`PATH.zsmeta`).
+    pub metadata: String,
+    /// Whether this run resumed the store (`--resume`, `zs_resume=1`).
+    pub resumed: bool,
+    /// Commands of earlier runs replayed to bring the device back.
+    pub replayed_commands: u64,
+    /// Wall seconds the replay took.
+    pub replay_wall_s: f64,
+    /// Commands in the log now (earlier runs' and this one's).
+    pub logged_commands: u64,
+    /// Bytes of the metadata file.
+    pub log_bytes: u64,
 }
 
 /// `emulation.pacing` (`--pace`).
