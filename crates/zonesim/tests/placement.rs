@@ -362,7 +362,7 @@ fn controller_cores_share_the_cost() {
         ])
     };
     let (one, two) = (sets("ftl.cost.cores=1"), sets("ftl.cost.cores=2"));
-    let mut j = zipf_job(&one, RwMode::RandRw, 8, 1);
+    let mut j = zipf_job(&one, RwMode::RandRw, 1, 8);
     j.rwmixread = 50;
     let a = run(&one, j.clone(), 6);
     let b = run(&two, j, 6);
