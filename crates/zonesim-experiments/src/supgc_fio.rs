@@ -124,6 +124,20 @@ pub(super) const PAPER: [(u32, u32, [Quad; 3]); 4] = [
 /// Why the 25 % onset row passes at quick scale and not at the paper's (measured, seed 1).
 const ONSET_25_SCALE: &str = "measured: quick 486 GB (pass), paper scale 660 GB (known gap): GC starts when the free superblocks reach the threshold of 2, which is 3.1 % of the quick device's 64 superblocks and 0.8 % of the paper-scale device's 256, so host writes at onset are 12.1 % of the raw capacity at quick and 16.5 % at paper scale (the paper's 25 % onset implies 12.5 %, its 50 / 75 % onsets 15 %)";
 
+/// SUP vs BF erase rows whose verdict differs between the quick and the paper scale, with the
+/// scales at which each is a known gap (full: not measured, taken with the paper scale for the
+/// rows that fail there).
+const BF_SCALE_GAPS: [(&str, &[Scale]); 4] = [
+    ("supgc.fig15.sup-vs-bf-erases", &[Scale::Full, Scale::Paper]),
+    ("supgc.fig16.sup-vs-bf-erases", &[Scale::Quick, Scale::Full]),
+    ("supgc.fig17.sup-vs-bf-erases", &[Scale::Full, Scale::Paper]),
+    ("supgc.fig18.sup-vs-bf-erases", &[Scale::Full, Scale::Paper]),
+];
+/// Why they differ (measured, seed 1).
+const BF_SCALE: &str = "measured SUP vs BF erases at 25 / 50 / 75 / 99 % writes: quick -7.6 / -20.8 / -24.6 / -22.7 %, paper scale -0.7 / -2.0 / -2.4 / -2.6 % (paper -5.2 / -2.0 / -32.7 / -28.3): BF's filters (a window of 1/8 of the logical pages) saturate on the small quick device and hardly on the paper-scale one, where the uniform GC load per window is lower (as SUP vs Cosmos+ shrinks with capacity)";
+/// The known gap where the row disagrees.
+const BF_SCALE_WHY: &str = "BF's filters record GC relocations and lose the separation as they saturate (the paper's BF under heavy GC); how far they saturate depends on the GC relocations per window, which the paper's filter parameters (not given; §5.3.3: readjusted per workload) and the device's size set: on the quick device they saturate at 25-99 % writes (the paper's 75-99 % leads pass, its small 50 % one is exceeded), on the paper-scale one hardly at all (the 50 % row passes, the 75-99 % leads do not appear).";
+
 /// GC onset of Figs. 15-17: (write ratio, figure, data volume in GB on the 1 TB Cosmos+).
 pub(super) const ONSET: [(u32, u32, f64); 3] = [(25, 15, 500.0), (50, 16, 300.0), (75, 17, 200.0)];
 
@@ -380,7 +394,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
     }
     rows.extend(one_percent_rows(&at));
     rows.extend(onset_rows(&at, o.scale));
-    rows.extend(comparison_rows(&at));
+    rows.extend(comparison_rows(&at, o.scale));
     rows.extend(direction_rows(&at));
     // The checked rows name the free parameters they depend on and their sensitivity rows.
     for r in rows.iter_mut() {
@@ -483,7 +497,7 @@ fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
 
 /// Figs. 15-18: SUP-GC against each scheme at each write ratio (uniform checked, zipf 1.2
 /// beside it as sensitivity).
-fn comparison_rows(at: &At<'_>) -> Vec<Row> {
+fn comparison_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
     let mut rows = Vec::new();
     for (ratio, fig, paper) in PAPER {
         for (wi, (wid, wname, p)) in OTHERS.iter().enumerate() {
@@ -500,7 +514,15 @@ fn comparison_rows(at: &At<'_>) -> Vec<Row> {
                     if ratio == 75 && k == 3 { " [the 75% p99 sentence repeats the 50% one word for word]" } else { "" }
                 );
                 let case = format!("uniform, {ratio}% writes, sup vs {wname}");
-                let r = row_abs(&case, metric, u, reference, b).id(&id).src(&src);
+                let mut r = row_abs(&case, metric, u, reference, b).id(&id).src(&src);
+                if let Some(&(_, at_scales)) = BF_SCALE_GAPS.iter().find(|g| g.0 == id) {
+                    r = r.scale_dependent(BF_SCALE).gap_at(
+                        scale,
+                        at_scales,
+                        Cause::UnstatedParameter,
+                        &format!("{BF_SCALE_WHY} Measured: uniform {u:+.1}."),
+                    );
+                }
                 rows.push(with_gap(
                     r,
                     &format!("Measured: uniform {u:+.1}, zipf 1.2 (assumed skew) {z:+.1}."),
@@ -664,11 +686,6 @@ mod gaps {
         ("supgc.fig16.sup-vs-gcar-p99", Cause::ModelDefect, TAIL),
         (
             "supgc.fig16.sup-vs-bf-iops",
-            Cause::UnstatedParameter,
-            BF_LOW,
-        ),
-        (
-            "supgc.fig16.sup-vs-bf-erases",
             Cause::UnstatedParameter,
             BF_LOW,
         ),
