@@ -99,6 +99,8 @@ fn conventional() -> Value {
             "nand.blocks_per_plane=256",
             "nand.channels=2",
             "ftl.gc.placement=bloom",
+            "ftl.gc.bloom.record_gc=true",
+            "ftl.cost.cores=2",
             "stats.interval_ms=1",
             "host.cpu.cores=2",
             "nand.errors=true",

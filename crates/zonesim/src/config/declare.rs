@@ -208,6 +208,11 @@ pub(crate) fn is_zero_u32(v: &u32) -> bool {
     *v == 0
 }
 
+/// One, the default of counts that start at one (kept out of the report while default).
+pub(crate) fn is_one_u32(v: &u32) -> bool {
+    *v == 1
+}
+
 pub(crate) fn is_zero_f64(v: &f64) -> bool {
     *v == 0.0
 }

@@ -119,6 +119,13 @@ section! {
         /// Hot if the page is in at least this many filters (recent windows); at most
         /// `filters`.
         pub hot_threshold: u32 = 2, int(1, 16);
+        /// Record GC relocation writes in the filters as host writes are (the filters see
+        /// every page programmed), while the window still counts host writes only: under GC
+        /// the filters take more insertions per window than they are sized for, fill, and
+        /// their false-positive rate rises (SUP-GC §5.3.2, BF-Optimized under heavy GC;
+        /// docs/placement.md "Filter saturation"). `false`: GC only probes.
+        #[serde(skip_serializing_if = "super::declare::is_false")]
+        pub record_gc: bool = false, free();
     }
 }
 
@@ -142,12 +149,18 @@ pub struct PolicyCost {
 }
 
 section! {
-    /// Firmware processing cost on the controller CPU (`[ftl.cost]`, firmware/cost.rs): one
-    /// CPU timeline per FTL; commands wait for it. Flat keys `<policy>_write_ns` and
+    /// Firmware processing cost on the controller CPU (`[ftl.cost]`, firmware/cost.rs): the
+    /// FTL's controller cores (`cores` timelines); commands and GC work wait for them. Flat keys `<policy>_write_ns` and
     /// `<policy>_gc_page_ns` so each can be set alone; the basis of the defaults (SUP-GC
     /// §5.3.1) is in docs/placement.md.
     #[derive(Debug, Clone)]
     pub struct CostConfig [Default] {
+        /// Controller cores the firmware work of a conventional namespace runs on: each job (a
+        /// command's handling with its pages' classification, a GC read's survivors'
+        /// classification) takes the core that is free first. 1 to 64; 1 is one timeline
+        /// (the default); Cosmos+ has two ARM Cortex-A9 (SUP-GC §5.1).
+        #[serde(skip_serializing_if = "super::declare::is_one_u32")]
+        pub cores: u32 = 1, int(1, 64).unit("cores");
         /// Base firmware time per host command, every policy (0: the CPU is never the limit;
         /// supgc-fio sets 10 µs).
         pub host_cmd_ns: f64 = 0.0, COST_NS;
@@ -164,6 +177,12 @@ section! {
         pub bloom_write_ns: f64 = 1000.0, COST_NS;
         /// `bloom`: per GC page moved (a survivor is probed, not recorded).
         pub bloom_gc_page_ns: f64 = 500.0, COST_NS;
+        /// `bloom`: time of one hash-function evaluation. Above 0 a Bloom classification
+        /// costs this per hash it evaluates at the filters' current fill (a probe stops at
+        /// the first clear bit, so fuller filters cost more; docs/placement.md "Filter
+        /// saturation") instead of `bloom_write_ns` / `bloom_gc_page_ns`. 0: those fixed costs.
+        #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
+        pub bloom_hash_ns: f64 = 0.0, COST_NS;
         /// `age_k`: per host page written (a table lookup: nothing).
         pub age_k_write_ns: f64 = 0.0, COST_NS;
         /// `age_k`: per GC page moved.

@@ -7,6 +7,7 @@
 use super::{Device, Namespace};
 use crate::config::SlcGranularity;
 use crate::firmware::alloc::placement::Placement;
+use crate::firmware::cost::Cpu;
 use crate::firmware::counters::EntryCounters;
 use crate::firmware::gc::GcStats;
 use crate::firmware::report::GcDetail;
@@ -14,9 +15,10 @@ use crate::firmware::{NsCounters, NsSample};
 use crate::interface::zone::ZoneErrorLog;
 use crate::nand::{FlashCounters, Geometry, NandArray};
 use crate::stats::device::{
-    BloomReport, BufferReport, DeviceReport, EraseSummary, FlashErrorsReport, FlashReport,
-    GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim, PlacementReport, PlacementSection,
-    RegionWear, SlcReport, StreamGcReport, WearLife, WearReport, ZonedL2pReport, ZonesReport,
+    BloomReport, BloomSaturationReport, BufferReport, DeviceReport, EraseSummary,
+    FlashErrorsReport, FlashReport, GcReport, GcarReport, L2pReport, LinkBytes, MovedPerVictim,
+    PlacementReport, PlacementSection, RegionWear, SlcReport, StreamGcReport, WearLife, WearReport,
+    ZonedL2pReport, ZonesReport,
 };
 use crate::stats::SeriesSection;
 use std::collections::BTreeMap;
@@ -43,7 +45,7 @@ impl Totals {
         if let Some(d) = gc {
             self.gc_stats.merge(d.stats);
             self.streams = self.streams.max(d.streams);
-            self.placements.push(placement_report(d.placement));
+            self.placements.push(placement_report(d.placement, d.cpu));
         }
     }
 }
@@ -349,13 +351,22 @@ fn per_stream(stats: &GcStats, streams: usize) -> Vec<StreamGcReport> {
         .collect()
 }
 
-/// The classifier's own resources (`device.gc.placement`).
-fn placement_report(p: &Placement) -> PlacementReport {
+/// The classifier's own resources (`device.gc.placement`) and the cores its cost runs on.
+fn placement_report(p: &Placement, cpu: &Cpu) -> PlacementReport {
     PlacementReport {
         policy: p.policy().name(),
         streams: p.streams(),
+        cores_busy_ns: (cpu.cores() > 1).then(|| cpu.core_busy_ns().to_vec()),
         bloom: match p {
             Placement::Bloom(b) => Some(BloomReport {
+                saturation: b.records_gc().then(|| {
+                    let (fill, fp) = b.saturation();
+                    BloomSaturationReport {
+                        gc_inserts: b.gc_inserts,
+                        fill_mean: fill,
+                        fp_rate_mean: fp,
+                    }
+                }),
                 filters: b.filters(),
                 hash_functions: b.hash_functions(),
                 window_pages: b.window_pages(),

@@ -7,6 +7,7 @@
 
 use super::alloc::placement::Placement;
 use super::conventional::ConventionalNsReport;
+use super::cost::Cpu;
 use super::gc::GcStats;
 use super::zoned::ZonedNsReport;
 use serde::Serialize;
@@ -28,6 +29,8 @@ pub struct GcDetail<'a> {
     pub streams: usize,
     /// Its placement policy (`device.gc.placement`).
     pub placement: &'a Placement,
+    /// The controller cores its firmware cost runs on (firmware/cost.rs).
+    pub cpu: &'a Cpu,
 }
 
 /// `device.namespaces[i]`, tagged by `kind`. Built once per report for a few namespaces, so

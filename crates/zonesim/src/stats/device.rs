@@ -173,6 +173,9 @@ impl PlacementSection {
 pub struct PlacementReport {
     pub policy: &'static str,
     pub streams: usize,
+    /// Busy time of each controller core (`ftl.cost.cores` > 1 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cores_busy_ns: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bloom: Option<BloomReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -198,6 +201,18 @@ pub struct BloomReport {
     pub decays: u64,
     pub hot_writes: u64,
     pub cold_writes: u64,
+    /// The filters' saturation (`ftl.gc.bloom.record_gc` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saturation: Option<BloomSaturationReport>,
+}
+
+/// `device.gc.placement.bloom.saturation`: GC relocations recorded in the filters and the
+/// filters' estimated fill and false-positive rate at the end of the run.
+#[derive(Debug, Clone, Serialize)]
+pub struct BloomSaturationReport {
+    pub gc_inserts: u64,
+    pub fill_mean: f64,
+    pub fp_rate_mean: f64,
 }
 
 /// `device.l2p`: the shared L2P SRAM.

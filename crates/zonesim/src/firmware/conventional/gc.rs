@@ -185,8 +185,9 @@ impl PageFtl {
                 self.cell,
                 OpClass::Background,
             );
-            if self.costs.gc_page_ns > 0 {
-                t = t.max(self.cpu.run(now, valid as u64 * self.costs.gc_page_ns));
+            let per_page = self.costs.gc_page_cost(&self.placement);
+            if per_page > 0 {
+                t = t.max(self.cpu.run(now, valid as u64 * per_page));
             }
             for o in off..off + spp {
                 let ppa = Ppa(base + o);

@@ -174,7 +174,7 @@ impl PageFtl {
             sbs: Superblocks::new(geo.superblocks),
             streams: vec![Stream::default(); placement.streams()],
             buffer: GlobalBuffer::new(buf_slots),
-            cpu: Cpu::default(),
+            cpu: Cpu::new(cfg.ftl.cost.cores),
             costs: Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement),
             placement,
             victim: cfg.ftl.gc.victim,
@@ -407,9 +407,10 @@ impl PageFtl {
         hint: u8,
         internal: Option<SimTime>,
     ) -> SimTime {
+        let per_page = self.costs.write_page_cost(&self.placement);
         let now = self
             .cpu
-            .run(now, self.costs.host_cmd_ns + n as u64 * self.costs.write_ns);
+            .run(now, self.costs.host_cmd_ns + n as u64 * per_page);
         // Pages enter the buffer in order: page k is admitted no earlier than page k-1.
         let mut admitted = now;
         let mut done = now;

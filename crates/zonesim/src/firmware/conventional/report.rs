@@ -91,6 +91,7 @@ impl PageFtl {
                 stats: &self.gc_stats,
                 streams: self.streams(),
                 placement: &self.placement,
+                cpu: &self.cpu,
             }),
         }
     }

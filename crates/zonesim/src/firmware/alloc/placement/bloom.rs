@@ -12,6 +12,22 @@
 //!
 //! The report counts the filters' SRAM bytes and every hash-function evaluation (k per filter
 //! probed or set), the work SUP-GC §5.3.1 blames for the scheme's ~5% throughput cost.
+//!
+//! Filter saturation (docs/placement.md "Filter saturation"). Each filter is sized for one
+//! window of host writes at `fp_rate`. With `ftl.gc.bloom.record_gc` the pages GC relocates
+//! are recorded too (set in the first filter not holding them, the window unchanged), so
+//! under GC a filter takes more insertions per window than it is sized for: its fill, the
+//! share of its bits set, rises, and with it its false-positive rate, so cold data looks hot
+//! and the separation fails — SUP-GC §2.2 / §5.3.2: the Bloom filters' "false positive
+//! tendency" leads "cold data being misclassified as hot data", and under heavy GC
+//! BF-Optimized "struggles to effectively distinguish between hot and cold data states".
+//! The fill of a filter holding n insertions of k bits in m bits is estimated as
+//! 1 - exp(-k n / m) (the standard Bloom-filter estimate, Bloom 1970; Park & Du MSST 2011
+//! §3 size MBF's filters with it); its false-positive rate is fill^k. A probe evaluates
+//! hashes until it meets a clear bit: k for a key the filter holds, and
+//! (1 - fill^k) / (1 - fill) expected for one it does not ([`MultiBloom::expected_hashes`],
+//! charged per classification by `ftl.cost.bloom_hash_ns`, firmware/cost.rs), so the
+//! classifier's CPU cost rises with its fill.
 
 use super::Place;
 use crate::config::BloomConfig;
@@ -39,6 +55,14 @@ pub struct MultiBloom {
     pub hot_writes: u64,
     pub cold_writes: u64,
     sram_bytes: u64,
+    /// Insertions into each filter since it was last cleared.
+    inserted: Vec<u64>,
+    /// Bits of one filter.
+    bits: f64,
+    /// Record GC relocations as accesses (`ftl.gc.bloom.record_gc`).
+    record_gc: bool,
+    /// GC relocations recorded so far.
+    pub gc_inserts: u64,
 }
 
 impl MultiBloom {
@@ -59,6 +83,10 @@ impl MultiBloom {
             .collect();
         let k = filters[0].number_of_hash_functions() as u64;
         MultiBloom {
+            inserted: vec![0; filters.len()],
+            bits: bytes as f64 * 8.0,
+            record_gc: cfg.record_gc,
+            gc_inserts: 0,
             sram_bytes: bytes as u64 * filters.len() as u64,
             filters,
             current: 0,
@@ -96,6 +124,7 @@ impl MultiBloom {
                 n += 1;
             } else if !placed {
                 f.set(&lpa.0);
+                self.inserted[(self.current + j) % v] += 1;
                 placed = true;
                 n += 1;
             }
@@ -108,6 +137,7 @@ impl MultiBloom {
             self.in_window = 0;
             self.current = (self.current + 1) % v;
             self.filters[self.current].clear();
+            self.inserted[self.current] = 0;
             self.decays += 1;
         }
         let hot = n >= self.threshold;
@@ -125,7 +155,61 @@ impl MultiBloom {
         self.count(lpa) >= self.threshold
     }
 
+    /// A GC relocation of `lpa` (`record_gc`): set it in the first filter, from the current
+    /// one on, that does not hold it yet; the window does not advance (it counts host writes).
+    #[inline]
+    fn record_move(&mut self, lpa: Lpa) {
+        let v = self.filters.len();
+        for j in 0..v {
+            let i = (self.current + j) % v;
+            if !self.filters[i].check(&lpa.0) {
+                self.filters[i].set(&lpa.0);
+                self.inserted[i] += 1;
+                self.hash_ops += self.k;
+                self.gc_inserts += 1;
+                return;
+            }
+        }
+    }
+
+    /// Estimated share of filter `i`'s bits that are set: 1 - exp(-k n / m).
+    #[inline]
+    pub fn fill(&self, i: usize) -> f64 {
+        1.0 - (-(self.k as f64) * self.inserted[i] as f64 / self.bits).exp()
+    }
+
+    /// Expected hash evaluations of one classification at the filters' current fill: a probe
+    /// of every filter, stopping at the first clear bit ((1 - f^k) / (1 - f) for a key a
+    /// filter does not hold), plus the k of the set that records it (a host write, or a GC
+    /// relocation with `record_gc`; `gc`: a survivor's classification).
+    #[inline]
+    pub fn expected_hashes(&self, gc: bool) -> f64 {
+        let k = self.k as f64;
+        let mut h = 0.0;
+        for i in 0..self.filters.len() {
+            h += probe_hashes(self.fill(i), self.k);
+        }
+        if !gc || self.record_gc {
+            h += k;
+        }
+        h
+    }
+
+    /// Mean fill and mean false-positive rate (fill^k) of the filters now.
+    pub fn saturation(&self) -> (f64, f64) {
+        let v = self.filters.len() as f64;
+        let fills = (0..self.filters.len()).map(|i| self.fill(i));
+        let (f, p) = fills.fold((0.0, 0.0), |(f, p), x| (f + x, p + x.powi(self.k as i32)));
+        (f / v, p / v)
+    }
+
+    /// Whether GC relocations are recorded (`ftl.gc.bloom.record_gc`).
+    pub fn records_gc(&self) -> bool {
+        self.record_gc
+    }
+
     pub fn reset_counters(&mut self) {
+        self.gc_inserts = 0;
         self.hash_ops = 0;
         self.decays = 0;
         self.hot_writes = 0;
@@ -166,10 +250,25 @@ impl Place for MultiBloom {
     }
     #[inline]
     fn gc(&mut self, lpa: Lpa, _from: usize) -> usize {
-        if self.is_hot(lpa) {
+        let hot = self.is_hot(lpa);
+        if self.record_gc {
+            self.record_move(lpa);
+        }
+        if hot {
             HOT
         } else {
             COLD
         }
     }
+}
+
+/// Expected hashes a probe of a filter with `fill` of its bits set evaluates for a key it does
+/// not hold: hash j is evaluated if the j before it hit set bits, so sum_{j<k} fill^j =
+/// (1 - fill^k) / (1 - fill); k when the filter is full.
+#[inline]
+pub fn probe_hashes(fill: f64, k: u64) -> f64 {
+    if fill >= 1.0 {
+        return k as f64;
+    }
+    (1.0 - fill.powi(k as i32)) / (1.0 - fill)
 }

@@ -139,6 +139,16 @@ impl Placement {
         }
     }
 
+    /// `bloom`: expected hash evaluations of classifying a host page (`gc`: a GC survivor) at
+    /// the filters' current fill; None for the other policies (firmware/cost.rs).
+    #[inline]
+    pub fn bloom_hashes(&self, gc: bool) -> Option<f64> {
+        match self {
+            Placement::Bloom(b) => Some(b.expected_hashes(gc)),
+            _ => None,
+        }
+    }
+
     /// A host read of `lpa` served from data the placement keeps in the buffer (`gcar`).
     #[inline]
     pub fn read_hit(&mut self, lpa: Lpa) -> bool {

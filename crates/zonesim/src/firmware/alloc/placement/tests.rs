@@ -59,6 +59,7 @@ fn bloom_hot_when_rewritten_cold_once_forgotten() {
         window_pages: 8,
         fp_rate: 0.001,
         hot_threshold: 2,
+        record_gc: false,
     };
     let mut b = MultiBloom::new(&cfg, 1 << 20, 7);
     // First write: cold. Second write soon after: hot.
@@ -159,4 +160,78 @@ fn gcar_costs_traversal_on_the_controller_cpu() {
     let s = crate::load_device("ufs-conventional", &[]).unwrap();
     let c = Costs::new(&s.ftl.cost, s.ftl.gc.placement);
     assert_eq!((c.write_ns, c.gc_page_ns), (0, 0), "single costs nothing");
+}
+
+#[test]
+fn bloom_probe_cost_rises_monotonically_with_fill() {
+    let k = 7;
+    let mut last = bloom::probe_hashes(0.0, k);
+    assert_eq!(
+        last, 1.0,
+        "an empty filter: the first hash meets a clear bit"
+    );
+    for i in 1..=100 {
+        let h = bloom::probe_hashes(i as f64 / 100.0, k);
+        assert!(h >= last, "fill {i}%: {h} < {last}");
+        last = h;
+    }
+    assert_eq!(last, k as f64, "a full filter: every hash is evaluated");
+}
+
+#[test]
+fn bloom_gc_recording_saturates_the_filters_and_raises_the_cost() {
+    // A window of 1000 host writes; GC relocations recorded (record_gc) fill the filters
+    // beyond what they are sized for: fill, false-positive rate and the expected hashes per
+    // classification rise with every relocation, and the window does not advance.
+    let cfg = gc_cfg(
+        "bloom",
+        &[
+            "ftl.gc.bloom.window_pages=1000",
+            "ftl.gc.bloom.record_gc=true",
+        ],
+    );
+    let mut p = Placement::new(&cfg, 100_000, 1);
+    for l in 0..500 {
+        p.host(Lpa(l), 0);
+    }
+    let Placement::Bloom(b) = &p else {
+        unreachable!()
+    };
+    let (fill0, fp0) = b.saturation();
+    let mut cost = b.expected_hashes(false);
+    let decays = b.decays;
+    for round in 0..8u32 {
+        for l in 0..1000 {
+            p.gc(Lpa(10_000 + round * 1000 + l), 0);
+        }
+        let Placement::Bloom(b) = &p else {
+            unreachable!()
+        };
+        let c = b.expected_hashes(false);
+        assert!(c > cost, "round {round}: {c} <= {cost}");
+        cost = c;
+    }
+    let Placement::Bloom(b) = &p else {
+        unreachable!()
+    };
+    let (fill, fp) = b.saturation();
+    assert!(
+        fill > fill0 && fp > 10.0 * fp0,
+        "fill {fill0} -> {fill}, fp {fp0} -> {fp}"
+    );
+    assert_eq!(b.decays, decays, "GC relocations do not advance the window");
+    assert_eq!(b.gc_inserts, 8000);
+    // Without record_gc, GC only probes: nothing fills.
+    let mut q = Placement::new(
+        &gc_cfg("bloom", &["ftl.gc.bloom.window_pages=1000"]),
+        100_000,
+        1,
+    );
+    for l in 0..2000 {
+        q.gc(Lpa(l), 0);
+    }
+    let Placement::Bloom(b) = &q else {
+        unreachable!()
+    };
+    assert_eq!((b.gc_inserts, b.saturation().0), (0, 0.0));
 }
