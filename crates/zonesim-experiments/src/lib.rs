@@ -12,6 +12,7 @@ mod conzone_migration;
 mod conzone_seq;
 mod conzone_sqlite;
 mod f2fs_lfs_waf;
+mod fs_aging;
 mod fs_common;
 mod mcmq_common;
 mod mcmq_isolation;
