@@ -346,7 +346,7 @@ fn mean_io_ratio(base: &Side, zms: &Side) -> f64 {
 }
 
 /// Why the checked row's verdict depends on the scale (measured, seed 1).
-const SCALE_WHY: &str = "measured (seed 1): the apps' files are not scaled with the device and the aging stops at twice their size free, which leaves 25 % of the quick and full devices free against 7.7 % of the talk's 128 GiB device (40 GB x k); there F2FS installs the apps by SSR into the holes the aging left (4,975 SSR segments; the baseline's app files in 210,274 fragments, ZMS's 3,084), the baseline's launches need 2.2 times ZMS's device requests and ZMS's launches are 8.7 % shorter; on the smaller devices the installs mostly find free segments (full: 143 SSR segments, 370 fragments, as many requests as ZMS, 1.0 % shorter; quick: 332 SSR segments, 7,466 fragments, 1.4 times the requests, 3.1 %)";
+const SCALE_WHY: &str = "measured (seed 1): the apps' files are not scaled with the device and the aging stops at twice their size free, which leaves 25 % of the quick and full devices free against 7.7 % of the talk's 128 GiB device (40 GB x k); there F2FS installs the apps by SSR into the holes the aging left (4,961 SSR segments; the baseline's app files in 209,951 fragments, ZMS's 3,191), the baseline's launches need 2.2 times ZMS's device requests and ZMS's launches are 8.8 % shorter; on the smaller devices the installs mostly find free segments (full: 143 SSR segments, 491 fragments, as many requests as ZMS, 1.0 % shorter; quick: 333 SSR segments, 7,586 fragments, 1.4 times the requests, 3.5 %)";
 
 /// The checked row: the mean reduction over the five apps at the median app's blocking I/O;
 /// a known gap at the scales below the paper's, with the measured reason.

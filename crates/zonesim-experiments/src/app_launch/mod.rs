@@ -16,7 +16,8 @@
 //! - **Install** ([`install`]): after the aging, the APKs and libraries of every app are
 //!   written as a store install does (sequential 512 KiB buffered writes, fsync per file) while
 //!   another app writes too (the concurrent writer of [`crate::fs_aging::install_one`]: a
-//!   256 KiB file of another app after each 4 MiB the flusher writes back); then ART's
+//!   256 KiB file of another app, of the same extension and so in the same F2FS log, after
+//!   each 4 MiB the flusher writes back); then ART's
 //!   background dexopt writes the oat files the same way; then the apps are used: rounds of
 //!   4 KiB SQLite page updates (fsync'd) to every app's databases, between which other apps
 //!   create and delete cache files.
@@ -152,11 +153,18 @@ pub struct Installed {
     pub inos: Vec<Ino>,
 }
 
-/// The concurrent writer during installs: another app's file after each writeback chunk.
-const OTHER: Install = Install {
-    ext: "",
-    other_bytes: Some(256 << 10),
-};
+/// Another app's file written after each writeback chunk of an app's file, during installs.
+const OTHER_BYTES: u64 = 256 << 10;
+
+/// The concurrent writer of an install of file `name`: another app's file of the same kind
+/// (its extension, so F2FS puts it in the same log: APKs and libraries cold, databases hot),
+/// as a store installs or ART compiles several apps at once.
+fn other_writer(name: &'static str) -> Install {
+    Install {
+        ext: name.rfind('.').map_or("", |i| &name[i..]),
+        other_bytes: Some(OTHER_BYTES),
+    }
+}
 
 /// Install `apps` on the aged `rig` (module doc): APKs and libraries, then dexopt outputs,
 /// then `rounds` of use. `exp` names the experiment in errors.
@@ -183,7 +191,7 @@ pub fn install(
             {
                 let name = format!("{}-{}", a.category, f.name);
                 let ino = rig.create(exp, &name)?;
-                install_one(rig, exp, ino, f.bytes, OTHER, &name)?;
+                install_one(rig, exp, ino, f.bytes, other_writer(f.name), &name)?;
                 out[i].inos[j] = ino;
             }
         }
@@ -394,20 +402,18 @@ pub fn launch(
     let mut l = Launch::default();
     for r in reads {
         let ino = inst.inos[r.file];
-        rig.now = SimTime(rig.now.ns() + app_ns);
-        let n = {
-            let fs = rig.f2fs_mut();
-            let n0 = fs.out.cmds.len();
-            fs.read(ino, r.off, r.len);
-            (fs.out.cmds.len() - n0) as u64
-        };
-        let entered = cpu.run(
-            rig.now,
-            &Burst::of(Step::Syscall).with(Step::BlockSubmit, n),
+        rig.advance_to(SimTime(rig.now.ns() + app_ns));
+        let t = rig.now;
+        let (mut n, mut entered) = (0, t);
+        rig.op_after(
+            |fs| fs.read(ino, r.off, r.len),
+            |cmds, at| {
+                n = cmds;
+                entered = cpu.run(at, &Burst::of(Step::Syscall).with(Step::BlockSubmit, n));
+                entered
+            },
         );
-        l.kernel_ns += entered.since(rig.now);
-        rig.now = entered;
-        rig.op(0, |_| ());
+        l.kernel_ns += entered.since(t);
         l.io_ns += rig.now.since(entered);
         let done = cpu.run(rig.now, &Burst::new().with(Step::Completion, n));
         l.kernel_ns += done.since(rig.now);
