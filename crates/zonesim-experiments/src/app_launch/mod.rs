@@ -196,7 +196,7 @@ pub fn install(
             }
         }
     }
-    let mut x = Xs::new(seed ^ 0x5eed_a99);
+    let mut x = Xs::new(seed ^ 0x05ee_da99);
     let copy = rig.f2fs().p.page_copy_ns;
     for r in 0..rounds {
         for (i, a) in apps.iter().enumerate() {
@@ -245,7 +245,7 @@ fn fault_pages(x: &mut Xs) -> u64 {
 
 /// The reads of a cold launch of `app`, in launch order (module doc); deterministic per seed.
 pub fn plan(app: &App, seed: u64) -> Vec<Read> {
-    let mut x = Xs::new(seed ^ 0x1a0c_4);
+    let mut x = Xs::new(seed ^ 0x0001_a0c4);
     let mut reads = Vec::new();
     let mut faults = Vec::new();
     let seq = |reads: &mut Vec<Read>, file, from: u64, to: u64| {
