@@ -150,9 +150,37 @@ impl FsRig {
 
     /// Idle for `ms` simulated milliseconds: the background GC thread wakes as it would.
     pub fn idle(&mut self, ms: u64) {
-        self.now = SimTime(self.now.ns() + ms * 1_000_000);
+        self.advance_to(SimTime(self.now.ns() + ms * 1_000_000));
+    }
+
+    /// Move the clock to `t` (if later): the background GC thread and the device's write-back
+    /// run as they would meanwhile.
+    pub fn advance_to(&mut self, t: SimTime) {
+        self.now = self.now.max(t);
         self.bg_until(self.now);
         self.writeback_until(self.now);
+    }
+
+    /// Run file operation `f` now, its device commands submitted only after host CPU work that
+    /// depends on them: `cpu(n, t)` gets how many commands `f` queued and the time, and returns
+    /// when they leave (the background GC thread wakes meanwhile without them). The clock
+    /// moves to their completion.
+    pub fn op_after<T>(
+        &mut self,
+        f: impl FnOnce(&mut F2fs) -> T,
+        cpu: impl FnOnce(u64, SimTime) -> SimTime,
+    ) -> T {
+        self.advance_to(self.now);
+        self.host.fs.set_now(self.now.ns());
+        let r = f(self.f2fs_mut());
+        let held = std::mem::take(&mut self.f2fs_mut().out.cmds);
+        let at = cpu(held.len() as u64, self.now);
+        self.advance_to(at);
+        let out = &mut self.f2fs_mut().out.cmds;
+        debug_assert!(out.is_empty(), "the background work was submitted");
+        *out = held;
+        self.op(0, |_| ());
+        r
     }
 
     /// Start the measured phase: device and file-system counters from here.

@@ -3,6 +3,7 @@
 //! prints our number beside the reference's, with the tolerance and why. Reference values are
 //! printed, never used in the computation.
 
+mod app_launch;
 mod conzone_buffer_conflict;
 mod conzone_common;
 mod conzone_fs_waf;
@@ -12,6 +13,7 @@ mod conzone_migration;
 mod conzone_seq;
 mod conzone_sqlite;
 mod f2fs_lfs_waf;
+mod fs_aging;
 mod fs_common;
 mod mcmq_common;
 mod mcmq_isolation;
@@ -25,6 +27,7 @@ mod supgc_fio;
 mod supgc_free;
 mod supgc_mysql;
 mod supgc_throughput;
+mod zms_app_launch;
 mod zms_common;
 mod zms_multizone;
 mod zms_randread;
@@ -186,6 +189,11 @@ pub fn all() -> Vec<Experiment> {
             name: "zufs-app-read",
             title: "ZUFS §5.6.1: two-stage F2FS aging, then reading large files on CUFS vs ZUFS: read request sizes, fragments, read time (Fig. 11, Table 2)",
             run: zufs_app_read::run_exp,
+        },
+        Experiment {
+            name: "zms-app-launch",
+            title: "ZMS: cold launch of an app per category on an aged F2FS, block baseline vs ZMS: launch time",
+            run: zms_app_launch::run_exp,
         },
         Experiment {
             name: "zms-multizone",

@@ -7,7 +7,8 @@
 //! random 4 KiB buffered writes, "about 12 MB of updates per file", fsync'd per file; passes
 //! repeat until free space falls below "40 GB". CUFS runs F2FS in adaptive mode (IPU for small
 //! fsyncs, slack space recycling (SSR) into the invalid blocks of dirty segments when free
-//! sections run low, foreground GC); ZUFS runs LFS on the zoned LU (`host::fs`).
+//! sections run low, foreground GC); ZUFS runs LFS on the zoned LU (`host::fs`). The aging and the
+//! install are `fs_aging`'s, which `zms-app-launch` shares.
 //!
 //! Then the game is installed into what is left: files written sequentially (512 KiB buffered
 //! writes, fsync per file) after the aging, as an install does, so on CUFS SSR scatters them
@@ -44,7 +45,11 @@
 //! another file of the same extension is written and fsync'd), on both sides; and a
 //! verification CPU time per GiB added to both sides' read time (the model has no host CPU).
 
-use super::fs_common::{FsRig, Xs};
+use super::fs_aging::{
+    install_one, scaled, stage1, stage2, Aging, Install, ALONE, MAX_PASSES, PAPER, PAPER_BYTES,
+    WRITE_IO,
+};
+use super::fs_common::FsRig;
 use super::zufs_common::{cufs, fs_zufs};
 use super::{pct_change, row_abs, row_info, row_range, row_rel, Cause, ExpOptions, Outcome, Row};
 use zonesim::config::fs::{FsConfig, FsModeCfg};
@@ -57,15 +62,11 @@ use zonesim::host::IoKind;
 const EXP: &str = "zufs-app-read";
 const SRC: &str = "ZUFS §5.6.1";
 const TAB2: &str = "ZUFS §5.6.2, Table 2";
-/// The paper's device (512 GB ZUFS, §5.1).
-const PAPER_BYTES: f64 = 512e9;
 /// Largest device request of the file system: the paper's ZUFS reads exceed 512 KB, so its
 /// kernel's request limit is above 512 KiB; 1 MiB here (F2FS's default in our model: 512 KiB).
 const MAX_BIO: u64 = 1 << 20;
 /// The verification's read size (one sequential 1 MiB read after another).
 const READ_BS: u64 = 1 << 20;
-/// Buffered writes of the sequential file writes.
-const WRITE_IO: u64 = 512 << 10;
 /// A game resource file (not given by the paper).
 const GAME_FILE: u64 = 16 << 20;
 /// Share of the free space after aging the game takes (the paper: the game needs about the
@@ -84,33 +85,8 @@ const PHOTO_AGING: PhotoAging = PhotoAging {
 };
 /// "an average file size of approximately 4.5 MB", in whole blocks.
 const PHOTO_FILE: u64 = 4_500_000u64.div_ceil(BLOCK_BYTES) * BLOCK_BYTES;
-/// Stage 2: files per pass.
-const STAGE2_FILES: u64 = 16;
-/// The knobs of the aging the paper leaves open.
-#[derive(Clone, Copy)]
-struct Aging {
-    /// Stage 2 stops when free space falls below this (paper GB, scaled by k).
-    floor_gb: f64,
-    /// Idle after each stage-2 pass, ms.
-    idle_ms: u64,
-    /// Each random 4 KiB overwrite fsync'd on its own (F2FS's `ipu_policy` FSYNC bit then
-    /// updates it in place) instead of one fsync per file.
-    sync_updates: bool,
-    /// Share of the free space after aging the game takes.
-    game_share: f64,
-}
-
-/// The paper's aging: "until the available free space falls below 40 GB", no idle stated.
-const PAPER: Aging = Aging {
-    floor_gb: 40.0,
-    idle_ms: 0,
-    sync_updates: false,
-    game_share: GAME_SHARE,
-};
 /// Sensitivity: stage 2 stopped at these floors (paper GB) on CUFS.
 const FLOORS_GB: [f64; 3] = [60.0, 80.0, 120.0];
-/// Bound on the stage-2 passes (the paper's device needs about 340).
-const MAX_PASSES: u64 = 5_000;
 
 /// Upper bounds (inclusive, KiB) of the read-size bins; the last bin is open.
 const BIN_KIB: [u64; 4] = [8, 64, 256, 512];
@@ -209,116 +185,6 @@ struct Photos {
     set: Set,
 }
 
-/// `bytes` of the paper scaled by `k`, in whole blocks (at least one).
-fn scaled(k: f64, bytes: f64) -> u64 {
-    ((bytes * k / BLOCK_BYTES as f64).round() as u64).max(1) * BLOCK_BYTES
-}
-
-/// Stage 1: "1 GB" files until free space is half the capacity, then every second deleted.
-fn stage1(rig: &mut FsRig, k: f64) -> Result<()> {
-    let size = scaled(k, 1e9);
-    let user = rig.f2fs().geo.user_blocks * BLOCK_BYTES;
-    let mut files = Vec::new();
-    while rig.f2fs().free_bytes() > user / 2 {
-        let f = rig.create(EXP, &format!("s1-{}", files.len()))?;
-        rig.write_seq(EXP, f, size, WRITE_IO)?;
-        rig.op(0, |fs| fs.fsync(f, false));
-        files.push(f);
-    }
-    for &f in files.iter().skip(1).step_by(2) {
-        rig.op(0, |fs| fs.unlink(f));
-    }
-    Ok(())
-}
-
-/// Stage 2: passes of 16 "64 MB" files with "about 12 MB" of random 4 KiB overwrites each
-/// (buffered, fsync per file) until free space is below "40 GB". Returns the passes.
-fn stage2(rig: &mut FsRig, k: f64, a: Aging, seed: u64) -> Result<u64> {
-    let size = scaled(k, 64e6);
-    let updates = scaled(k, 12e6) / BLOCK_BYTES;
-    let floor = scaled(k, a.floor_gb * 1e9);
-    let blocks = size / BLOCK_BYTES;
-    let copy = rig.f2fs().p.page_copy_ns;
-    let mut x = Xs::new(seed);
-    let mut pass = 0;
-    while rig.f2fs().free_bytes() >= floor {
-        if pass == MAX_PASSES {
-            return Err(Error::Usage(format!(
-                "{EXP}: free space still above the floor after {MAX_PASSES} passes"
-            )));
-        }
-        for i in 0..STAGE2_FILES {
-            let f = rig.create(EXP, &format!("s2-{pass}-{i}"))?;
-            rig.write_seq(EXP, f, size, WRITE_IO)?;
-            rig.op(0, |fs| fs.fsync(f, false));
-            for _ in 0..updates {
-                let off = x.below(blocks) * BLOCK_BYTES;
-                rig.op(copy, |fs| fs.write(f, off, BLOCK_BYTES, false))
-                    .map_err(|_| Error::Usage(format!("{EXP}: ENOSPC in stage 2")))?;
-                if a.sync_updates {
-                    rig.op(0, |fs| fs.fsync(f, false));
-                }
-            }
-            rig.op(0, |fs| fs.fsync(f, false));
-        }
-        if a.idle_ms > 0 {
-            rig.idle(a.idle_ms);
-        }
-        pass += 1;
-    }
-    Ok(pass)
-}
-
-/// How a set is written.
-#[derive(Clone, Copy)]
-struct Install {
-    /// File-name extension: ".jpg" puts the files in F2FS's cold data log (mkfs's media
-    /// extension list), which GC's moved blocks share; "" the warm one.
-    ext: &'static str,
-    /// A concurrent writer (an assumption; the paper names none): after each `CHUNK` of the
-    /// file is written back, another file of the same extension gets `bytes` (written and
-    /// fsync'd) before the file's next chunk, as the flusher interleaves inodes.
-    other_bytes: Option<u64>,
-}
-
-/// Sequential install, nothing else writing, no extension (the game and the main photo rows).
-const ALONE: Install = Install {
-    ext: "",
-    other_bytes: None,
-};
-/// Writeback chunk of one inode per flusher turn (`MIN_WRITEBACK_PAGES`, 1,024 pages).
-const CHUNK: u64 = 4 << 20;
-
-/// Write file `f` of `size` as `how` says; `i` numbers the concurrent writer's files.
-fn install_one(rig: &mut FsRig, f: Ino, size: u64, how: Install, i: u64) -> Result<()> {
-    let Some(other) = how.other_bytes else {
-        rig.write_seq(EXP, f, size, WRITE_IO)?;
-        rig.op(0, |fs| fs.fsync(f, false));
-        return Ok(());
-    };
-    let copy = rig.f2fs().p.page_copy_ns;
-    let mut off = 0;
-    let mut part = 0;
-    while off < size {
-        let len = CHUNK.min(size - off);
-        let end = off + len;
-        while off < end {
-            let l = WRITE_IO.min(end - off);
-            rig.op(copy * l.div_ceil(BLOCK_BYTES), |fs| {
-                fs.write(f, off, l, false)
-            })
-            .map_err(|_| Error::Usage(format!("{EXP}: no space for a sequential write")))?;
-            off += l;
-        }
-        rig.op(0, |fs| fs.fsync(f, false));
-        let g = rig.create(EXP, &format!("other-{i}-{part}{}", how.ext))?;
-        rig.write_seq(EXP, g, other, WRITE_IO)?;
-        rig.op(0, |fs| fs.fsync(g, false));
-        part += 1;
-    }
-    Ok(())
-}
-
 /// Install `n` files of `size` (sequential buffered writes, fsync each, as `how` says), sync,
 /// then read them back in order in 1 MiB reads: the measured phase.
 fn install_and_read(rig: &mut FsRig, name: &str, n: u64, size: u64, how: Install) -> Result<Set> {
@@ -326,7 +192,7 @@ fn install_and_read(rig: &mut FsRig, name: &str, n: u64, size: u64, how: Install
     let mut files: Vec<Ino> = Vec::new();
     for i in 0..n {
         let f = rig.create(EXP, &format!("{name}-{i}{}", how.ext))?;
-        install_one(rig, f, size, how, i)?;
+        install_one(rig, EXP, f, size, how, &i.to_string())?;
         files.push(f);
     }
     rig.op(0, |fs| fs.sync());
@@ -434,7 +300,14 @@ fn photos(cfg: &DeviceConfig, fs: FsConfig, a: PhotoAging, o: &ExpOptions) -> Re
 }
 
 /// Age `cfg` with file system `fs` in two stages, install the game, read it back.
-fn simulate(cfg: &DeviceConfig, fs: FsConfig, a: Aging, o: &ExpOptions) -> Result<Side> {
+/// The game takes `share` of the free space left.
+fn simulate(
+    cfg: &DeviceConfig,
+    fs: FsConfig,
+    a: Aging,
+    share: f64,
+    o: &ExpOptions,
+) -> Result<Side> {
     let fs = FsConfig {
         max_bio_bytes: Some(MAX_BIO),
         ..fs
@@ -442,12 +315,12 @@ fn simulate(cfg: &DeviceConfig, fs: FsConfig, a: Aging, o: &ExpOptions) -> Resul
     let mut rig = FsRig::new(cfg, &fs, o.seed)?;
     let user = rig.f2fs().geo.user_blocks * BLOCK_BYTES;
     let k = user as f64 / PAPER_BYTES;
-    stage1(&mut rig, k)?;
-    let passes = stage2(&mut rig, k, a, o.seed)?;
+    stage1(&mut rig, EXP, k)?;
+    let (passes, _) = stage2(&mut rig, EXP, k, a, o.seed)?;
     let free = rig.f2fs().free_bytes();
     let aged = rig.f2fs().sample();
     let (aging_ssr, aging_fg_gc) = (rig.f2fs().c.ssr_segments, rig.f2fs().c.fg_gc_calls);
-    let games = ((free as f64 * a.game_share) as u64 / GAME_FILE).max(1);
+    let games = ((free as f64 * share) as u64 / GAME_FILE).max(1);
     let game = install_and_read(&mut rig, "game", games, GAME_FILE, ALONE)?;
     let gib = (1u64 << 30) as f64;
     Ok(Side {
@@ -513,8 +386,8 @@ use rows::*;
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let ccfg = cufs(o, &[])?;
     let (zcfg, zfs) = fs_zufs(o)?;
-    let cufs = simulate(&ccfg, FsConfig::default(), PAPER, o)?;
-    let zufs = simulate(&zcfg, zfs.clone(), PAPER, o)?;
+    let cufs = simulate(&ccfg, FsConfig::default(), PAPER, GAME_SHARE, o)?;
+    let zufs = simulate(&zcfg, zfs.clone(), PAPER, GAME_SHARE, o)?;
     let cph = photos(&ccfg, FsConfig::default(), PHOTO_AGING, o)?;
     let zph = photos(&zcfg, zfs.clone(), PHOTO_AGING, o)?;
     let sens = sensitivity(&ccfg, &zcfg, &zfs, o)?;

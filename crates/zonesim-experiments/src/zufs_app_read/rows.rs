@@ -72,18 +72,17 @@ pub(super) fn sensitivity(
     o: &ExpOptions,
 ) -> Result<Sens> {
     let res_fs = scaled_reserve(ccfg)?;
-    let reserve = simulate(ccfg, res_fs, PAPER, o)?;
+    let reserve = simulate(ccfg, res_fs, PAPER, GAME_SHARE, o)?;
     let sync = Aging {
         sync_updates: true,
         ..PAPER
     };
-    let sync_updates = simulate(ccfg, FsConfig::default(), sync, o)?;
-    let share = Aging {
-        game_share: 0.9,
-        sync_updates: true,
-        ..PAPER
-    };
-    let shares = vec![(0.9, true, simulate(ccfg, FsConfig::default(), share, o)?)];
+    let sync_updates = simulate(ccfg, FsConfig::default(), sync, GAME_SHARE, o)?;
+    let shares = vec![(
+        0.9,
+        true,
+        simulate(ccfg, FsConfig::default(), sync, 0.9, o)?,
+    )];
     let a = PhotoAging {
         how: Install {
             ext: ".jpg",
@@ -100,11 +99,14 @@ pub(super) fn sensitivity(
         mode: Some(FsModeCfg::Lfs),
         ..FsConfig::default()
     };
-    let lfs = simulate(ccfg, lfs_fs, PAPER, o)?;
+    let lfs = simulate(ccfg, lfs_fs, PAPER, GAME_SHARE, o)?;
     let mut floors = Vec::new();
     for &floor_gb in &FLOORS_GB {
         let a = Aging { floor_gb, ..PAPER };
-        floors.push((floor_gb, simulate(ccfg, FsConfig::default(), a, o)?));
+        floors.push((
+            floor_gb,
+            simulate(ccfg, FsConfig::default(), a, GAME_SHARE, o)?,
+        ));
     }
     Ok(Sens {
         lfs,
