@@ -40,8 +40,11 @@ fn serialised_keys(cfg: &DeviceConfig, out: &mut BTreeSet<String>) {
 /// A valid-typed TOML literal for a key (its value need not obey cross-key rules).
 fn sample(ty: &Type, rule: Rule) -> String {
     match (ty, rule) {
-        (Type::Int, Rule::Int { min, step, .. }) => match step {
+        (Type::Int, Rule::Int { min, max, step, .. }) => match step {
             Step::Multiple(m) => min.max(m).to_string(),
+            // Above the minimum when there is room: a count whose default is its minimum
+            // (`ftl.cost.cores = 1`) is left out of the serialised config while default.
+            _ if min >= 1 && max > min => (min + 1).to_string(),
             _ => min.max(1).to_string(),
         },
         (Type::Int, _) => "1".into(),
