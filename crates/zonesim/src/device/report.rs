@@ -20,7 +20,7 @@ use crate::stats::device::{
     PlacementReport, PlacementSection, RegionWear, SlcReport, StreamGcReport, WearLife, WearReport,
     ZonedL2pReport, ZonesReport,
 };
-use crate::stats::SeriesSection;
+use crate::stats::{ratio, SeriesSection};
 use std::collections::BTreeMap;
 
 /// The namespaces' counters added up, with what `device.gc` and `device.l2p.zoned` summarise
@@ -73,11 +73,7 @@ impl Device {
     /// Write amplification so far: 4 KiB slots programmed per 4 KiB page written by the host.
     pub fn waf(&self) -> f64 {
         let (programmed, host) = self.write_volume();
-        if host == 0 {
-            0.0
-        } else {
-            programmed as f64 / host as f64
-        }
+        ratio(programmed, host)
     }
 
     /// The `device` section of the report.
@@ -119,11 +115,7 @@ impl Device {
                 finishes: zones.finishes,
             },
             unwritten_reads: c.unwritten_reads,
-            unwritten_read_fraction: if c.host_read_pages == 0 {
-                0.0
-            } else {
-                c.unwritten_reads as f64 / c.host_read_pages as f64
-            },
+            unwritten_read_fraction: ratio(c.unwritten_reads, c.host_read_pages),
             out_of_range: self.out_of_range,
             wear: self.wear(c),
             namespaces,
@@ -161,11 +153,7 @@ impl Device {
         ZonedL2pReport {
             hits: e.hits,
             misses: e.misses,
-            miss_rate: if e.hits + e.misses == 0 {
-                0.0
-            } else {
-                e.misses as f64 / (e.hits + e.misses) as f64
-            },
+            miss_rate: ratio(e.misses, e.hits + e.misses),
             map_reads,
             entries: self.sram.entries.len(),
             pinned: self.sram.entries.pinned(),
@@ -298,11 +286,7 @@ fn gc_report(t: &Totals, flash: &FlashCounters) -> GcReport {
         victims: g.victims,
         foreground_victims: g.foreground_victims,
         background_victims: g.background_victims,
-        time_share: if flash.die_busy_ns == 0 {
-            0.0
-        } else {
-            flash.background_busy_ns as f64 / flash.die_busy_ns as f64
-        },
+        time_share: ratio(flash.background_busy_ns, flash.die_busy_ns),
         suspensions: flash.suspensions,
         pages_moved_per_victim: moved_per_victim(&t.gc_stats),
         per_stream: per_stream(&t.gc_stats, t.streams),
@@ -394,11 +378,7 @@ fn flash_errors_report(e: &crate::nand::ErrorCounters) -> FlashErrorsReport {
     FlashErrorsReport {
         checked_reads: e.checked_reads,
         read_retries: e.read_retries,
-        retries_per_read: if e.checked_reads == 0 {
-            0.0
-        } else {
-            e.read_retries as f64 / e.checked_reads as f64
-        },
+        retries_per_read: ratio(e.read_retries, e.checked_reads),
         retry_histogram: e.retry_histogram.clone(),
         soft_decodes: e.soft_decodes,
         uncorrectable_reads: e.uncorrectable_reads,

@@ -3,6 +3,7 @@
 //! fragments per file and the sizes of its device reads.
 
 use super::device::DeviceReport;
+use super::ratio;
 use crate::host::fs::stats::{CpCounts, Fragments, GcKindCounts, ReadSizes};
 use crate::host::fs::{F2fs, FsCounters, FsMode, GcPhase, BLOCK_BYTES};
 use serde::Serialize;
@@ -163,15 +164,6 @@ pub struct FsLayoutReport {
     pub overprovision_percent: f64,
     pub overprovision_segments: u64,
     pub user_capacity_bytes: u64,
-}
-
-/// `a / b`, 0 when `b` is 0 (both file-system reports).
-pub(super) fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
 }
 
 impl FsReport {

@@ -3,7 +3,7 @@
 //! metadata blocks by kind, the delalloc flushes, extents per file, allocation and layout.
 
 use super::device::DeviceReport;
-use super::fs::ratio;
+use super::ratio;
 use crate::host::ext4::stats::{Commits, Flushes, MetaBlocks};
 use crate::host::ext4::{Ext4, BLOCK_BYTES};
 use serde::Serialize;

@@ -169,3 +169,12 @@ impl IoStats {
         self.read.ios + self.write.ios + self.trim.ios + self.flush.ios + self.zone_mgmt.ios
     }
 }
+
+/// `a / b`, 0 when `b` is 0: the report's rates and shares of counters.
+pub(crate) fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
