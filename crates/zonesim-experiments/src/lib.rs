@@ -15,6 +15,7 @@ mod conzone_sqlite;
 mod f2fs_lfs_waf;
 mod fs_aging;
 mod fs_common;
+mod host_cpu;
 mod mcmq_common;
 mod mcmq_isolation;
 mod mcmq_latency_table;

@@ -41,7 +41,7 @@ use super::fs_aging::{install_one, Install};
 use super::fs_common::{FsRig, Xs};
 use zonesim::engine::SimTime;
 use zonesim::error::Result;
-use zonesim::host::cpu::{Burst, CpuConfig, HostCpu, Step, STEPS};
+use zonesim::host::cpu::{Burst, HostCpu, Step};
 use zonesim::host::fs::{Ino, ROOT};
 
 /// A page of the page cache, bytes.
@@ -328,19 +328,14 @@ pub struct LaunchCpu {
 impl LaunchCpu {
     /// From the `[host.cpu]` defaults for the steps a launch read takes, on the talk's phone.
     pub fn sm8350() -> LaunchCpu {
-        let d = zonesim::config::HostCpuConfig::default();
-        let mut cost_ns = [0u64; STEPS];
-        cost_ns[Step::Syscall as usize] = d.syscall_ns;
-        cost_ns[Step::BlockSubmit as usize] = d.block_submit_ns;
-        cost_ns[Step::Completion as usize] = d.completion_ns;
-        let cfg = CpuConfig {
+        let cfg = zonesim::config::HostCpuConfig {
             cores: 8,
-            little: 4,
-            little_speed: d.little_speed,
-            cost_ns,
+            little_cores: 4,
+            ..Default::default()
         };
+        let model = zonesim::sim::cpu_model(&cfg).expect("8 cores: the model is on");
         LaunchCpu {
-            cpu: HostCpu::new(cfg, 1),
+            cpu: HostCpu::new(model, 1),
         }
     }
 

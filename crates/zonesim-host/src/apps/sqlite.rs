@@ -26,6 +26,7 @@
 //! memory-mapped and never written back (docs/fs.md "SQLite's write pattern"). Syncs are
 //! `fdatasync`, as SQLite on Linux/Android builds with `HAVE_FDATASYNC`.
 
+use crate::cpu::{Burst, Step};
 use crate::fs::{FsError, Ino};
 use crate::hostfs::Files;
 
@@ -115,10 +116,33 @@ pub struct TxnStats {
     /// Bytes written to the database file.
     pub db_bytes: u64,
     pub syncs: u32,
+    /// `write` calls made (the WAL header, the frames, each checkpointed page, the journal).
+    pub writes: u32,
     /// This commit ran a WAL checkpoint.
     pub checkpoint: bool,
     /// This transaction rewrote the WAL from its start.
     pub wal_restart: bool,
+}
+
+impl TxnStats {
+    /// The transaction's own work on the host CPU (`[host.cpu]`, docs/host-cpu.md): SQLite's
+    /// per-transaction step, one page step per page it changed and per page a WAL checkpoint
+    /// copied into the database, and per `write` call its system call and `write_path` (the
+    /// file system's write path, F2FS's or ext4's step). The fdatasyncs, page-cache copies,
+    /// node or journal blocks and device requests are the file system's: the caller charges
+    /// them from the file system's counters.
+    pub fn host_burst(&self, write_path: Step) -> Burst {
+        let copied = if self.checkpoint {
+            self.db_bytes / PAGE_BYTES
+        } else {
+            0
+        };
+        let writes = u64::from(self.writes);
+        Burst::of(Step::SqliteTxn)
+            .with(Step::SqlitePage, u64::from(self.pages) + copied)
+            .with(Step::Syscall, writes)
+            .with(write_path, writes)
+    }
 }
 
 /// Counters over the run.
@@ -318,12 +342,14 @@ impl Sqlite {
         let wal = self.wal.expect("WAL mode has a WAL file");
         if self.wal_frames == 0 {
             fs.write(wal, 0, WAL_HEADER_BYTES, false)?;
+            st.writes += 1;
             st.log_bytes += WAL_HEADER_BYTES;
             st.wal_restart = self.wal_restart;
         }
         let n = self.txn_pages.len() as u64;
         let off = WAL_HEADER_BYTES + self.wal_frames * WAL_FRAME_BYTES;
         fs.write(wal, off, n * WAL_FRAME_BYTES, false)?;
+        st.writes += 1;
         st.log_bytes += n * WAL_FRAME_BYTES;
         self.wal_frames += n;
         self.c.wal_frames += n;
@@ -358,6 +384,7 @@ impl Sqlite {
             fs.write(self.db, (pg as u64 - 1) * PAGE_BYTES, PAGE_BYTES, false)?;
         }
         let k = self.wal_pages.len() as u64;
+        st.writes += k as u32;
         st.db_bytes += k * PAGE_BYTES;
         fs.fsync(self.db, true);
         st.syncs += 1;
@@ -381,6 +408,7 @@ impl Sqlite {
         let old = self.txn_pages.iter().filter(|&&p| p <= before).count() as u64;
         let jbytes = JOURNAL_HEADER_BYTES + old * JOURNAL_RECORD_BYTES;
         fs.write(j, 0, jbytes, false)?;
+        st.writes += 2 + self.txn_pages.len() as u32;
         if self.cfg.synchronous == Synchronous::Full {
             fs.fsync(j, true);
             st.syncs += 1;

@@ -286,3 +286,52 @@ fn sqlite_runs_on_ext4_with_one_journal_commit_per_fdatasync() {
     fs.sync();
     fs.check_invariants().unwrap();
 }
+
+/// A WAL transaction's `write` calls: the header and the frames when the WAL starts, the
+/// frames alone after; a checkpoint adds one per page copied. Its host burst costs SQLite's
+/// step, a page step per page changed and per page checkpointed, and per write call the system
+/// call and the write path.
+#[test]
+fn wal_write_calls_and_host_burst() {
+    use crate::cpu::{CpuConfig, HostCpu, STEPS};
+    let mut fs = conv();
+    let mut db = Sqlite::create(&mut fs, ROOT, wal(Synchronous::Full, 3)).unwrap();
+    let (first, _) = txn(&mut fs, &mut db, TxnKind::Insert, 0);
+    let (second, _) = txn(&mut fs, &mut db, TxnKind::Insert, 0);
+    assert_eq!((first.writes, second.writes), (2, 1));
+    let (third, _) = txn(&mut fs, &mut db, TxnKind::Insert, 0);
+    assert!(third.checkpoint);
+    let copied = (third.db_bytes / PAGE_BYTES) as u32;
+    assert!(copied > 0);
+    assert_eq!(third.writes, 1 + copied);
+    let mut cost_ns = [0; STEPS];
+    cost_ns[Step::SqliteTxn as usize] = 1_000_000;
+    cost_ns[Step::SqlitePage as usize] = 1_000;
+    cost_ns[Step::Syscall as usize] = 10;
+    cost_ns[Step::F2fsWrite as usize] = 1;
+    let cpu = HostCpu::new(
+        CpuConfig {
+            cores: 1,
+            little: 0,
+            little_speed: 1.0,
+            cost_ns,
+        },
+        1,
+    );
+    let want = |s: &TxnStats, copied: u32| {
+        1_000_000 + 1_000 * u64::from(s.pages + copied) + 11 * u64::from(s.writes)
+    };
+    assert_eq!(
+        cpu.cost(&first.host_burst(Step::F2fsWrite)),
+        want(&first, 0)
+    );
+    assert_eq!(
+        cpu.cost(&third.host_burst(Step::F2fsWrite)),
+        want(&third, copied)
+    );
+    // Another file system's write path is charged instead of F2FS's.
+    assert_eq!(
+        cpu.cost(&first.host_burst(Step::Ext4Write)),
+        want(&first, 0) - u64::from(first.writes)
+    );
+}

@@ -67,41 +67,48 @@ impl FsWork {
     }
 }
 
+/// The pure model's configuration of `[host.cpu]` `cfg` (the cost of each step class); None
+/// when it is off. The run's `CpuRun` and the experiments that drive a file system or an
+/// application themselves build their cores from it.
+pub fn cpu_model(cfg: &HostCpuConfig) -> Option<CpuConfig> {
+    if cfg.is_off() {
+        return None;
+    }
+    let mut cost_ns = [0u64; STEPS];
+    for (step, ns) in [
+        (Step::Syscall, cfg.syscall_ns),
+        (Step::PageCopy, cfg.page_copy_ns),
+        (Step::BlockSubmit, cfg.block_submit_ns),
+        (Step::Completion, cfg.completion_ns),
+        (Step::F2fsWrite, cfg.f2fs_write_ns),
+        (Step::F2fsFsync, cfg.f2fs_fsync_ns),
+        (Step::F2fsNode, cfg.f2fs_node_ns),
+        (Step::F2fsCheckpoint, cfg.f2fs_checkpoint_ns),
+        (Step::Ext4Write, cfg.ext4_write_ns),
+        (Step::Ext4Fsync, cfg.ext4_fsync_ns),
+        (Step::Ext4Commit, cfg.ext4_commit_ns),
+        (Step::Ext4JournalBlock, cfg.ext4_journal_block_ns),
+        (Step::SqliteTxn, cfg.sqlite_txn_ns),
+        (Step::SqlitePage, cfg.sqlite_page_ns),
+        (Step::AppVerify, cfg.verify_mib_ns),
+        (Step::InnodbStatement, cfg.innodb_statement_ns),
+        (Step::InnodbPage, cfg.innodb_page_ns),
+        (Step::InnodbCommit, cfg.innodb_commit_ns),
+    ] {
+        cost_ns[step as usize] = ns;
+    }
+    Some(CpuConfig {
+        cores: cfg.cores,
+        little: cfg.little_cores,
+        little_speed: cfg.little_speed,
+        cost_ns,
+    })
+}
+
 impl CpuRun {
     /// The model of `cfg` for `sources` threads; None when it is off.
     pub fn new(cfg: &HostCpuConfig, sources: usize) -> Option<CpuRun> {
-        if cfg.is_off() {
-            return None;
-        }
-        let mut cost_ns = [0u64; STEPS];
-        for (step, ns) in [
-            (Step::Syscall, cfg.syscall_ns),
-            (Step::PageCopy, cfg.page_copy_ns),
-            (Step::BlockSubmit, cfg.block_submit_ns),
-            (Step::Completion, cfg.completion_ns),
-            (Step::F2fsWrite, cfg.f2fs_write_ns),
-            (Step::F2fsFsync, cfg.f2fs_fsync_ns),
-            (Step::F2fsNode, cfg.f2fs_node_ns),
-            (Step::F2fsCheckpoint, cfg.f2fs_checkpoint_ns),
-            (Step::Ext4Write, cfg.ext4_write_ns),
-            (Step::Ext4Fsync, cfg.ext4_fsync_ns),
-            (Step::Ext4Commit, cfg.ext4_commit_ns),
-            (Step::Ext4JournalBlock, cfg.ext4_journal_block_ns),
-            (Step::SqliteTxn, cfg.sqlite_txn_ns),
-            (Step::SqlitePage, cfg.sqlite_page_ns),
-            (Step::AppVerify, cfg.verify_mib_ns),
-            (Step::InnodbStatement, cfg.innodb_statement_ns),
-            (Step::InnodbPage, cfg.innodb_page_ns),
-            (Step::InnodbCommit, cfg.innodb_commit_ns),
-        ] {
-            cost_ns[step as usize] = ns;
-        }
-        let model = CpuConfig {
-            cores: cfg.cores,
-            little: cfg.little_cores,
-            little_speed: cfg.little_speed,
-            cost_ns,
-        };
+        let model = cpu_model(cfg)?;
         Some(CpuRun {
             cpu: HostCpu::new(model, sources),
             splits: vec![Split::default(); sources],

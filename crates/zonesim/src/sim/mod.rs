@@ -26,6 +26,7 @@ mod spec;
 pub mod sweep;
 pub mod sysbench;
 
+pub use host_cpu::cpu_model;
 pub use power::PowerOff;
 pub use precondition::Precondition;
 pub use report::{assemble, RunRecord};
