@@ -6,7 +6,7 @@
 use super::conzone_common::run;
 use super::ExpOptions;
 use zonesim::config::fs::FsConfig;
-use zonesim::config::DeviceConfig;
+use zonesim::config::{DeviceConfig, HostCpuConfig};
 use zonesim::error::Result;
 use zonesim::sim::Precondition;
 use zonesim::stats::Report;
@@ -17,6 +17,17 @@ pub const ZUFS_NS: usize = 1;
 pub const GIB: u64 = 1 << 30;
 /// `zufs-2026`'s zone capacity: one 1,056 MiB superblock (§4.1).
 pub const ZONE_BYTES: u64 = 1056 << 20;
+
+/// The host of the paper's phone (§5.1: a Google Pixel 10 Pro, Android kernel 6.6): its
+/// Tensor G5 has 8 cores (one Cortex-X4, five Cortex-A725, two Cortex-A520: the two little);
+/// the step costs are `[host.cpu]`'s defaults (docs/host-cpu.md).
+pub fn phone_host() -> HostCpuConfig {
+    HostCpuConfig {
+        cores: 8,
+        little_cores: 2,
+        ..HostCpuConfig::default()
+    }
+}
 
 /// fio threads and per-thread queue depth of the paper's random-read runs (§5.2).
 const THREADS: u32 = 4;

@@ -38,7 +38,7 @@ fn a_file_in_one_extent_reads_in_max_bio_requests() {
         ..FsConfig::default()
     };
     let mut rig = FsRig::new(&cfg, &fs, 1).unwrap();
-    let s = install_and_read(&mut rig, "t", 2, 4 << 20, ALONE).unwrap();
+    let s = install_and_read(&mut rig, "t", 2, 4 << 20, ALONE, None).unwrap();
     assert_eq!(s.extents, 2);
     assert_eq!((s.reads.requests, s.reads.bins[4]), (8, 8));
     assert!(s.read_s > 0.0);
@@ -54,8 +54,8 @@ fn a_concurrent_writer_splits_files_at_writeback_chunks() {
         ext: ".jpg",
         other_bytes: Some(OTHER_BYTES),
     };
-    let s = install_and_read(&mut rig, "p", 3, PHOTO_FILE, how).unwrap();
+    let s = install_and_read(&mut rig, "p", 3, PHOTO_FILE, how, None).unwrap();
     assert_eq!((s.files, s.extents), (3, 6));
-    let alone = install_and_read(&mut rig, "q", 3, PHOTO_FILE, ALONE).unwrap();
+    let alone = install_and_read(&mut rig, "q", 3, PHOTO_FILE, ALONE, None).unwrap();
     assert_eq!(alone.extents, 3);
 }
