@@ -172,6 +172,48 @@ mod tests {
         RigCpu::new(&cfg).unwrap()
     }
 
+    /// Fsync'd 4 KiB writes in a closed loop on the block form with its SLC cache written back
+    /// when idle: with no host time the device never idles and nothing is written back; on the
+    /// cores each call leaves the device idle for its host steps and the write-back runs there.
+    #[test]
+    fn host_time_lets_the_write_back_run_in_the_gaps() {
+        use crate::conzone_common::with_slc_cache;
+        use crate::fs_common::{writeback_pages, WRITEBACK_CHECKED};
+        use zonesim::config::SlcPolicy;
+        let written_back = |on: bool| {
+            let (mut cfg, _) = fs_device(true, true).unwrap();
+            with_slc_cache(&mut cfg, SlcPolicy::Bypass).unwrap();
+            WRITEBACK_CHECKED.apply(&mut cfg).unwrap();
+            let fs = FsConfig {
+                meta_namespace: Some(0),
+                main_namespace: Some(ZONED_NS),
+                ..FsConfig::default()
+            };
+            let mut r = FsRig::new(&cfg, &fs, 1).unwrap();
+            let f = r.create("t", "f").unwrap();
+            let mut c = on.then(|| {
+                RigCpu::new(&HostCpuConfig {
+                    cores: 2,
+                    ..HostCpuConfig::default()
+                })
+                .unwrap()
+            });
+            for i in 0..2_000u64 {
+                let call = |fs: &mut F2fs| {
+                    fs.write(f, (i % 64) * 4096, 4096, false).unwrap();
+                    fs.fsync(f, true);
+                };
+                match c.as_mut() {
+                    None => r.op(0, call),
+                    Some(c) => c.op(&mut r, call, |_| Burst::of(Step::Syscall)),
+                }
+            }
+            writeback_pages(&r.dev, ZONED_NS)
+        };
+        assert_eq!(written_back(false), 0);
+        assert!(written_back(true) > 0);
+    }
+
     #[test]
     fn off_is_none() {
         assert!(RigCpu::new(&HostCpuConfig::default()).is_none());
