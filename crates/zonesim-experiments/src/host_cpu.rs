@@ -214,6 +214,52 @@ mod tests {
         assert!(written_back(true) > 0);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+        /// Any sequence of buffered or direct writes, reads and fdatasyncs on one thread, with
+        /// any step costs: each call's time is its host time plus its wait for the device, the
+        /// clock never goes back, and a call costs at least its own steps.
+        #[test]
+        fn calls_split_into_host_and_device_time(
+            calls in proptest::collection::vec((0u8..4, 1u64..64, 0u64..256), 1..60),
+            syscall in 0u64..5_000,
+            copy in 0u64..3_000,
+            submit in 0u64..5_000,
+            completion in 0u64..8_000,
+        ) {
+            let mut r = rig();
+            let f = r.create("t", "f").unwrap();
+            let cfg = HostCpuConfig {
+                cores: 2,
+                syscall_ns: syscall,
+                page_copy_ns: copy,
+                block_submit_ns: submit,
+                completion_ns: completion,
+                ..HostCpuConfig::default()
+            };
+            let mut c = RigCpu::new(&cfg).unwrap();
+            for (kind, blocks, at) in calls {
+                let (t0, h0, io0) = (r.now, c.host_ns, c.io_ns);
+                let (off, len) = (at * 4096, blocks * 4096);
+                c.op(
+                    &mut r,
+                    |fs| match kind {
+                        0 => drop(fs.write(f, off, len, false)),
+                        1 => drop(fs.write(f, off, len, true)),
+                        2 => fs.read(f, off, len),
+                        _ => fs.fsync(f, true),
+                    },
+                    |_| Burst::of(Step::Syscall),
+                );
+                let (host, io) = (c.host_ns - h0, c.io_ns - io0);
+                proptest::prop_assert!(r.now >= t0);
+                proptest::prop_assert_eq!(r.now.since(t0), host + io);
+                proptest::prop_assert!(host >= syscall);
+            }
+            proptest::prop_assert!(c.cpu.check().is_ok());
+        }
+    }
+
     #[test]
     fn off_is_none() {
         assert!(RigCpu::new(&HostCpuConfig::default()).is_none());
