@@ -19,7 +19,8 @@
 //!   restored, potentially altering their dispatch order" (Zoned UFS §3.3, §4.3).
 //! - `wait`: synchronous ungating (Zoned UFS §4.3, its reference [8]: "the driver waits until
 //!   the clocks are fully restored before dispatching requests to the device"): every request
-//!   dispatched before `awake_at` reaches the device then, in dispatch order.
+//!   dispatched before `awake_at` reaches the device then, in dispatch order; one dispatched
+//!   while some are still held (at `awake_at` itself) queues behind them.
 //!
 //! Off (`power.clock_gating = "off"`) the run holds no `ClockGating`: one `Option` test where a
 //! request leaves the host and one where an idle gap ends.
@@ -38,6 +39,8 @@ pub(super) struct ClockGating {
     awake_at: SimTime,
     /// Requests requeued (`requeue`) or held (`wait`) because the clocks were not on.
     pub held: u64,
+    /// Held requests not yet dispatched again (`wait`: later ones queue behind them).
+    waiting: u64,
 }
 
 impl ClockGating {
@@ -53,6 +56,7 @@ impl ClockGating {
             requeue_delay_ns: SimTime::from_us(cfg.host.requeue_delay_us).ns(),
             awake_at: SimTime::ZERO,
             held: 0,
+            waiting: 0,
         })
     }
 
@@ -72,15 +76,21 @@ impl ClockGating {
     /// now), else when it reaches the device.
     #[inline]
     pub fn dispatch(&mut self, now: SimTime) -> Option<SimTime> {
-        if now >= self.awake_at {
+        if now >= self.awake_at && (self.requeue || self.waiting == 0) {
             return None;
         }
         self.held += 1;
-        Some(if self.requeue {
-            self.awake_at + self.requeue_delay_ns
-        } else {
-            self.awake_at
-        })
+        if self.requeue {
+            return Some(self.awake_at + self.requeue_delay_ns);
+        }
+        self.waiting += 1;
+        Some(self.awake_at.max(now))
+    }
+
+    /// A request this held is dispatched again now (it passes without a second check).
+    #[inline]
+    pub fn released(&mut self) {
+        self.waiting = self.waiting.saturating_sub(u64::from(!self.requeue));
     }
 }
 
@@ -130,33 +140,54 @@ mod tests {
         g.woken(us(120.0));
         assert_eq!(g.dispatch(us(100.0)), Some(us(120.0)));
         assert_eq!(g.dispatch(us(110.0)), Some(us(120.0)));
+        // At 120 µs, before the two held ones went: behind them.
+        assert_eq!(g.dispatch(us(120.0)), Some(us(120.0)));
+        for _ in 0..3 {
+            g.released();
+        }
         assert_eq!(g.dispatch(us(121.0)), None);
-        assert_eq!(g.held, 2);
+        assert_eq!(g.held, 3);
     }
 
     proptest! {
-        /// Whatever the dispatch times, a held request never reaches the device before the
-        /// clocks are on, a requeued one never before the rerun, and a request dispatched once
-        /// they are on is never held.
+        /// Dispatches in time order, the held ones released when they reach the device: none
+        /// reaches it before the clocks are on (a requeued one not before the rerun), none
+        /// dispatched once they are on and nothing is held is held, and with `wait` the
+        /// requests reach the device in dispatch order.
         #[test]
         fn never_before_the_clocks(
             awake in 0u64..1_000_000,
             delay in 0u64..100_000,
-            times in proptest::collection::vec(0u64..2_000_000, 1..50),
+            mut times in proptest::collection::vec(0u64..2_000_000, 1..50),
             requeue in any::<bool>(),
         ) {
+            times.sort_unstable();
             let mode = if requeue { Mode::Requeue } else { Mode::Wait };
             let mut g = gating(mode, delay as f64 / 1e3);
             g.woken(SimTime(awake));
-            let mut held = 0;
+            let (mut held, mut pending, mut last) = (0, Vec::new(), 0);
             for t in times {
+                // The engine dispatches the held ones again at their time, before `t`.
+                pending.retain(|&at: &u64| {
+                    let gone = at <= t;
+                    if gone {
+                        g.released();
+                    }
+                    !gone
+                });
                 match g.dispatch(SimTime(t)) {
-                    None => prop_assert!(t >= awake),
+                    None => {
+                        prop_assert!(t >= awake);
+                        last = last.max(t);
+                    }
                     Some(at) => {
                         held += 1;
-                        prop_assert!(t < awake);
                         let extra = if requeue { g.requeue_delay_ns } else { 0 };
-                        prop_assert_eq!(at, SimTime(awake + extra));
+                        prop_assert_eq!(at, SimTime(awake + extra).max(SimTime(t)));
+                        if !requeue {
+                            prop_assert!(at.0 >= last, "a held request overtaken");
+                        }
+                        pending.push(at.0);
                     }
                 }
             }

@@ -330,7 +330,10 @@ impl HostPath {
         slot: u32,
     ) {
         let h = self.unpark(slot);
-        self.submit(dev, events, now, h);
+        if let Some(g) = &mut self.gating {
+            g.released();
+        }
+        self.leave_host(dev, events, now, h);
     }
 
     /// `Ev::Resume`: the device continues request `r`, parked as `token` (a read that waited
@@ -545,6 +548,12 @@ impl HostPath {
             events.push(at, Ev::Submit { slot });
             return;
         }
+        self.leave_host(dev, events, now, h);
+    }
+
+    /// The request leaves the host past the clocks (see `submit`).
+    #[inline(always)]
+    fn leave_host(&mut self, dev: &mut Device, events: &mut EventQueue<Ev>, now: SimTime, h: Held) {
         let Some(sched) = &mut self.sched else {
             self.reach_device(dev, events, now, h, false);
             return;
