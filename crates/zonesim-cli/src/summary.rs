@@ -173,7 +173,8 @@ pub fn render(cfg: &DeviceConfig, workload: &str, r: &Report) -> String {
     out
 }
 
-/// The `power` section in two lines: the cut (what was lost, recovery), then energy and states.
+/// The `power` section in two lines: the cut (what was lost, recovery), then energy and states
+/// (and, with `power.clock_gating` on, a third: gatings and what they requeued or held).
 fn power_lines(out: &mut String, p: &zonesim::stats::power::PowerReport, cut: Option<u64>) {
     if let (Some(at), Some(lost)) = (p.cut_at_us, p.lost_acknowledged_writes) {
         let _ = writeln!(
@@ -198,4 +199,11 @@ fn power_lines(out: &mut String, p: &zonesim::stats::power::PowerReport, cut: Op
         s.clock_gated_us / 1e3,
         s.hibern8_us / 1e3
     );
+    if let (Some(g), Some(rq), Some(w)) = (s.gatings, s.requeues, s.ungate_waits) {
+        let _ = writeln!(
+            out,
+            "clock gating: {g} gatings, {} ungates, {} hibern8 exits; {rq} requests requeued, {w} waited for the clocks",
+            s.ungates, s.hibern8_exits
+        );
+    }
 }

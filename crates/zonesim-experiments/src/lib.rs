@@ -218,7 +218,7 @@ pub fn all() -> Vec<Experiment> {
         },
         Experiment {
             name: "zufs-ordering",
-            title: "ZUFS §3.3: QD 32 sequential zoned writes with requeueing, with / without zone write locking, and zone append",
+            title: "ZUFS §3.3: sequential zoned writes requeued by UFS clock gating, with / without zone write locking, zone append and synchronous ungating",
             run: zufs_ordering::run_exp,
         },
     ]

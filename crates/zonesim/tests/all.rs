@@ -4,6 +4,7 @@
 //! fails when a file is added without its `mod` line (with `autotests = false` Cargo would not
 //! build it at all).
 
+mod clock_gating;
 mod common;
 mod config_keys;
 mod correctness;

@@ -113,7 +113,9 @@ fn conventional() -> Value {
 /// A power cut mid-write (the `power` section with its loss, recovery, states and energy;
 /// `sim.requests_cut`).
 fn power_cut() -> Value {
-    let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64"]);
+    // With clock gating on the dispatch path (`power.states.{gatings, requeues, ...}`).
+    let sets = ["nand.blocks_per_plane=64", "power.clock_gating=requeue"];
+    let cfg = device("ufs-conventional", &sets);
     let wl = jobs("[w]\nrw=randwrite\nbs=4k\niodepth=32\nnumber_ios=2000\n");
     let opts = RunOptions {
         seed: 1,

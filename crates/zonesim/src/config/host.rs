@@ -66,10 +66,12 @@ section! {
         pub zone_write_lock: bool = true, free();
         /// Probability that a dispatched zoned write is requeued (UFS clock gating, ZUFS
         /// §3.3) and reaches the device `requeue_delay_us` later, overtaken by the writes
-        /// after it.
+        /// after it: the abstract stand-in for `power.clock_gating = "requeue"`, which
+        /// requeues what idle gaps leave to be requeued (not both: refused).
         pub requeue_probability: f64 = 0.0, float(0.0, 0.99);
         /// How long a requeued write waits before it is dispatched again (clock ungating;
-        /// chosen).
+        /// chosen); with `power.clock_gating = "requeue"`, from the end of the ungate (the
+        /// block layer's rerun of its queue).
         pub requeue_delay_us: f64 = 50.0, HOST_US;
         /// Commands the device takes at once (UFS task tags: 32); requests beyond wait in the
         /// host scheduler, one FIFO per priority, dispatched by fio `prioclass` / `prio`

@@ -40,7 +40,7 @@ pub use nand::{
     CellTiming, CellType, EccConfig, NandConfig, PageTimes, ProgramScheme, RberModel, Spread,
     TimingTable,
 };
-pub use power::PowerConfig;
+pub use power::{ClockGating, PowerConfig};
 pub use presets::{preset_text, PRESETS};
 pub use zoned::{
     BufferConfig, BufferKind, FlushUnit, NamespaceConfig, NamespaceKind, SchedConfig, SlcConfig,

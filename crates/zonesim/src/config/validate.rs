@@ -26,6 +26,16 @@ impl DeviceConfig {
                 ),
             ));
         }
+        if !self.power.clock_gating.is_off() && self.host.requeue_probability > 0.0 {
+            return Err(Error::config(
+                "host.requeue_probability",
+                format!(
+                    "must be 0 with power.clock_gating = \"{}\": both model the requeues of UFS clock gating (the probability is the abstract stand-in for the mechanism), got {}",
+                    self.power.clock_gating.name(),
+                    self.host.requeue_probability
+                ),
+            ));
+        }
         if let Some(fs) = &self.fs {
             fs.areas(&self.namespace_kinds(), 0)?;
             fs.kernel_knobs()?;

@@ -485,7 +485,14 @@ impl<'d> Engine<'d> {
     /// the device is awake for it.
     fn count_issued(&mut self, now: SimTime, src: u32) -> (u32, SimTime) {
         let awake = match &mut self.power {
-            Some(p) if self.outstanding == 0 => p.wake(now),
+            Some(p) if self.outstanding == 0 => match &mut self.host.gating {
+                // Clock gating on the dispatch path holds or requeues what meets the wake-up.
+                Some(g) => {
+                    g.woken(p.wake(now));
+                    now
+                }
+                None => p.wake(now),
+            },
             _ => now,
         };
         let s = &mut self.sources[src as usize];

@@ -1,13 +1,15 @@
 //! The host path: what a block request meets between its source and the device, in order —
 //! its host submission queue and the controller's fetch (`queues.rs`: `host.queues`,
 //! MCMQ §II), IOTailor's per-zone reshaping of zoned writes (`host::iotailor`, ZMS), the zone
-//! write ordering (`host::order`: zone write locks and requeueing, Zoned UFS §3.3, §4.3) and
-//! the host scheduler in front of the device's tags (`host::sched`, `host.device_tags`) — and,
+//! write ordering (`host::order`: zone write locks and requeueing, Zoned UFS §3.3, §4.3), the
+//! host scheduler in front of the device's tags (`host::sched`, `host.device_tags`) and the
+//! clocks the UFS driver may have gated (`clock_gating.rs`, `power.clock_gating`) — and,
 //! when the device completes it, the release of what it held (a tag, a zone lock, an IOTailor
 //! request). Each stage is a pure model in `zonesim-host`; this room wires them to the device
 //! and the event queue, so a new host stage is a field and a call here, not a change to the
 //! engine (`engine.rs`), which only pops events.
 
+use super::clock_gating::ClockGating;
 use super::engine::Ev;
 use super::queues::HostQueues;
 use super::source::Source;
@@ -157,6 +159,8 @@ pub(super) struct HostPath {
     sched: Option<PrioDispatch<Held>>,
     /// The first write a zoned namespace rejected from a strict source (the run ends).
     pub rejected: Option<Rejected>,
+    /// Clock gating on the dispatch path (`power.clock_gating`, measured run only); None: off.
+    pub gating: Option<ClockGating>,
 }
 
 impl HostPath {
@@ -206,6 +210,7 @@ impl HostPath {
             tailor: Vec::new(),
             sched: (depth > 0).then(|| PrioDispatch::new(depth)),
             rejected: None,
+            gating: None,
         }
     }
 
@@ -315,8 +320,8 @@ impl HostPath {
         self.issue_tailored(dev, events, now, ns);
     }
 
-    /// `Ev::Submit`: a requeued zoned write (slot `slot` of the held requests) reaches the
-    /// device.
+    /// `Ev::Submit`: a requeued request (slot `slot` of the held requests: a zoned write of
+    /// `host.requeue_probability`, or one the gated clocks held back) is dispatched again.
     pub fn on_submit(
         &mut self,
         dev: &mut Device,
@@ -325,7 +330,10 @@ impl HostPath {
         slot: u32,
     ) {
         let h = self.unpark(slot);
-        self.submit(dev, events, now, h);
+        if let Some(g) = &mut self.gating {
+            g.released();
+        }
+        self.leave_host(dev, events, now, h);
     }
 
     /// `Ev::Resume`: the device continues request `r`, parked as `token` (a read that waited
@@ -531,9 +539,21 @@ impl HostPath {
     }
 
     /// The request leaves the host: to the device now, or into the host scheduler when every
-    /// device tag is in use (`host.device_tags`, host/sched.rs).
+    /// device tag is in use (`host.device_tags`, host/sched.rs); while the clocks are gated
+    /// or ungating (`power.clock_gating`) it is held or requeued until they are on.
     #[inline(always)]
     fn submit(&mut self, dev: &mut Device, events: &mut EventQueue<Ev>, now: SimTime, h: Held) {
+        if let Some(at) = self.gating.as_mut().and_then(|g| g.dispatch(now)) {
+            let slot = self.park(h);
+            events.push(at, Ev::Submit { slot });
+            return;
+        }
+        self.leave_host(dev, events, now, h);
+    }
+
+    /// The request leaves the host past the clocks (see `submit`).
+    #[inline(always)]
+    fn leave_host(&mut self, dev: &mut Device, events: &mut EventQueue<Ev>, now: SimTime, h: Held) {
         let Some(sched) = &mut self.sched else {
             self.reach_device(dev, events, now, h, false);
             return;

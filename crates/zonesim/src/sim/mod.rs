@@ -11,6 +11,7 @@
 //!   scenarios on it, step by step;
 //! - `report.rs`: the report, built in one place; `sweep.rs`: grids of runs.
 
+mod clock_gating;
 mod engine;
 mod fio_log;
 pub mod fs;
@@ -228,6 +229,7 @@ pub(crate) fn run_resolved(
     }
     if opts.power_off.is_some() || !eng.dev.cfg.power.is_default() {
         eng.power = Some(Box::new(power::PowerRun::new(&eng.dev.cfg.power, t0)));
+        eng.host.gating = clock_gating::ClockGating::new(&eng.dev.cfg);
     }
     match opts.power_off {
         Some(PowerOff::AtRequest(n)) => eng.cut_after = n,
@@ -261,6 +263,7 @@ pub(crate) fn run_resolved(
     let ordering = eng.host.ordering();
     let iotailor = eng.host.iotailor();
     let dispatch = eng.host.dispatch();
+    let gating = eng.host.gating.take();
     let mut sources = std::mem::take(&mut eng.sources);
     let queue_stats = std::mem::take(&mut eng.host.queues.stats);
     let cpu = eng.cpu.take();
@@ -304,7 +307,7 @@ pub(crate) fn run_resolved(
     }
     let power = power_run.map(|p| {
         let bytes = total.read.bytes + total.write.bytes;
-        p.report(dev, end, cycle.as_ref(), bytes)
+        p.report(dev, end, cycle.as_ref(), bytes, gating.as_ref())
     });
     let mut host = HostReport::from_stats(&total);
     host.queues = queue_stats.iter().map(HostReport::from_stats).collect();

@@ -13,6 +13,7 @@
 //! (u · planes) · tPROG + erased blocks / planes · tBERS) + e_byte · bytes moved, with u the
 //! pages of a word line (a die's multi-plane program or erase draws ICC once, for its time).
 
+use super::clock_gating::ClockGating;
 use crate::config::PowerConfig;
 use crate::device::{Device, PowerCycle};
 use crate::engine::SimTime;
@@ -42,6 +43,8 @@ pub(super) struct PowerRun {
     idle_ns: u64,
     gated_ns: u64,
     hibern8_ns: u64,
+    /// Times the clocks were gated (idle gaps of at least the gating delay).
+    gatings: u64,
 }
 
 impl PowerRun {
@@ -56,6 +59,7 @@ impl PowerRun {
             idle_ns: 0,
             gated_ns: 0,
             hibern8_ns: 0,
+            gatings: 0,
         }
     }
 
@@ -65,10 +69,8 @@ impl PowerRun {
         let Some(since) = self.idle_since.take() else {
             return now;
         };
+        self.count_gap(now.since(since));
         let gap = now.since(since);
-        self.idle_ns += gap.min(self.gate_ns);
-        self.gated_ns += gap.clamp(self.gate_ns, self.h8_ns) - self.gate_ns;
-        self.hibern8_ns += gap.saturating_sub(self.h8_ns);
         let us = if gap >= self.h8_ns {
             self.states.hibern8_exits += 1;
             self.cfg.hibern8_exit_us
@@ -81,25 +83,33 @@ impl PowerRun {
         now + SimTime::from_us(us).ns()
     }
 
+    /// An idle gap of `gap` ns ended: its time by state, and a clock gating if it lasted the
+    /// gating delay.
+    fn count_gap(&mut self, gap: u64) {
+        self.idle_ns += gap.min(self.gate_ns);
+        self.gated_ns += gap.clamp(self.gate_ns, self.h8_ns) - self.gate_ns;
+        self.hibern8_ns += gap.saturating_sub(self.h8_ns);
+        self.gatings += u64::from(gap >= self.gate_ns);
+    }
+
     /// The last request left the device at `now`.
     pub fn sleep(&mut self, now: SimTime) {
         self.idle_since = Some(now);
     }
 
     /// The section at the end of the run (`end`: the last event, or the end of recovery);
-    /// `cycle`: the power cut, if there was one.
+    /// `cycle`: the power cut, if there was one; `gating`: clock gating on the dispatch path,
+    /// when on (its events are reported then).
     pub fn report(
         mut self,
         dev: &Device,
         end: SimTime,
         cycle: Option<&PowerCycle>,
         host_bytes: u64,
+        gating: Option<&ClockGating>,
     ) -> PowerReport {
         if let Some(since) = self.idle_since.take().filter(|_| cycle.is_none()) {
-            let gap = end.since(since);
-            self.idle_ns += gap.min(self.gate_ns);
-            self.gated_ns += gap.clamp(self.gate_ns, self.h8_ns) - self.gate_ns;
-            self.hibern8_ns += gap.saturating_sub(self.h8_ns);
+            self.count_gap(end.since(since));
         }
         let total = end.since(self.start);
         let asleep = self.idle_ns + self.gated_ns + self.hibern8_ns;
@@ -109,6 +119,15 @@ impl PowerRun {
         s.idle_us = self.idle_ns as f64 / 1e3;
         s.clock_gated_us = self.gated_ns as f64 / 1e3;
         s.hibern8_us = self.hibern8_ns as f64 / 1e3;
+        if let Some(g) = gating {
+            s.gatings = Some(self.gatings);
+            let (requeued, waited) = if g.requeues() {
+                (g.held, 0)
+            } else {
+                (0, g.held)
+            };
+            (s.requeues, s.ungate_waits) = (Some(requeued), Some(waited));
+        }
         let states_j = (s.active_us * c.active_w
             + s.idle_us * c.idle_w
             + s.clock_gated_us * c.clock_gated_w

@@ -49,6 +49,18 @@ pub struct PowerStates {
     pub ungates: u64,
     /// Requests that found the link in hibern8 (and paid `power.hibern8_exit_us`).
     pub hibern8_exits: u64,
+    /// Times the clocks were gated: idle gaps of at least `power.clock_gate_after_us`, the
+    /// last one too if the run ends gated (`power.clock_gating` on only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gatings: Option<u64>,
+    /// Requests dispatched while the clocks were gated or ungating and requeued by the block
+    /// layer (`power.clock_gating` on only; 0 with `wait`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requeues: Option<u64>,
+    /// Requests dispatched while the clocks were gated or ungating that waited for them
+    /// (`power.clock_gating` on only; 0 with `requeue`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ungate_waits: Option<u64>,
 }
 
 /// Energy by component, J.
