@@ -19,3 +19,19 @@ mod victim;
 
 pub use stats::GcStats;
 pub use victim::{select_victim, VictimParams};
+
+/// The fewest spare superblocks (beyond the logical space) a page-mapped namespace with
+/// `streams` write streams can run on: GC's blocking reserve of one free superblock per
+/// stream (the conventional FTL's foreground GC collects, blocking, while no more are
+/// free), one to copy a victim's survivors into, and one of margin. Full superblocks hold
+/// at least `(spare - free - open) x slots per superblock` invalid slots (the logical space
+/// fills at most the superblocks it needs), so with one stream and the pool down to its
+/// reserve a whole superblock's worth is invalid and GC always finds a victim that frees
+/// space; with more streams part of that margin sits in the GC streams' open superblocks
+/// (the conventional FTL's property test runs tiny spares to completion).
+/// The foreground threshold is not part of it: it only moves where incremental GC starts,
+/// and below it GC blocks. The wear state uses the same count at run time: when retirements
+/// leave fewer spares the namespace goes read-only (firmware/wear).
+pub fn min_spare_superblocks(streams: u32) -> u64 {
+    streams as u64 + 2
+}
