@@ -198,7 +198,7 @@ fn check_spare_superblocks(cfg: &DeviceConfig, geo: &Geometry) -> Result<()> {
         return Err(Error::config(
             "ftl.overprovisioning",
             format!(
-                "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} ({streams} open streams of placement {} + 1 to copy into + 1 of margin); raise the OP or nand.blocks_per_plane",
+                "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (2 x {streams} open streams of placement {} + 1); raise the OP or nand.blocks_per_plane",
                 cfg.ftl.gc.placement.name(),
             ),
         ));
