@@ -173,6 +173,16 @@ pub fn run(a: BenchArgs) -> Result<()> {
             floor: Floor::NoFlashRead,
         },
         Case {
+            name: "randread-4k-aged",
+            what: "randread-4k with the flash models of docs/nand.md on (nand.variability: a drawn latency per operation; nand.errors: an RBER, ECC and read-retry decision per read): its speed over randread-4k is their cost",
+            device: "ufs-conventional",
+            namespace: 0,
+            pre: "seq",
+            workload: job(RwMode::RandRead, a.ios, 32),
+            sets: &["nand.variability=true", "nand.errors=true"],
+            floor: Floor::No,
+        },
+        Case {
             name: "randwrite-4k-steady",
             what:
                 "4 KiB uniform random writes in GC steady state (after steady precondition), QD 32",

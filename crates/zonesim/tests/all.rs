@@ -33,6 +33,7 @@ mod sysbench;
 mod theory;
 mod timeseries;
 mod timing;
+mod tiny_spare;
 mod trace_replay;
 mod wear_life;
 mod wear_regions;

@@ -18,7 +18,8 @@
 //! - *region size*: a *size*, or `N%` of the target capacity (`N` may have a fraction), or `Nz`
 //!   = N zones of the target.
 //! - *time*: an integer with optional unit `ns`, `us`/`usec`, `ms`/`msec`, `s`/`sec`, `m`/`min`,
-//!   `h`, `d`. A bare number is in seconds (`runtime`) or microseconds (`thinktime`), as in fio.
+//!   `h`, `d`. A bare number is in seconds (`runtime`) or microseconds (`thinktime`), as in fio, or days
+//!   (`age`).
 //! - *bool*: a bare flag means 1; otherwise `0` or `1`.
 //!
 //! ## Supported options (the exact subset)
@@ -43,6 +44,7 @@
 //! | `runtime` | time | none (0 = none) | limit in simulated time (the caller enforces it) |
 //! | `time_based` | bool | `0` | run until `runtime` even when the byte budget is spent; needs `runtime` |
 //! | `thinktime` | time (bare = µs) | `0` | idle time between I/Os (the caller applies it) |
+//! | `age` | time (bare = days), at most 36500 days | `0` | zonesim extension (not fio): before the job starts, the device sits unpowered this long — retention time passes for the flash's error model and the firmware's retention refresh without simulating the time (as a scenario's `age` step; docs/wear.md) |
 //! | `stonewall`, `wait_for_previous` | bool | `0` | wait for earlier jobs to finish first |
 //! | `zonemode` | `none`, `zbd` | `none` | zoned-device mode |
 //! | `max_open_zones` | integer ≥ 0 | `0` (no limit) | zones this job writes concurrently (zbd) |
@@ -282,6 +284,8 @@ pub struct JobSpec {
     pub time_based: bool,
     /// Idle time between I/Os in ns.
     pub thinktime_ns: u64,
+    /// Unpowered time before the job starts in ns (`age`), at most [`MAX_AGE_NS`].
+    pub age_ns: u64,
     pub stonewall: bool,
     pub zonemode: ZoneMode,
     /// 0 = no limit of the job's own.
@@ -312,6 +316,9 @@ pub struct JobSpec {
 
 /// The longest `log_avg_msec` window: one day.
 pub const MAX_LOG_AVG_MSEC: u64 = 86_400_000;
+
+/// The longest `age` a job may ask for: 36500 days (a century, as a scenario's `age` step).
+pub const MAX_AGE_NS: u64 = 36_500 * 86_400 * 1_000_000_000;
 
 /// fio's log options: which logs a job writes, how they are named and averaged.
 #[derive(Debug, Clone, PartialEq)]
@@ -427,6 +434,7 @@ pub fn default_job() -> JobSpec {
         runtime_ns: None,
         time_based: false,
         thinktime_ns: 0,
+        age_ns: 0,
         stonewall: false,
         zonemode: ZoneMode::None,
         max_open_zones: 0,

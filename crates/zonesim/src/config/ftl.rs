@@ -246,7 +246,8 @@ section! {
     #[derive(Debug, Clone)]
     pub struct FtlConfig {
         /// Spare flash: physical = logical x (1 + overprovisioning). Must leave enough spare
-        /// superblocks for GC (`threshold_free_superblocks + streams + 1`).
+        /// superblocks for GC (`2 x streams + 1`; under `threshold_free_superblocks + streams + 1`
+        /// the run warns that the effective spare is small).
         pub overprovisioning: f64, float(0.0, 4.0).open_min();
         /// SRAM for cached map pages (demand-loaded, LRU; DFTL-like): at least one map page
         /// (`nand.page_bytes`).

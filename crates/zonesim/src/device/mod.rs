@@ -479,8 +479,9 @@ impl Device {
     }
 
     /// The device sat unpowered for `ns` at `now` (an `age` step): retention time passes on
-    /// every namespace without events (firmware/wear).
+    /// every namespace without events (firmware/wear) and for the flash's error model.
     pub fn age(&mut self, now: SimTime, ns: u64) {
+        self.nand.age(ns);
         for n in &mut self.namespaces {
             n.age(now, ns);
         }

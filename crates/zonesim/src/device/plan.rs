@@ -17,6 +17,7 @@
 
 use crate::config::{stream_count, DeviceConfig, NamespaceConfig, NamespaceKind};
 use crate::error::{Error, Result};
+use crate::firmware::gc::min_spare_superblocks;
 use crate::interface::zone::ZoneConfig;
 use crate::nand::{Geometry, SLOT_BYTES};
 
@@ -183,20 +184,21 @@ pub fn gc_reserve_superblocks(cfg: &DeviceConfig) -> u64 {
     cfg.ftl.gc.threshold_free_superblocks as u64 + streams as u64 + 1
 }
 
-/// Enough spare superblocks must exist for GC to make progress ([`gc_reserve_superblocks`]).
+/// Enough spare superblocks must exist for GC to make progress ([`min_spare_superblocks`]);
+/// a configuration between that and [`gc_reserve_superblocks`] runs, with the
+/// [`effective_spare_warning`].
 fn check_spare_superblocks(cfg: &DeviceConfig, geo: &Geometry) -> Result<()> {
     let user_sbs = geo.superblocks as u64;
     let logical = geo.logical_pages(cfg.ftl.overprovisioning);
     let needed = logical.div_ceil(geo.slots_per_superblock() as u64);
     let spare = user_sbs.saturating_sub(needed);
     let streams = stream_count(&cfg.ftl.gc);
-    let want = gc_reserve_superblocks(cfg);
+    let want = min_spare_superblocks(streams as u32);
     if spare < want {
         return Err(Error::config(
             "ftl.overprovisioning",
             format!(
-                "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (threshold {} + {streams} open streams of placement {} + 1); raise the OP or nand.blocks_per_plane",
-                cfg.ftl.gc.threshold_free_superblocks,
+                "too small for GC to work: {spare} spare superblocks of {user_sbs}, need at least {want} (2 x {streams} open streams of placement {} + 1); raise the OP or nand.blocks_per_plane",
                 cfg.ftl.gc.placement.name(),
             ),
         ));

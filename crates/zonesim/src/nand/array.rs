@@ -635,6 +635,13 @@ impl NandArray {
         }
     }
 
+    /// The device sat unpowered for `ns`: retention time passes for the error model.
+    pub fn age(&mut self, ns: u64) {
+        if let Some(e) = &mut self.errors {
+            e.age(ns);
+        }
+    }
+
     /// The counters of `nand.errors`, when on.
     pub fn error_counters(&self) -> Option<&ErrorCounters> {
         self.errors.as_deref().map(|e| &e.counters)

@@ -11,7 +11,7 @@
 //!
 //! RBER(c, t, r) = ε + α·c^k + β·c^m·t^n + γ·c^p·r^q
 //!
-//! (c: P/E cycles times `nand.rber.pe_scale`, t: days since erase plus
+//! (c: P/E cycles times [`wear_scale`], t: days since erase plus
 //! `nand.rber.retention_days`, r: reads since erase). A read of `b` bytes covers ⌈b /
 //! codeword⌉ codewords; a codeword's bit errors are Poisson with mean λ = 8·codeword·RBER,
 //! and hard decoding fails when any codeword holds more than `hard_bits`. Then read-retry
@@ -78,6 +78,8 @@ struct BlockAge {
 pub(super) struct ReadErrors {
     draws: DieDraws,
     model: RberModel,
+    /// Model cycles per P/E cycle of a block ([`wear_scale`]).
+    pe_scale: f64,
     ecc: EccConfig,
     blocks: Vec<BlockAge>,
     /// ln(i!) for i ≤ soft_bits + 1 (Poisson tails).
@@ -85,6 +87,9 @@ pub(super) struct ReadErrors {
     pub counters: ErrorCounters,
     /// A host read failed since the last [`ReadErrors::take_host_failure`].
     host_failed: bool,
+    /// Time the device sat unpowered ([`ReadErrors::age`]), ns: the model's clock runs this
+    /// far ahead of the simulation's, so data written before gained that much retention.
+    aged_ns: u64,
 }
 
 impl ReadErrors {
@@ -97,6 +102,7 @@ impl ReadErrors {
         ReadErrors {
             draws: DieDraws::new(seed, SALT, dies),
             model: cfg.nand.rber,
+            pe_scale: wear_scale(cfg),
             ecc,
             blocks: vec![
                 BlockAge {
@@ -111,6 +117,7 @@ impl ReadErrors {
                 ..ErrorCounters::default()
             },
             host_failed: false,
+            aged_ns: 0,
         }
     }
 
@@ -118,7 +125,7 @@ impl ReadErrors {
     #[inline]
     pub fn erased(&mut self, i: usize, at: SimTime) {
         let b = &mut self.blocks[i];
-        b.erased_at = at;
+        b.erased_at = SimTime(at.ns().saturating_add(self.aged_ns));
         b.reads = 0;
     }
 
@@ -129,7 +136,7 @@ impl ReadErrors {
         let m = &self.model;
         let b = &mut self.blocks[i];
         if b.terms_pe != pe {
-            let c = pe as f64 * m.pe_scale;
+            let c = pe as f64 * self.pe_scale;
             b.terms_pe = pe;
             b.wear = m.epsilon + m.alpha * c.powf(m.k);
             b.retention = m.beta * c.powf(m.m);
@@ -149,14 +156,24 @@ impl ReadErrors {
     /// firmware could estimate to reclaim a block before its reads fail).
     pub fn rber(&self, i: usize, pe: u32, now: SimTime) -> f64 {
         let b = &self.blocks[i];
-        let c = pe as f64 * self.model.pe_scale;
+        let c = pe as f64 * self.pe_scale;
         rber_of(&self.model, c, self.days(b, now), b.reads as f64)
     }
 
     /// Days of retention of block `b` at `now`.
     #[inline]
     fn days(&self, b: &BlockAge, now: SimTime) -> f64 {
-        now.ns().saturating_sub(b.erased_at.ns()) as f64 / DAY_NS + self.model.retention_days
+        now.ns()
+            .saturating_add(self.aged_ns)
+            .saturating_sub(b.erased_at.ns()) as f64
+            / DAY_NS
+            + self.model.retention_days
+    }
+
+    /// The device sat unpowered for `ns` (an `age` step): every block's data gains that much
+    /// retention; the blocks erased afterwards start fresh from their erase as always.
+    pub fn age(&mut self, ns: u64) {
+        self.aged_ns = self.aged_ns.saturating_add(ns);
     }
 
     /// Probability that a read of `codewords` codewords at raw bit error rate `rber` holds
@@ -259,6 +276,29 @@ impl ReadErrors {
     }
 }
 
+/// Model P/E cycles per erase of a block: `nand.rber.pe_scale`, and with an endurance rating
+/// (`nand.endurance_pe` = E) also the factor that makes the wear part of the RBER reach the
+/// ECC hard-decision limit at the rating. Cai et al. (Proc. IEEE 2017, §II-C/§III) define a
+/// block's lifetime as the P/E cycles after which its raw bit errors exceed what the ECC
+/// corrects, so the model cycle count c_E that solves ε + α·c_E^k = R_hard, R_hard =
+/// `hard_bits` / (8·`codeword_bytes`), is where a block of this device stands at E:
+///
+/// scale = pe_scale · ((R_hard − ε) / α)^(1/k) / E
+///
+/// A block at its rating then holds `hard_bits` errors per codeword on average (about half
+/// its reads need retry steps and, as retries do not undo wear, a soft decode); reads of
+/// blocks below it retry rarely. Without a rating, or when the model has no wear term or a
+/// fresh block is already past the limit, the scale is `pe_scale` alone.
+pub fn wear_scale(cfg: &DeviceConfig) -> f64 {
+    let (m, e) = (&cfg.nand.rber, cfg.nand.endurance_pe);
+    let hard = cfg.nand.ecc.hard_bits as f64 / (8.0 * cfg.nand.ecc.codeword_bytes as f64);
+    let excess = hard - m.epsilon;
+    if e == 0 || m.alpha <= 0.0 || m.k <= 0.0 || excess <= 0.0 {
+        return m.pe_scale;
+    }
+    m.pe_scale * (excess / m.alpha).powf(1.0 / m.k) / e as f64
+}
+
 /// The model's RBER at `c` (scaled) P/E cycles, `days` of retention and `reads` since erase.
 pub fn rber_of(m: &RberModel, c: f64, days: f64, reads: f64) -> f64 {
     m.epsilon
@@ -308,6 +348,25 @@ mod tests {
             v[i] = v[i - 1] + (i as f64).ln();
         }
         v
+    }
+
+    #[test]
+    fn an_endurance_rating_puts_the_wear_term_at_the_hard_limit() {
+        let sets = |e: u32| vec![format!("nand.endurance_pe={e}"), "nand.errors=true".into()];
+        let plain = crate::load_device("ufs-conventional", &[]).unwrap();
+        assert_eq!(wear_scale(&plain), plain.nand.rber.pe_scale);
+        for e in [40, 3000] {
+            let cfg = crate::load_device("ufs-conventional", &sets(e)).unwrap();
+            let (m, ecc) = (&cfg.nand.rber, &cfg.nand.ecc);
+            let hard = ecc.hard_bits as f64 / (8.0 * ecc.codeword_bytes as f64);
+            let at = |pe: f64| rber_of(m, pe * wear_scale(&cfg), 0.0, 0.0);
+            assert!(
+                (at(e as f64) - hard).abs() < 1e-9 * hard,
+                "{}",
+                at(e as f64)
+            );
+            assert!(at(e as f64 / 2.0) < hard && at(2.0 * e as f64) > hard);
+        }
     }
 
     #[test]

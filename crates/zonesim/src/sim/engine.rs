@@ -318,6 +318,11 @@ impl<'d> Engine<'d> {
                     self.sources[src as usize].refresh_zone_write_pointers(&w);
                 }
             }
+            let age = self.sources[src as usize].age_ns;
+            if age > 0 {
+                // fio `age`: the device sat unpowered before this job (retention passes).
+                self.dev.age(now, age);
+            }
             self.sources[src as usize].start(now);
             if let (Some(h), Some(fj)) = (&mut self.fs, &mut self.sources[src as usize].files) {
                 h.fs.set_now(now.ns());

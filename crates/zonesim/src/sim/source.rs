@@ -222,6 +222,8 @@ pub(super) struct Source {
     pub stonewall: bool,
     pub depth: u32,
     pub thinktime_ns: u64,
+    /// fio job option `age` (a zonesim extension): unpowered time before the job starts, ns.
+    pub age_ns: u64,
     /// fio `prio` / `prioclass`: the source's rank in the host scheduler (host/sched.rs).
     pub prio: crate::host::sched::IoPrio,
     runtime_ns: Option<u64>,
@@ -255,6 +257,7 @@ impl Source {
             stonewall: false,
             depth: depth.max(1),
             thinktime_ns: 0,
+            age_ns: 0,
             prio: crate::host::sched::IoPrio::default(),
             runtime_ns: None,
             time_based: false,
@@ -284,6 +287,7 @@ impl Source {
         let mut s = Source::new(name, Kind::Job(Box::new(gen)), spec.iodepth);
         s.stonewall = spec.stonewall;
         s.thinktime_ns = spec.thinktime_ns;
+        s.age_ns = spec.age_ns;
         s.prio = spec.prio;
         s.runtime_ns = spec.runtime_ns;
         s.time_based = spec.time_based;

@@ -2,7 +2,7 @@
 
 use super::{
     default_job, ContinueOnError, Distribution, JobSpec, RwMode, SizeSpec, WriteHint, ZoneMode,
-    MAX_LOG_AVG_MSEC,
+    MAX_AGE_NS, MAX_LOG_AVG_MSEC,
 };
 use zonesim_core::error::{Error, Result};
 
@@ -270,6 +270,15 @@ fn apply(
             }
         }
         "thinktime" => spec.thinktime_ns = parse_time(key, v()?, NS_PER_US)?,
+        "age" => {
+            spec.age_ns = parse_time(key, v()?, 86_400 * NS_PER_S)?;
+            if spec.age_ns > MAX_AGE_NS {
+                return Err(format!(
+                    "age must be at most 36500 days (36500d), got '{}'",
+                    v()?
+                ));
+            }
+        }
         "stonewall" | "wait_for_previous" => spec.stonewall = parse_bool(key, value)?,
         "zonemode" => {
             spec.zonemode = match v()?.to_ascii_lowercase().as_str() {

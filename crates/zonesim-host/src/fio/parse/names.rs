@@ -8,7 +8,7 @@
 pub const SUPPORTED: &[&str] = &[
     "name", "rw", "readwrite", "bs", "blocksize", "size", "offset", "io_size", "io_limit",
     "number_ios", "loops", "iodepth", "numjobs", "rwmixread", "rwmixwrite", "fsync",
-    "random_distribution", "norandommap", "runtime", "time_based", "thinktime", "stonewall",
+    "random_distribution", "norandommap", "runtime", "time_based", "thinktime", "age", "stonewall",
     "wait_for_previous", "zonemode", "max_open_zones", "zone_reset_threshold",
     "zone_reset_frequency", "zone_append", "prio", "prioclass", "ipu", "continue_on_error",
     "namespace", "write_hint", "ioengine", "direct", "directory", "nrfiles", "filesize",

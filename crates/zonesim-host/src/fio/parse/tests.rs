@@ -174,6 +174,11 @@ fn times() {
     assert_eq!(one("[j]\nthinktime=1s").thinktime_ns, NS_PER_S);
     assert!(err("[j]\nruntime=5 fortnights").contains("runtime must be an integer"));
     assert!(err("[j]\nthinktime=ms").contains("thinktime"));
+    assert_eq!(one("[j]\nage=30").age_ns, 30 * 86_400 * NS_PER_S);
+    assert_eq!(one("[j]\nage=12h").age_ns, 12 * 3_600 * NS_PER_S);
+    assert_eq!(one("[j]").age_ns, 0);
+    assert!(err("[j]\nage=36501").contains("at most 36500 days"));
+    assert!(err("[j]\nage=-1").contains("age must be an integer"));
 }
 
 #[test]

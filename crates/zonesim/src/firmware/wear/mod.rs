@@ -11,8 +11,8 @@
 //! decides whether the superblock goes back to the pool (remapped if a member failed) or is
 //! retired.
 //!
-//! Spares: superblocks in service beyond what the namespace needs (its logical pages, one open
-//! superblock per write stream, one to copy into and one of margin). When a retirement takes
+//! Spares: superblocks in service beyond what the namespace needs (its logical pages and
+//! [`min_spare_superblocks`], the fewest GC can run on, which config validation also asks). When a retirement takes
 //! that below zero the namespace goes read-only: writes are refused and counted, reads go on.
 
 pub mod bad_blocks;
@@ -21,6 +21,7 @@ pub mod reclaim;
 
 use crate::config::{DeviceConfig, WearLeveling};
 use crate::engine::SimTime;
+use crate::firmware::gc::min_spare_superblocks;
 use crate::nand::Geometry;
 use bad_blocks::{BlockTable, Fate};
 use reclaim::Reclaim;
@@ -172,7 +173,8 @@ impl Wear {
             queue: VecDeque::new(),
             doomed: vec![0; sbs as usize],
             failed: vec![0; sbs as usize],
-            need: (logical.div_ceil(slots) + streams as u64 + 2).min(u32::MAX as u64) as u32,
+            need: (logical.div_ceil(slots) + min_spare_superblocks(streams)).min(u32::MAX as u64)
+                as u32,
             idle_ns: SimTime::from_us(f.gc.idle_us).ns(),
             read_only: false,
             factory_bad,
