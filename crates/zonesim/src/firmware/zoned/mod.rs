@@ -26,6 +26,9 @@
 //! - **Mapping** ([`HybridMap`], ConZone §3.3, §6.6): page or hybrid zone/chunk/page entries in
 //!   the shared L2P SRAM; or, with `ftl.mapping = zone`, the ZMT + ZML of Zoned UFS
 //!   ([`ZoneMap`], ZUFS §4.1): one entry per zone in SRAM of its own, never missed.
+//! - **Flash that ages** (`wear.rs`, firmware/wear, ZUFS §4.1): bad blocks, read reclaim and
+//!   static wear levelling move whole zones; a shortfall of blocks takes zones READ_ONLY /
+//!   OFFLINE.
 
 mod check;
 mod flush;
