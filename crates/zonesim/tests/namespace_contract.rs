@@ -579,6 +579,17 @@ kind!(zoned_sub_block, zoned(&["zone.sub_block=true"]));
 kind!(zoned_firmware_cores, zoned(&["firmware.model=cores"]));
 kind!(zoned_aged_nand, zoned(&AGED_NAND));
 kind!(
+    zoned_aged,
+    zoned(&[
+        "ftl.mapping=zone",
+        "nand.endurance_pe=1000",
+        "ftl.read_reclaim=true",
+        "ftl.read_reclaim_reads=4",
+        "ftl.wear_leveling=static",
+        "ftl.wear_leveling_spread=1",
+    ])
+);
+kind!(
     zoned_in_place_updates,
     zoned(&["zone.ipu_budget_bytes=1048576"])
 );

@@ -1,7 +1,8 @@
 //! Flash that ages (firmware/wear, docs/wear.md): a worn device retires blocks, reclaims,
 //! levels wear and goes read-only with every request completed and the invariants checked
 //! throughout; an `age` step queues retention refreshes that idle time carries out; with every
-//! mechanism off the report has none of the new fields; zoned namespaces refuse the keys.
+//! mechanism off the report has none of the new fields; a zoned namespace remaps whole zones and
+//! takes zones READ_ONLY / OFFLINE; sub-block zones refuse the keys.
 
 use crate::common::{device, jobs, run};
 use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
@@ -110,14 +111,63 @@ fn an_age_step_queues_refreshes_that_idle_time_runs() {
 }
 
 #[test]
-fn zoned_namespaces_refuse_the_wear_keys() {
+fn sub_block_zones_refuse_the_wear_keys() {
     for key in ["nand.endurance_pe=100", "ftl.wear_leveling=dynamic"] {
-        let e = zonesim::config::DeviceConfig::load("conzone-paper", &[key.into()])
+        let sets = [key.into(), "zone.sub_block=true".into()];
+        let e = zonesim::config::DeviceConfig::load("conzone-paper", &sets)
             .err()
             .unwrap_or_else(|| panic!("{key} accepted"));
-        assert!(
-            e.to_string().contains("conventional namespaces only"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("zone.sub_block"), "{e}");
     }
+}
+
+/// The small zoned test device with the zone map (ZUFS) and every wear mechanism on: the
+/// worked example of docs/wear.md.
+fn worn_zoned(sets: &[&str]) -> zonesim::config::DeviceConfig {
+    let mut all = vec![
+        "ftl.mapping=zone",
+        "nand.endurance_pe=12",
+        "nand.factory_bad_fraction=0.03",
+        "ftl.read_reclaim=true",
+        "ftl.read_reclaim_reads=40",
+        "ftl.wear_leveling=static",
+        "ftl.wear_leveling_spread=1",
+    ];
+    all.extend_from_slice(sets);
+    crate::common::small_zoned(&all)
+}
+
+#[test]
+fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
+    let cfg = worn_zoned(&[]);
+    // Writes to the zone OFFLINE from format are refused and counted.
+    let wl = jobs(
+        "[w]\nrw=randrw\nrwmixread=60\nbs=16k\nzonemode=zbd\niodepth=4\nio_size=600m\n\
+         continue_on_error=write\n",
+    );
+    let opts = RunOptions {
+        seed: 1,
+        precondition: Precondition::None,
+        namespace: 1,
+        check_invariants: true,
+        ..RunOptions::default()
+    };
+    let r = zonesim::RunSpec::new(cfg.clone(), wl.clone())
+        .options(opts.clone())
+        .run()
+        .unwrap();
+    assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
+    let w = wear(&r);
+    let n = |k: &str| w[k].as_u64().unwrap_or_else(|| panic!("{k} in {w}"));
+    assert!(n("factory_bad_blocks") > 0, "{w}");
+    assert!(n("reclaim_moves") > 0, "{w}");
+    assert!(n("wear_leveling_moves") > 0, "{w}");
+    assert!(n("program_failures") > 0, "{w}");
+    let ns = serde_json::to_value(&r.device.namespaces[1]).unwrap();
+    let conds = &ns["zone_conditions"];
+    assert!(conds["OFFLINE"].as_u64().unwrap_or(0) > 0, "{conds}");
+    assert!(conds["READ_ONLY"].as_u64().unwrap_or(0) > 0, "{conds}");
+    assert!(w["spare_superblocks"].as_i64().unwrap() >= 0, "{w}");
+    let again = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    assert_eq!(r.deterministic_json(), again.deterministic_json());
 }

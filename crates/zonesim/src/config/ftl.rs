@@ -290,7 +290,7 @@ section! {
         // keep these last.
         /// Relocate a superblock whose most-read block passed `read_reclaim_reads` reads since
         /// its erase (read disturb), or whose data is older than `retention_refresh_days`
-        /// (retention). Conventional namespaces only.
+        /// (retention); on a zoned namespace the zone moves whole (not with `zone.sub_block`).
         #[serde(skip_serializing_if = "super::declare::is_false")]
         pub read_reclaim: bool = false, free();
         /// Reads of one block since its erase that trigger read reclaim. Default: 100,000,
@@ -303,7 +303,7 @@ section! {
         pub retention_refresh_days: f64 = DEFAULT_REFRESH_DAYS, float(0.001, 36500.0).unit("days");
         /// `dynamic`: a new superblock is the free one erased least; `static`: also move the
         /// data off the least-erased full superblock when the erase-count spread passes
-        /// `wear_leveling_spread`. Conventional namespaces only.
+        /// `wear_leveling_spread` (on a zoned namespace: move its zone whole, docs/wear.md).
         #[serde(skip_serializing_if = "WearLeveling::is_off")]
         pub wear_leveling: WearLeveling = WearLeveling::Off, free();
         /// Erase-count spread (max - min over the superblocks in service) that starts a static
@@ -314,7 +314,7 @@ section! {
 }
 
 choice! {
-    /// Wear levelling of a conventional namespace (`ftl.wear_leveling`).
+    /// Wear levelling (`ftl.wear_leveling`).
     #[derive(Default)]
     /// (`off` is listed last: a key left at its default stays out of the serialized config.)
     pub enum WearLeveling {

@@ -199,7 +199,7 @@ section! {
         // Wear-out and bad blocks (firmware/wear, docs/wear.md): keep these last.
         /// Rated program/erase cycles of a block, the scale of its Weibull wear-out
         /// (`endurance_shape`): grown bad blocks appear as erase counts approach it. 0: blocks
-        /// never wear out. Conventional namespaces only.
+        /// never wear out. Zoned namespaces: not with `zone.sub_block`.
         #[serde(skip_serializing_if = "super::declare::is_zero_u32")]
         pub endurance_pe: u32 = 0, int(0, 1 << 24).unit("P/E cycles");
         /// Weibull shape of block wear-out (the scale is `endurance_pe`): the larger, the more
@@ -207,8 +207,8 @@ section! {
         #[serde(skip_serializing_if = "is_default_shape")]
         pub endurance_shape: f64 = DEFAULT_ENDURANCE_SHAPE, float(1.0, 20.0);
         /// Share of blocks bad from the factory, drawn from the seed and never used: a
-        /// superblock's bad member is replaced by a spare block of the same plane.
-        /// Conventional namespaces only.
+        /// superblock's bad member is replaced by a spare block of the same plane (zoned
+        /// namespaces: zones without blocks are OFFLINE; not with `zone.sub_block`).
         #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
         pub factory_bad_fraction: f64 = 0.0, float(0.0, 0.1);
         // Flash that ages, NAND side (docs/nand.md): latency variability, program scheme,

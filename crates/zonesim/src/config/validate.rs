@@ -198,8 +198,8 @@ impl DeviceConfig {
         self.validate_zufs(zoned, unit)
     }
 
-    /// Bad blocks, reclaim and wear levelling (firmware/wear) are modelled in the FTL that
-    /// allocates superblocks, the conventional one: a zoned namespace refuses them.
+    /// Bad blocks, reclaim and wear levelling (firmware/wear): a zoned namespace remaps whole
+    /// zones of superblocks, so sub-block zones refuse them.
     fn validate_wear(&self, zoned: bool) -> Result<()> {
         let (n, f) = (&self.nand, &self.ftl);
         let on = [
@@ -212,9 +212,9 @@ impl DeviceConfig {
             ),
         ];
         match on.iter().find(|(_, on)| *on) {
-            Some((key, _)) if zoned => Err(Error::config(
+            Some((key, _)) if zoned && self.zone.sub_block => Err(Error::config(
                 *key,
-                "is modelled on conventional namespaces only; the device has a zoned namespace",
+                "is modelled on zones of whole superblocks; it conflicts with zone.sub_block = true",
             )),
             _ => Ok(()),
         }

@@ -269,6 +269,7 @@ impl Device {
                         slc_geo,
                         units_per_zone,
                         sub_block,
+                        seed.wrapping_add(i as u64),
                     )));
                 }
             }

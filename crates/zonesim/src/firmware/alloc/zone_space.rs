@@ -31,6 +31,9 @@ pub struct ZoneSpace {
     free: VecDeque<u32>,
     total_units: u32,
     zone_units: Vec<u32>,
+    /// Wear of each unit when allocation prefers the least-worn free unit (dynamic wear
+    /// levelling, firmware/wear); None: the FIFO pool.
+    keys: Option<Vec<u32>>,
 }
 
 impl ZoneSpace {
@@ -61,6 +64,7 @@ impl ZoneSpace {
             free: (0..total).collect(),
             total_units: total,
             zone_units: vec![NO_UNIT; zones as usize * units_per_zone as usize],
+            keys: None,
             geo,
         }
     }
@@ -105,11 +109,107 @@ impl ZoneSpace {
         debug_assert!(!self.is_allocated(z));
         let base = (z * self.units_per_zone) as usize;
         for k in 0..self.units_per_zone as usize {
-            self.zone_units[base + k] = self
-                .free
-                .pop_front()
-                .expect("regular-flash pool sized for every zone");
+            self.zone_units[base + k] = self.take_free();
         }
+    }
+
+    /// One unit from the pool: the oldest, or with wear keys the least-worn (oldest of ties).
+    fn take_free(&mut self) -> u32 {
+        let at = match &self.keys {
+            None => 0,
+            Some(keys) => (0..self.free.len())
+                .min_by_key(|&i| keys[self.free[i] as usize])
+                .unwrap_or(0),
+        };
+        self.free
+            .remove(at)
+            .expect("regular-flash pool sized for every zone")
+    }
+
+    /// Allocation prefers the least-worn free unit from now on (dynamic wear levelling).
+    pub fn level_by(&mut self, keys: Vec<u32>) {
+        self.keys = Some(keys);
+    }
+
+    /// The wear key of unit `u` changed.
+    pub fn set_key(&mut self, u: u32, key: u32) {
+        if let Some(k) = &mut self.keys {
+            k[u as usize] = key;
+        }
+    }
+
+    /// Slots of one allocation unit.
+    #[inline]
+    pub fn unit_slots(&self) -> u32 {
+        self.unit_slots
+    }
+
+    /// Units of one zone's span.
+    pub fn units_per_zone(&self) -> u32 {
+        self.units_per_zone
+    }
+
+    /// The allocation units of zone `z`'s span ([`NO_UNIT`] each if none).
+    pub fn units_of(&self, z: u32) -> &[u32] {
+        let base = (z * self.units_per_zone) as usize;
+        &self.zone_units[base..base + self.units_per_zone as usize]
+    }
+
+    /// Unit `u` leaves the pool for good (retired before its first use).
+    pub fn withdraw(&mut self, u: u32) {
+        self.free.retain(|&f| f != u);
+    }
+
+    /// Give zone `z`'s span fresh units from the pool (a whole-zone remap, firmware/wear);
+    /// returns the old units, which the caller erases and returns or retires. None if the
+    /// pool holds fewer than a span.
+    pub fn remap(&mut self, z: u32) -> Option<Vec<u32>> {
+        if self.free.len() < self.units_per_zone as usize || !self.is_allocated(z) {
+            return None;
+        }
+        let old = self.units_of(z).to_vec();
+        let base = (z * self.units_per_zone) as usize;
+        for k in 0..self.units_per_zone as usize {
+            self.zone_units[base + k] = self.take_free();
+        }
+        Some(old)
+    }
+
+    /// Return an erased unit to the pool.
+    pub fn give_back(&mut self, u: u32) {
+        self.free.push_back(u);
+    }
+
+    /// The zone owning each unit ([`NO_UNIT`]: free or out of service).
+    pub fn owners(&self) -> Vec<u32> {
+        let mut o = vec![NO_UNIT; self.total_units as usize];
+        for (i, &u) in self.zone_units.iter().enumerate() {
+            if u != NO_UNIT {
+                o[u as usize] = i as u32 / self.units_per_zone;
+            }
+        }
+        o
+    }
+
+    /// The allocation unit holding zone offset `off` and the slot within it (superblock
+    /// units).
+    #[inline]
+    pub fn unit_at(&self, z: u32, off: u32) -> (u32, u32) {
+        let base = (z * self.units_per_zone) as usize;
+        (
+            self.zone_units[base + (off / self.unit_slots) as usize],
+            off % self.unit_slots,
+        )
+    }
+
+    /// Physical page of zone offset `off` in the span `units` (superblock units): where a
+    /// zone's data sat before a remap.
+    #[inline]
+    pub fn locate_in(&self, units: &[u32], off: u32) -> FlashPage {
+        self.geo.page_of(
+            units[(off / self.unit_slots) as usize],
+            off % self.unit_slots,
+        )
     }
 
     /// Physical page of zone offset `off`.
@@ -148,29 +248,41 @@ impl ZoneSpace {
             if u == NO_UNIT {
                 continue;
             }
-            if self.sub_block {
-                let lane = u % self.lanes;
-                let t = nand.erase_plane(
-                    now,
-                    lane % self.geo.dies,
-                    lane / self.geo.dies,
-                    self.geo.first_block + u / self.lanes,
-                    self.geo.cell,
-                    OpClass::HostWrite,
-                );
-                done = done.max(t);
-            } else {
-                let block = self.geo.first_block + u;
-                let t = nand.erase_superblock(now, block, self.geo.cell, OpClass::HostWrite);
-                done = done.max(t);
-            }
+            done = done.max(self.erase(nand, u, now, OpClass::HostWrite));
             self.free.push_back(u);
         }
         done
     }
 
-    /// Pool and zone spans partition the units.
-    pub fn check(&self) -> Result<(), String> {
+    /// Zone `z` gives up its span (its units, for the caller to erase): it is unallocated.
+    pub fn take_span(&mut self, z: u32) -> Vec<u32> {
+        let base = (z * self.units_per_zone) as usize;
+        let span = &mut self.zone_units[base..base + self.units_per_zone as usize];
+        let units = span.iter().copied().filter(|&u| u != NO_UNIT).collect();
+        span.fill(NO_UNIT);
+        units
+    }
+
+    /// Erase allocation unit `u` from `now`; returns when the erase completes.
+    pub fn erase(&self, nand: &mut NandArray, u: u32, now: SimTime, class: OpClass) -> SimTime {
+        if self.sub_block {
+            let lane = u % self.lanes;
+            nand.erase_plane(
+                now,
+                lane % self.geo.dies,
+                lane / self.geo.dies,
+                self.geo.first_block + u / self.lanes,
+                self.geo.cell,
+                class,
+            )
+        } else {
+            let block = self.geo.first_block + u;
+            nand.erase_superblock(now, block, self.geo.cell, class)
+        }
+    }
+
+    /// Pool and zone spans partition the units (`out(u)`: out of service, in neither).
+    pub fn check(&self, out: impl Fn(u32) -> bool) -> Result<(), String> {
         let mut seen = vec![false; self.total_units as usize];
         for &u in self.free.iter().chain(self.zone_units.iter()) {
             if u == NO_UNIT {
@@ -180,9 +292,69 @@ impl ZoneSpace {
                 return Err(format!("regular allocation unit {u} owned twice"));
             }
         }
-        if let Some(u) = seen.iter().position(|s| !s) {
-            return Err(format!("regular allocation unit {u} lost"));
+        for (u, &s) in seen.iter().enumerate() {
+            match (s, out(u as u32)) {
+                (false, false) => return Err(format!("regular allocation unit {u} lost")),
+                (true, true) => return Err(format!("retired allocation unit {u} in use")),
+                _ => {}
+            }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Allocation, whole-zone remaps, releases and retirements (firmware/wear) keep the
+        /// pool and the spans a partition of the units in service; a remap gives a zone a
+        /// span disjoint from the one it leaves.
+        #[test]
+        fn remaps_and_retirements_keep_the_partition(
+            ops in proptest::collection::vec((0u8..4, 0u32..6), 1..120),
+            keyed in any::<bool>(),
+        ) {
+            let cfg = crate::config::DeviceConfig::load("zufs-2026", &[]).unwrap();
+            let geo = Geometry::new(&cfg.nand).region(0, 16, cfg.nand.cell);
+            let mut nand = NandArray::new(&cfg);
+            let mut s = ZoneSpace::new(geo, 6, 2, false);
+            if keyed {
+                s.level_by((0..16).rev().collect());
+            }
+            let mut retired = vec![false; 16];
+            for (op, z) in ops {
+                match op {
+                    0 if !s.is_allocated(z) && s.free_units() >= 2 => s.allocate(z),
+                    1 => {
+                        let before = s.units_of(z).to_vec();
+                        if let Some(old) = s.remap(z) {
+                            prop_assert_eq!(&old, &before);
+                            prop_assert!(s.units_of(z).iter().all(|u| !old.contains(u)));
+                            for u in old {
+                                s.give_back(u);
+                            }
+                        }
+                    }
+                    2 => {
+                        // The zone's span is erased; its first unit wears out and retires.
+                        for (i, u) in s.take_span(z).into_iter().enumerate() {
+                            s.erase(&mut nand, u, SimTime::ZERO, OpClass::Background);
+                            if i == 0 {
+                                retired[u as usize] = true;
+                            } else {
+                                s.give_back(u);
+                            }
+                        }
+                    }
+                    _ => {
+                        s.release(&mut nand, z, SimTime::ZERO);
+                    }
+                }
+                s.check(|u| retired[u as usize]).map_err(TestCaseError::fail)?;
+            }
+        }
     }
 }

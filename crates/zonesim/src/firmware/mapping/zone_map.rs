@@ -67,6 +67,9 @@ pub struct ZoneMap {
     /// First map-page id the checkpoints program (spreads them over the dies).
     map_page: u32,
     pub counters: ZoneMapCounters,
+    /// A zone being remapped whole (read reclaim, wear levelling) and its destination entry,
+    /// recorded in the ZML until the migration completes; lookups still see the victim.
+    remap: Option<(u32, ZmtEntry)>,
 }
 
 impl ZoneMap {
@@ -81,6 +84,7 @@ impl ZoneMap {
             checkpoint_pages: bytes.div_ceil(page_bytes as u64) as u32,
             map_page: 0,
             counters: ZoneMapCounters::default(),
+            remap: None,
         }
     }
 
@@ -101,6 +105,25 @@ impl ZoneMap {
             .rev()
             .find(|r| r.0 == z)
             .map_or(self.zmt[z as usize], |r| r.1)
+    }
+
+    /// Zone `z` starts migrating whole to `dest` (§4.1): the ZML records the destination;
+    /// the ZMT keeps the victim's entry, so reads go on being served from it.
+    pub fn begin_remap(&mut self, z: u32, dest: ZmtEntry) {
+        self.counters.zml_appends += 1;
+        self.remap = Some((z, dest));
+    }
+
+    /// The migration of the remapped zone completed: its destination becomes the zone's entry.
+    pub fn end_remap(&mut self, nand: &mut NandArray, now: SimTime) {
+        if let Some((z, e)) = self.remap.take() {
+            self.update(nand, now, z, e);
+        }
+    }
+
+    /// The zone under remap and its destination entry, if any.
+    pub fn remap(&self) -> Option<(u32, ZmtEntry)> {
+        self.remap
     }
 
     /// A lookup of regular-flash data (never missed: the table is in SRAM).

@@ -213,7 +213,15 @@ impl Wear {
         self.table.sb_erases(sb)
     }
 
-    fn spares(&self) -> i64 {
+    /// A zoned namespace needs a span of units for each zone in service: `need` superblocks;
+    /// it takes zones out of service instead of going read-only (firmware/zoned/wear.rs).
+    pub fn set_need(&mut self, need: u32) {
+        self.need = need;
+        self.read_only = self.spares() < 0;
+    }
+
+    /// Superblocks in service beyond what the namespace needs (below zero: short).
+    pub fn spares(&self) -> i64 {
         let in_service = self.table.retired.iter().filter(|&&r| !r).count() as i64;
         in_service - self.need as i64
     }

@@ -10,7 +10,7 @@ impl ZonedFtl {
     pub(super) fn check(&self) -> Result<(), String> {
         self.zones.check_invariants()?;
         self.slc.check()?;
-        self.space.check()?;
+        self.check_wear()?;
         self.bufs.check()?;
         let mut slc_held = 0u64;
         for z in 0..self.zst.len() as u32 {
@@ -41,6 +41,13 @@ impl ZonedFtl {
 
     fn check_zone(&self, z: u32) -> Result<(), String> {
         let st = self.zst[z as usize];
+        if self.zones.condition(ZoneId(z)) == crate::interface::zone::ZoneCondition::Offline {
+            // An OFFLINE zone (firmware/wear) holds nothing: no span, data, buffer or job.
+            return match st.written == 0 && st.buf == NO_ZONE && st.jobs == 0 {
+                true => Ok(()),
+                false => Err(format!("zone {z}: OFFLINE but holds data {st:?}")),
+            };
+        }
         if !(st.reg_wp <= st.reg_alloc
             && st.reg_alloc <= st.slc_end
             && st.slc_end <= st.written
@@ -65,7 +72,9 @@ impl ZonedFtl {
         }
         if let Some(zm) = &self.zmap {
             let e = zm.entry(z);
-            let start = self.space.first_unit(z);
+            let start = self
+                .remap_victim_start(z)
+                .unwrap_or(self.space.first_unit(z));
             // An unallocated zone's first unit is NO_UNIT, the ZMT's NO_START.
             if e != (ZmtEntry {
                 start,

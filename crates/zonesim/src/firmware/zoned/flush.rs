@@ -136,8 +136,13 @@ impl ZonedFtl {
         self.counters.padding_slots += (self.unit - (end - off)) as u64;
         let p = self.space.locate(z, off);
         let (pages, cell) = (self.space.prog_pages(), self.space.cell());
-        lent.nand
-            .program(ready, p.die, self.unit, pages, cell, class)
+        let done = lent
+            .nand
+            .program(ready, p.die, self.unit, pages, cell, class);
+        if self.wear.is_some() {
+            self.wear_programmed(z, off);
+        }
+        done
     }
 
     /// Read zone offsets `[lo, hi)` from SLC, one array read per flash page.

@@ -26,6 +26,9 @@
 //! - **Mapping** ([`HybridMap`], ConZone §3.3, §6.6): page or hybrid zone/chunk/page entries in
 //!   the shared L2P SRAM; or, with `ftl.mapping = zone`, the ZMT + ZML of Zoned UFS
 //!   ([`ZoneMap`], ZUFS §4.1): one entry per zone in SRAM of its own, never missed.
+//! - **Flash that ages** (`wear.rs`, firmware/wear, ZUFS §4.1): bad blocks, read reclaim and
+//!   static wear levelling move whole zones; a shortfall of blocks takes zones READ_ONLY /
+//!   OFFLINE.
 
 mod check;
 mod flush;
@@ -33,6 +36,7 @@ mod ipu;
 mod migrate;
 mod power;
 mod report;
+mod wear;
 
 use crate::config::{CellType, DeviceConfig, MappingKind, SlcGc, SlcPolicy};
 use crate::engine::SimTime;
@@ -158,6 +162,9 @@ pub struct ZonedFtl {
     pub counters: ZonedCounters,
     /// What a power cut would lose (`power.rs`; only in runs that may be cut).
     power: Option<Box<power::ZonedPower>>,
+    /// Bad blocks, whole-zone reclaim and wear levelling (firmware/wear, `wear.rs`); None
+    /// when off.
+    wear: Option<Box<wear::ZonedWear>>,
 }
 
 impl ZonedFtl {
@@ -173,7 +180,9 @@ impl ZonedFtl {
         slc_geo: Geometry,
         units_per_zone: u32,
         sub_block: bool,
+        seed: u64,
     ) -> ZonedFtl {
+        let logical_wear = crate::firmware::wear::Wear::new(cfg, &reg_geo, seed, 0, 0);
         let space = ZoneSpace::new(reg_geo, zone.zones, units_per_zone, sub_block);
         let unit = space.prog_slots();
         let logical = zone.namespace_lbas();
@@ -183,7 +192,7 @@ impl ZonedFtl {
         let slc_logical = if ipu.is_some() { 2 * logical } else { logical };
         let cap = zone.zone_capacity as u32;
         let size = zone.zone_size as u32;
-        ZonedFtl {
+        let mut ftl = ZonedFtl {
             zones: ZoneSet::new(zone),
             errors: ZoneErrorLog::new(),
             cap,
@@ -210,7 +219,10 @@ impl ZonedFtl {
             counters: ZonedCounters::default(),
             write_floor: SimTime::ZERO,
             power: None,
-        }
+            wear: None,
+        };
+        ftl.wear_format(logical_wear);
+        ftl
     }
 
     pub fn zone_config(&self) -> &ZoneConfig {
@@ -360,6 +372,9 @@ impl ZonedFtl {
             self.space.allocate(z);
         }
         self.counters.host_write_pages += n as u64;
+        if self.wear.is_some() {
+            self.wear_write(now, n);
+        }
         let mut t = now.max(self.write_floor);
         let mut left = n;
         while left > 0 {
@@ -501,7 +516,12 @@ impl ZonedFtl {
             let (p, cell) = if let Some(ppa) = ipu {
                 (self.slc.page_of(ppa), CellType::Slc)
             } else if off < st.reg_wp {
-                (self.space.locate(z, off), self.space.cell())
+                let p = if self.wear.is_some() {
+                    self.wear_locate(z, off, now)
+                } else {
+                    self.space.locate(z, off)
+                };
+                (p, self.space.cell())
             } else {
                 let ppa = self
                     .slc
@@ -566,6 +586,16 @@ impl ZonedFtl {
     /// Erase zone `z`'s regular blocks, drop its buffered and SLC data and its cache entries.
     fn reset_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32) -> SimTime {
         self.counters.zone_resets += 1;
+        let done = self.drop_zone(lent, now, z);
+        if self.wear.is_some() {
+            self.settle(lent, now);
+        }
+        done
+    }
+
+    /// Drop everything zone `z` holds (reset, or the zone going OFFLINE); returns when its
+    /// erases complete.
+    fn drop_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32) -> SimTime {
         let t = self.finalize_zone(lent, z).max(now);
         let st = self.zst[z as usize];
         if st.buf != NO_ZONE {
@@ -582,7 +612,11 @@ impl ZonedFtl {
         if self.zmap.is_none() {
             self.map.forget_zone(lent, z, st.written);
         }
-        let done = self.space.release(lent.nand, z, t);
+        let done = if self.wear.is_some() {
+            self.wear_release(lent, z, t)
+        } else {
+            self.space.release(lent.nand, z, t)
+        };
         self.zst[z as usize] = ZState::default();
         self.log_zone(lent, t, z);
         done
@@ -592,6 +626,9 @@ impl ZonedFtl {
 impl Ftl for ZonedFtl {
     #[inline]
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
+        if self.wear.is_some() {
+            self.wear_tick(lent, now);
+        }
         let done = match cmd.op {
             Op::Read => self.read(lent, now, cmd.lba, cmd.pages),
             Op::Write { .. } => self.write(lent, now, cmd.lba, cmd.pages),
@@ -615,7 +652,12 @@ impl Ftl for ZonedFtl {
         Completion::at(done)
     }
 
-    // No idle-time work (the contract's defaults): SLC migration runs when space is needed.
+    // No idle-time work (the contract's defaults): SLC migration runs when space is needed,
+    // whole-zone remaps (firmware/wear) when the next command arrives.
+
+    fn age(&mut self, now: SimTime, ns: u64) {
+        self.age_wear(now, ns);
+    }
 
     fn track_power(&mut self) -> bool {
         self.start_power_track()
@@ -660,6 +702,7 @@ impl Ftl for ZonedFtl {
             ipu.reset_counters();
         }
         self.errors = ZoneErrorLog::new();
+        self.wear_reset_counters();
     }
 
     fn check_invariants(&self) -> Result<(), String> {

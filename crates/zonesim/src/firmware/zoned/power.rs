@@ -123,7 +123,11 @@ impl ZonedFtl {
                     if self.zmap.is_none() {
                         self.map.forget_zone(lent, z, st.written);
                     }
-                    self.space.release(lent.nand, z, cut);
+                    if self.wear.is_some() {
+                        self.wear_release(lent, z, cut);
+                    } else {
+                        self.space.release(lent.nand, z, cut);
+                    }
                     self.zst[z as usize] = ZState::default();
                 }
                 self.log_zone(lent, cut, z);

@@ -94,7 +94,7 @@ impl ZonedFtl {
                 bitmap_sram_bytes: self.map.bitmap_sram_bytes(self.zones.namespace_lbas()),
             }),
             two_level: None,
-            wear: None,
+            wear: self.wear_counters(),
         }
     }
 
