@@ -26,7 +26,7 @@ mod spec;
 pub mod sweep;
 pub mod sysbench;
 
-pub use power::PowerOff;
+pub use power::{report_cuts, PowerOff};
 pub use precondition::Precondition;
 pub use report::{assemble, RunRecord};
 pub use source::{ReplayMode, TraceReplay};
