@@ -67,6 +67,19 @@ pub struct MountArgs {
     /// Write the JSON report here at unmount.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Cut power once the N-th request of this mount reaches the device (docs/power.md,
+    /// "Crash testing"): the device loses what the model says and recovers; every request
+    /// after the cut fails with EIO until unmount, and the store keeps the state after the cut
+    /// for the next --resume.
+    #[arg(long, value_name = "N", help_heading = "Power", conflicts_with = "power_off_at_us", value_parser = clap::value_parser!(u64).range(1..))]
+    pub power_off_at_request: Option<u64>,
+    /// Cut power at T µs of simulated time after the mount (as --power-off-at-request).
+    #[arg(long, value_name = "T", help_heading = "Power")]
+    pub power_off_at_us: Option<f64>,
+    /// Track power cuts from the start, so SIGUSR1 cuts power at once (as
+    /// --power-off-at-request); a store made so is resumed with tracking on.
+    #[arg(long, help_heading = "Power")]
+    pub power_cuts: bool,
 }
 
 const ROOT: INodeNo = INodeNo::ROOT;
@@ -84,7 +97,7 @@ struct Disk {
 fn errno(e: IoError) -> Errno {
     match e {
         IoError::OutOfRange => Errno::EINVAL,
-        IoError::ZoneRule | IoError::Data => Errno::EIO,
+        IoError::ZoneRule | IoError::Data | IoError::PowerCut => Errno::EIO,
     }
 }
 
@@ -124,9 +137,16 @@ impl Disk {
         f: impl FnOnce(&mut Handle) -> std::result::Result<Ticket, IoError>,
     ) -> std::result::Result<(), Errno> {
         let mut h = self.handle();
+        // After a power cut the host is gone with the device: nothing more reaches it.
+        if h.power_cuts() > 0 {
+            return Err(Errno::EIO);
+        }
         let t = f(&mut h).map_err(errno)?;
-        h.complete(&t);
-        Ok(())
+        if h.complete(&t) {
+            Ok(())
+        } else {
+            Err(Errno::EIO)
+        }
     }
 
     /// `len` bytes at `offset`, clipped to the disk.
@@ -297,9 +317,14 @@ impl Filesystem for Disk {
 }
 
 static STOP: AtomicBool = AtomicBool::new(false);
+static CUT: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: libc::c_int) {
     STOP.store(true, Ordering::SeqCst);
+}
+
+extern "C" fn on_cut(_: libc::c_int) {
+    CUT.store(true, Ordering::SeqCst);
 }
 
 fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
@@ -325,6 +350,19 @@ fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
         seed: a.seed,
         name: "mount".into(),
         precondition: zonesim::sim::Precondition::None,
+        power_off: match (a.power_off_at_request, a.power_off_at_us) {
+            (Some(n), _) => Some(zonesim::sim::PowerOff::AtRequest(n)),
+            (None, Some(us)) if us.is_finite() && us >= 0.0 => {
+                Some(zonesim::sim::PowerOff::AtUs(us))
+            }
+            (None, Some(us)) => {
+                return Err(zonesim::Error::Usage(format!(
+                    "--power-off-at-us: `{us}`: expected a time in µs of at least 0"
+                )))
+            }
+            (None, None) => None,
+        },
+        power_cuts: a.power_cuts,
     })
 }
 
@@ -358,6 +396,9 @@ pub fn run(a: MountArgs) -> Result<()> {
     unsafe {
         libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
         libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+        if a.power_cuts {
+            libc::signal(libc::SIGUSR1, on_cut as *const () as libc::sighandler_t);
+        }
     }
     let session = fuser::spawn_mount(disk, &a.dir, &cfg).with_context(|| {
         format!(
@@ -374,6 +415,13 @@ pub fn run(a: MountArgs) -> Result<()> {
     );
     while !session.guard.is_finished() && !STOP.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
+        if CUT.swap(false, Ordering::SeqCst) {
+            let mut h = handle.lock().unwrap_or_else(|p| p.into_inner());
+            if h.power_cuts() == 0 {
+                h.power_off()?;
+                eprintln!("zonesim: power cut (SIGUSR1); every request fails until unmount");
+            }
+        }
     }
     if session.guard.is_finished() {
         session.join().context("FUSE session")?;
@@ -395,5 +443,14 @@ pub fn run(a: MountArgs) -> Result<()> {
         report.device.waf,
         e.store.mismatches
     );
+    if let Some(p) = report.power.as_ref().filter(|p| p.cuts.unwrap_or(0) > 0) {
+        eprintln!(
+            "zonesim: power cut at {:.1} us: {} acknowledged writes lost, {} requests in flight failed, recovery {:.1} us",
+            p.cut_at_us.unwrap_or(0.0),
+            p.lost_acknowledged_writes.unwrap_or(0),
+            report.sim.requests_cut.unwrap_or(0),
+            p.recovery_us.unwrap_or(0.0)
+        );
+    }
     Ok(())
 }

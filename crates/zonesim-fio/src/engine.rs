@@ -16,7 +16,7 @@ use zonesim::emu::{
 };
 use zonesim::engine::SimTime;
 use zonesim::interface::zone::ZoneCondition;
-use zonesim::sim::Precondition;
+use zonesim::sim::{PowerOff, Precondition};
 
 /// An I/O handed to the device, waiting to be delivered to fio.
 struct Pending {
@@ -102,6 +102,31 @@ pub unsafe fn for_thread<'a>(
     Ok(&mut *p)
 }
 
+/// The power cut of the options (`zs_power_off_at_request`, `zs_power_off_at_us`; one of them).
+///
+/// # Safety
+/// `eo` is fio's, of the pinned version.
+unsafe fn power_off(eo: &EngineOptions) -> Result<Option<PowerOff>, String> {
+    match (text(eo.power_off_at_request), text(eo.power_off_at_us)) {
+        (Some(_), Some(_)) => {
+            Err("zs_power_off_at_request and zs_power_off_at_us: choose one".into())
+        }
+        (Some(n), None) => match n.trim().parse::<u64>() {
+            Ok(n) if n >= 1 => Ok(Some(PowerOff::AtRequest(n))),
+            _ => Err(format!(
+                "zs_power_off_at_request: `{n}`: expected a request count of at least 1"
+            )),
+        },
+        (None, Some(t)) => match t.trim().parse::<f64>() {
+            Ok(t) if t.is_finite() && t >= 0.0 => Ok(Some(PowerOff::AtUs(t))),
+            _ => Err(format!(
+                "zs_power_off_at_us: `{t}`: expected a time in µs of at least 0"
+            )),
+        },
+        (None, None) => Ok(None),
+    }
+}
+
 /// Ends thread `td`'s engine: writes its report (`zs_report`).
 pub fn close(td: *mut Td) -> Result<(), String> {
     let key = td as usize;
@@ -178,6 +203,7 @@ impl Engine {
             o.store = StoreSpec::parse("zs_store", s.trim()).map_err(e)?;
         }
         o.verify = flag("zs_verify", eo.verify)?;
+        o.power_off = power_off(eo)?;
         o.open = match (flag("zs_resume", eo.resume)?, flag("zs_fresh", eo.fresh)?) {
             (true, true) => return Err("zs_resume=1 and zs_fresh=1: choose one".into()),
             (true, false) => StoreOpen::Resume,
@@ -232,7 +258,7 @@ impl Engine {
         // Jobs with the same device options share the device (the report path is not part of
         // the device: the first job's wins).
         let key = format!(
-            "{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}",
+            "{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}",
             o.device,
             o.sets,
             o.namespace,
@@ -242,7 +268,8 @@ impl Engine {
             o.pace,
             o.record,
             o.seed,
-            o.precondition
+            o.precondition,
+            o.power_off
         );
         let mut devices = DEVICES.lock().unwrap_or_else(|p| p.into_inner());
         let dev = match devices.iter().find(|d| d.key == key) {
@@ -326,7 +353,7 @@ impl Engine {
                 *field::<u64>(io_u, o_resid) = len;
                 *field::<c_int>(io_u, o_error) = match err {
                     IoError::OutOfRange => libc::EINVAL,
-                    IoError::ZoneRule | IoError::Data => libc::EIO,
+                    IoError::ZoneRule | IoError::Data | IoError::PowerCut => libc::EIO,
                 };
                 FIO_Q_COMPLETED
             }
@@ -335,7 +362,8 @@ impl Engine {
 
     /// Delivers at least `min` and at most `max` completions, earliest first: the first `min`
     /// whatever their time (the host waits for them), then those already due.
-    pub fn getevents(&mut self, min: usize, max: usize) -> usize {
+    pub fn getevents(&mut self, min: usize, max: usize, l: &Layout) -> usize {
+        let [_, _, _, o_resid, o_error] = l.io_u;
         self.events.clear();
         let dev = self.dev.clone();
         let mut h = lock(&dev.h);
@@ -348,7 +376,14 @@ impl Engine {
                 break;
             }
             let Reverse(p) = self.inflight.pop().expect("peeked");
-            h.complete(&p.ticket);
+            if !h.complete(&p.ticket) {
+                // In flight at a power cut: its completion never came.
+                // SAFETY: a live io_u of the layout this engine was opened with.
+                unsafe {
+                    *field::<u64>(p.io_u, o_resid) = p.ticket.bytes;
+                    *field::<c_int>(p.io_u, o_error) = libc::EIO;
+                }
+            }
             self.events.push(p.io_u);
         }
         self.events.len()
@@ -388,8 +423,8 @@ impl Engine {
         let mut at = offset / size * size;
         while at < offset + len {
             match h.zone_reset(at) {
-                Ok(t) => h.complete(&t),
-                Err(_) => return Ok(-libc::EIO),
+                Ok(t) if h.complete(&t) => {}
+                _ => return Ok(-libc::EIO),
             }
             at += size;
         }

@@ -18,7 +18,11 @@
 //! (`none|seq|steady|steady-fast`), `zs_record` (trace file), `zs_record_format`
 //! (`iolog|blkparse`), `zs_seed`, and for a `sparse:PATH` store `zs_resume=1` (continue it
 //! where its last run left it: the store and the device state saved beside it) or `zs_fresh=1`
-//! (start it over); with neither, a store holding data is refused.
+//! (start it over); with neither, a store holding data is refused. A power cut
+//! (docs/power.md, "Crash testing"): `zs_power_off_at_request=N` (once the N-th request of the
+//! device is issued) or `zs_power_off_at_us=T` (at T µs of simulated time); requests in flight
+//! at the cut fail with `EIO`, what the model says is lost reads back as zeros, and the device
+//! recovers and goes on.
 //!
 //! fio's structures differ between releases: the engine knows the layouts of fio 3.33 to 3.42
 //! ([`abi`]), picks the running one at load from fio's version string, and refuses another
@@ -52,6 +56,8 @@ pub struct EngineOptions {
     pub precondition: *mut c_char,
     pub resume: *mut c_char,
     pub fresh: *mut c_char,
+    pub power_off_at_request: *mut c_char,
+    pub power_off_at_us: *mut c_char,
 }
 
 macro_rules! opt {
@@ -65,7 +71,7 @@ macro_rules! opt {
 }
 
 /// fio's option table for the engine (fio writes into its entries while parsing: mutable).
-static mut OPTIONS: [FioOption; 14] = [
+static mut OPTIONS: [FioOption; 16] = [
     opt!(
         c"zs_device",
         device,
@@ -122,6 +128,16 @@ static mut OPTIONS: [FioOption; 14] = [
         c"zs_fresh",
         fresh,
         c"1: start the sparse:PATH store over (its data is lost)"
+    ),
+    opt!(
+        c"zs_power_off_at_request",
+        power_off_at_request,
+        c"cut power once the N-th request is issued; the device recovers and goes on"
+    ),
+    opt!(
+        c"zs_power_off_at_us",
+        power_off_at_us,
+        c"cut power T us of simulated time after the device opened"
     ),
     FioOption::END,
 ];
@@ -244,7 +260,8 @@ unsafe extern "C" fn zs_getevents(
     _t: *const c_void,
 ) -> c_int {
     guard("getevents", -libc::EIO, || {
-        Ok(engine(td)?.getevents(min as usize, max as usize) as c_int)
+        let l = abi::layout()?;
+        Ok(engine(td)?.getevents(min as usize, max as usize, l) as c_int)
     })
 }
 

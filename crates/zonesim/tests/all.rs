@@ -24,6 +24,7 @@ mod ordering;
 mod persist;
 mod placement;
 mod power;
+mod power_emulation;
 mod report_schema;
 mod run_path;
 mod slc_cache;

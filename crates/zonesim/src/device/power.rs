@@ -80,6 +80,8 @@ impl Device {
             recovered = recovered.max(end);
             reads += n;
         }
+        // The device goes on from here (the emulation continues after a cut).
+        self.nand.power_on(array);
         PowerCycle {
             cut,
             losses,

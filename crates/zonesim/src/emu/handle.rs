@@ -10,16 +10,17 @@
 //! `n` requests in flight is a closed loop at queue depth `n`, as a fio job is in `zonesim run`.
 
 use super::pace::Pace;
-use super::persist::{Identity, Persist, StoreOpen};
+use super::persist::{Identity, Logged, Persist, StoreOpen};
+use super::power::PowerCuts;
 use super::record::{RecordFormat, Recorder};
 use super::store::{Store, StoreSpec, Verifier};
-use super::Pacer;
+use super::{Pacer, PAGE};
 use crate::device::Device;
 use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::host::{HostIo, IoKind};
 use crate::interface::zone::{ZoneConfig, ZoneInfo};
-use crate::sim::{assemble, RunRecord};
+use crate::sim::{assemble, PowerOff, RunRecord};
 use crate::stats::emulation::{EmulationReport, PersistReport, RejectedReport, StoreReport};
 use crate::stats::report::{HostReport, JobReport};
 use crate::stats::{IoStats, Report};
@@ -47,6 +48,12 @@ pub struct HandleOptions {
     /// Bring the namespace to this state first (`none`, `seq`, `steady`; the fio engine's
     /// `zs_precondition`); its counters are reset after it, as in `zonesim run --precondition`.
     pub precondition: crate::sim::Precondition,
+    /// Cut power once, after the N-th request or at a simulated time (emu::power); the
+    /// device goes on after its recovery.
+    pub power_off: Option<PowerOff>,
+    /// Track what a power cut loses from the start, so [`Handle::power_off`] may cut (on with
+    /// `power_off`, and on resuming a store made so).
+    pub power_cuts: bool,
 }
 
 impl Default for HandleOptions {
@@ -63,6 +70,8 @@ impl Default for HandleOptions {
             seed: 1,
             name: "emulation".into(),
             precondition: crate::sim::Precondition::None,
+            power_off: None,
+            power_cuts: false,
         }
     }
 }
@@ -76,6 +85,9 @@ pub enum IoError {
     ZoneRule,
     /// A data store failure (`sparse:PATH` I/O error), or a verify mismatch.
     Data,
+    /// Power failed before the request reached the device (`power_off` at a time): it was
+    /// not executed.
+    PowerCut,
 }
 
 /// A submitted request: deliver it with [`Handle::complete`].
@@ -100,6 +112,10 @@ pub struct Handle {
     persist: Option<Persist>,
     /// What resuming replayed: commands, wall seconds.
     resumed: Option<(u64, f64)>,
+    /// Power cuts (`None`: the device does not track them, and nothing of them is paid).
+    power: Option<Box<PowerCuts>>,
+    /// Requests in flight at a cut, delivered to the host as failed.
+    cut_requests: u64,
     stats: IoStats,
     /// Simulated time of the latest completion delivered.
     clock: SimTime,
@@ -124,6 +140,12 @@ impl Handle {
         let cfg = crate::load_device(&opts.device, &opts.sets)?;
         let mut dev = Device::new(&cfg, opts.seed)?;
         dev.check_namespace(opts.namespace)?;
+        let power = opts.power_cuts
+            || opts.power_off.is_some()
+            || matches!((&opts.store, opts.open), (StoreSpec::Sparse(p), StoreOpen::Resume) if super::persist::tracks_power(p));
+        if power {
+            dev.track_power()?;
+        }
         let precondition = crate::sim::precondition_device(
             &mut dev,
             opts.precondition,
@@ -141,12 +163,26 @@ impl Handle {
         let mut clock = dev.clock;
         let (mut persist, mut resumed) = (None, None);
         if let StoreSpec::Sparse(path) = &opts.store {
-            let id = Identity::new(&cfg, capacity, opts.namespace, opts.seed, opts.precondition);
+            let id = Identity::new(
+                &cfg,
+                capacity,
+                opts.namespace,
+                opts.seed,
+                opts.precondition,
+                power,
+            );
             if opts.open == StoreOpen::Resume {
                 let wall = Instant::now();
                 let ns = opts.namespace;
-                let (p, r) = Persist::resume(path, &id, |at, io| {
-                    dev.submit(at, ns, crate::sim::command(&io));
+                let plp = cfg.power.plp;
+                let (p, r) = Persist::resume(path, &id, |at, e| match e {
+                    Logged::Io(io) => {
+                        dev.submit(at, ns, crate::sim::command(&io));
+                    }
+                    // The store already holds what survived the cut.
+                    Logged::PowerCut => {
+                        dev.power_cycle(at, plp);
+                    }
                 })?;
                 // The report covers this run, as after preconditioning.
                 dev.reset_counters();
@@ -173,6 +209,8 @@ impl Handle {
             recorder,
             persist,
             resumed,
+            power: power.then(|| Box::new(PowerCuts::new(opts.power_off))),
+            cut_requests: 0,
             dev,
             opts,
             stats: IoStats::default(),
@@ -297,9 +335,54 @@ impl Handle {
         IoError::Data
     }
 
+    /// Cuts power now (the device must track power cuts: `power_cuts` or `power_off` in the
+    /// options): the device loses what the model says, the store follows, the device recovers
+    /// and the clock moves past the recovery. Requests in flight fail when delivered.
+    pub fn power_off(&mut self) -> Result<()> {
+        if self.power.is_none() {
+            return Err(Error::Usage(
+                "power_off: the device does not track power cuts (open it with power_cuts or power_off)".into(),
+            ));
+        }
+        let now = self.pacer.arrival(self.clock);
+        self.cut(now)
+    }
+
+    /// Power cuts so far.
+    pub fn power_cuts(&self) -> usize {
+        self.power.as_ref().map_or(0, |p| p.cycles.len())
+    }
+
+    #[cold]
+    fn cut(&mut self, at: SimTime) -> Result<()> {
+        if let Some(p) = &mut self.persist {
+            p.log_power_cut(at).map_err(|e| Error::io(p.path(), e))?;
+        }
+        let cycle = self.dev.power_cycle(at, self.dev.cfg.power.plp);
+        for &lpa in &cycle.losses[self.ns].lost_lpas {
+            let offset = u64::from(lpa) * PAGE;
+            self.store.trim(offset, PAGE)?;
+            if let Some(v) = &mut self.verifier {
+                v.trimmed(&self.store, offset, PAGE)?;
+            }
+        }
+        self.dev.check_invariants().map_err(Error::internal)?;
+        self.clock = self.clock.max(cycle.recovered);
+        if let Some(p) = &mut self.power {
+            p.cycles.push(cycle);
+        }
+        Ok(())
+    }
+
     /// Hands one request to the device at the current arrival time.
     fn submit(&mut self, io: HostIo) -> std::result::Result<Ticket, IoError> {
         let now = self.pacer.arrival(self.clock);
+        if let Some(p) = &mut self.power {
+            if let Some(at) = p.due_by_time(self.start, now) {
+                self.cut(at).map_err(|_| IoError::Data)?;
+                return Err(IoError::PowerCut);
+            }
+        }
         if let Some(r) = &mut self.recorder {
             r.record(now, io.kind, io.offset, io.len)
                 .map_err(|_| IoError::Data)?;
@@ -319,6 +402,11 @@ impl Handle {
         }
         self.issued += 1;
         self.stats.issued(now);
+        if let Some(p) = &mut self.power {
+            if p.due_by_count(self.issued) {
+                self.cut(now).map_err(|_| IoError::Data)?;
+            }
+        }
         Ok(Ticket {
             kind: io.kind,
             issued: now,
@@ -332,12 +420,20 @@ impl Handle {
     }
 
     /// Delivers a completion: waits for it in wall time (`realtime`), counts it, and moves the
-    /// clock to it.
-    pub fn complete(&mut self, t: &Ticket) {
+    /// clock to it. `false`: the request was in flight at a power cut and failed (counted
+    /// apart, the clock stays).
+    pub fn complete(&mut self, t: &Ticket) -> bool {
+        if let Some(p) = &self.power {
+            if p.cut_in_flight(t.issued, t.done) {
+                self.cut_requests += 1;
+                return false;
+            }
+        }
         self.pacer.wait(t.done);
         self.stats.record(t.kind, t.issued, t.done, t.bytes);
         self.clock = self.clock.max(t.done);
         self.completed += 1;
+        true
     }
 
     /// Ends the recording (if any), saves a `sparse:PATH` store's data and device state (the
@@ -377,6 +473,15 @@ impl Handle {
             precondition: self.precondition.clone(),
             start: self.start,
             emulation: Some(self.emulation_report()),
+            power: self.power.as_ref().map(|p| {
+                let bytes = self.stats.read.bytes + self.stats.write.bytes;
+                crate::sim::report_cuts(&self.dev, self.start, self.clock, &p.cycles, bytes)
+            }),
+            cut: self
+                .power
+                .as_ref()
+                .filter(|p| !p.cycles.is_empty())
+                .map(|_| self.cut_requests),
             ..RunRecord::default()
         };
         assemble(&self.dev, None, record)

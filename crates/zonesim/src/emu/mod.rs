@@ -6,6 +6,7 @@
 //! - [`handle`]: [`Handle`], one namespace taking commands one at a time with a clock;
 //! - [`store`]: the data (`--store none|memory|sparse:PATH`) and `--verify`;
 //! - [`persist`]: a `sparse:PATH` store's device state across runs (`--resume`, `--fresh`);
+//! - [`power`]: power cuts through the emulation (`Handle::power_off`, the front ends' options);
 //! - [`pace`]: `--pace virtual|realtime` and the pacing error;
 //! - [`record`]: `--record FILE`, the requests as a replayable trace.
 //!
@@ -15,6 +16,7 @@
 pub mod handle;
 pub mod pace;
 pub mod persist;
+pub mod power;
 pub mod record;
 pub mod store;
 

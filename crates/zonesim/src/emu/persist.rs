@@ -20,7 +20,11 @@
 //! commands logged, the simulated clock at close, the log's XXH3 hash, the length of the
 //! identity line that follows — its own XXH3 hash, the identity line (device name, config hash,
 //! namespace, seed, preconditioning), then the entries: simulated arrival (ns), byte offset, and
-//! length with the command kind in its top byte. A file whose magic, version, hashes or length
+//! length with the command kind in its top byte. A power cut the emulation applied
+//! (`emu::power`) is an entry of its own (kind [`CUT_CODE`], no offset or length): replaying
+//! it cuts and recovers the rebuilt device at the same time, and a store whose device tracked
+//! power cuts says so in its identity line, so the replay tracks them from the first command as
+//! the original run did. A file whose magic, version, hashes or length
 //! do not hold is corrupt; one made for another device, namespace, seed or preconditioning, or
 //! left open by a run that did not end cleanly, is refused: each a one-line error, never a
 //! silently fresh device.
@@ -47,6 +51,17 @@ const OPEN: u32 = 0;
 const CLOSED: u32 = 1;
 /// The length field of an entry holds 48 bits; the command kind and hint the top 16.
 const LEN_BITS: u32 = 48;
+/// The kind byte of a power-cut entry (no command kind uses it).
+pub const CUT_CODE: u8 = 0xFF;
+/// The end of the identity line of a device that tracks power cuts.
+const POWER_SUFFIX: &str = ", power cuts tracked";
+
+/// One entry of the log: a command, or a power cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Logged {
+    Io(HostIo),
+    PowerCut,
+}
 
 /// How the front end asked to open a `sparse:PATH` store (`--resume`, `--fresh`, neither).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -84,6 +99,7 @@ impl Identity {
         namespace: usize,
         seed: u64,
         precondition: crate::sim::Precondition,
+        power: bool,
     ) -> Identity {
         // Every key of the config, resolved, in declaration order (no maps in the config).
         let config_hash = xxh3_64(format!("{cfg:?}").as_bytes());
@@ -91,9 +107,10 @@ impl Identity {
             config_hash,
             capacity,
             line: format!(
-                "device `{}` (config hash {config_hash:016x}), namespace {namespace}, seed {seed}, precondition {}",
+                "device `{}` (config hash {config_hash:016x}), namespace {namespace}, seed {seed}, precondition {}{}",
                 cfg.name,
-                precondition.name()
+                precondition.name(),
+                if power { POWER_SUFFIX } else { "" }
             ),
         }
     }
@@ -137,13 +154,42 @@ fn encode(at: SimTime, io: &HostIo) -> [u8; ENTRY] {
     e
 }
 
-fn decode(e: &[u8; ENTRY]) -> Option<(SimTime, HostIo)> {
+fn decode(e: &[u8; ENTRY]) -> Option<(SimTime, Logged)> {
     let word = |i: usize| u64::from_le_bytes(e[i..i + 8].try_into().expect("8 bytes"));
     let tagged = word(16);
+    if (tagged >> 56) as u8 == CUT_CODE {
+        return Some((SimTime(word(0)), Logged::PowerCut));
+    }
     let kind = *KINDS.get((tagged >> 56) as usize)?;
     let mut io = HostIo::new(kind, word(8), tagged & ((1 << LEN_BITS) - 1));
     io.hint = (tagged >> LEN_BITS) as u8;
-    Some((SimTime(word(0)), io))
+    Some((SimTime(word(0)), Logged::Io(io)))
+}
+
+/// A power-cut entry at `at`.
+fn encode_cut(at: SimTime) -> [u8; ENTRY] {
+    let mut e = [0u8; ENTRY];
+    e[..8].copy_from_slice(&at.ns().to_le_bytes());
+    e[16..].copy_from_slice(&(u64::from(CUT_CODE) << 56).to_le_bytes());
+    e
+}
+
+/// Whether the store at `store` was made by a device that tracks power cuts (its identity line
+/// says so); `false` when its metadata is missing or unreadable (`resume` then says why).
+pub fn tracks_power(store: &Path) -> bool {
+    let Ok(mut f) = File::open(meta_path(store)) else {
+        return false;
+    };
+    let mut hb = [0u8; HEADER];
+    let Some(h) = f
+        .read_exact(&mut hb)
+        .ok()
+        .and_then(|()| Header::parse(&hb).ok())
+    else {
+        return false;
+    };
+    let mut line = vec![0u8; h.line_len.min(4096) as usize];
+    f.read_exact(&mut line).is_ok() && line.ends_with(POWER_SUFFIX.as_bytes())
 }
 
 /// The fixed header.
@@ -263,7 +309,7 @@ impl Persist {
     pub fn resume(
         store: &Path,
         id: &Identity,
-        mut replay: impl FnMut(SimTime, HostIo),
+        mut replay: impl FnMut(SimTime, Logged),
     ) -> Result<(Persist, Resumed)> {
         let path = meta_path(store);
         let mut file = match std::fs::OpenOptions::new()
@@ -356,13 +402,22 @@ impl Persist {
     /// Logs one command the device takes at `at`.
     #[inline]
     pub fn log(&mut self, at: SimTime, io: &HostIo) -> std::io::Result<()> {
+        self.append(&encode(at, io))
+    }
+
+    /// Logs a power cut at `at` (the store's data already holds what survived it).
+    pub fn log_power_cut(&mut self, at: SimTime) -> std::io::Result<()> {
+        self.append(&encode_cut(at))
+    }
+
+    #[inline]
+    fn append(&mut self, e: &[u8; ENTRY]) -> std::io::Result<()> {
         if !self.dirty {
             self.mark_open()?;
         }
-        let e = encode(at, io);
-        self.hasher.update(&e);
+        self.hasher.update(e);
         self.header.commands += 1;
-        self.log.write_all(&e)
+        self.log.write_all(e)
     }
 
     #[cold]
@@ -417,8 +472,15 @@ mod tests {
             assert_eq!(kind_code(k) as usize, i);
             let mut io = HostIo::new(k, 123_456_789_012, (1 << LEN_BITS) - 1);
             io.hint = 3;
-            assert_eq!(decode(&encode(SimTime(42), &io)), Some((SimTime(42), io)));
+            assert_eq!(
+                decode(&encode(SimTime(42), &io)),
+                Some((SimTime(42), Logged::Io(io)))
+            );
         }
+        assert_eq!(
+            decode(&encode_cut(SimTime(7))),
+            Some((SimTime(7), Logged::PowerCut))
+        );
         let mut bad = encode(SimTime(1), &HostIo::new(IoKind::Read, 0, 4096));
         bad[23] = 200;
         assert_eq!(decode(&bad), None);

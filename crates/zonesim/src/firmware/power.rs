@@ -65,6 +65,20 @@ pub struct PowerLoss {
     pub plp_flushed_pages: u64,
 }
 
+impl PowerLoss {
+    /// Adds what a later cut lost (a device that went on after a cut).
+    pub fn add(&mut self, o: &PowerLoss) {
+        self.lost_lpas.extend_from_slice(&o.lost_lpas);
+        self.lost_acknowledged_pages += o.lost_acknowledged_pages;
+        self.lost_acknowledged_writes += o.lost_acknowledged_writes;
+        for (a, b) in self.by_reason.iter_mut().zip(o.by_reason) {
+            *a += b;
+        }
+        self.lost_after_flush += o.lost_after_flush;
+        self.plp_flushed_pages += o.plp_flushed_pages;
+    }
+}
+
 /// A host flush: issued at, ended at.
 #[derive(Debug, Clone, Copy)]
 struct Flush {

@@ -587,6 +587,15 @@ impl NandArray {
         }
     }
 
+    /// Power came back: the die and channel reservations become those of `on` (the array as
+    /// powered on, holding the recovery's reads); what was booked past the cut was aborted.
+    /// Erase counts, counters and per-block error state stay: they are the flash's.
+    pub fn power_on(&mut self, on: NandArray) {
+        self.dies = on.dies;
+        self.die_host = on.die_host;
+        self.channels = on.channels;
+    }
+
     /// End of the last operation booked on `die`.
     pub fn die_free_at(&self, die: u32) -> SimTime {
         self.dies[die as usize].last_end()

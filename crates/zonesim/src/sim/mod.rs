@@ -28,7 +28,7 @@ pub mod sweep;
 pub mod sysbench;
 
 pub use host_cpu::cpu_model;
-pub use power::PowerOff;
+pub use power::{report_cuts, PowerOff};
 pub use precondition::Precondition;
 pub use report::{assemble, RunRecord};
 pub use source::{ReplayMode, TraceReplay};

@@ -197,6 +197,48 @@ impl PowerRun {
     }
 }
 
+/// The cuts of a run that went on after each recovery, folded into one cycle for the report:
+/// the last cut's time, the losses and recovery reads summed, the recovery ending the sum of
+/// the recovery times after the last cut (so `recovery_us` is the total).
+pub fn fold_cycles(cycles: &[PowerCycle]) -> Option<PowerCycle> {
+    let last = cycles.last()?;
+    let mut out = PowerCycle {
+        cut: last.cut,
+        losses: Vec::new(),
+        recovered: last.cut,
+        recovery_reads: 0,
+    };
+    for c in cycles {
+        out.recovered = out.recovered + c.recovered.since(c.cut);
+        out.recovery_reads += c.recovery_reads;
+        for (i, l) in c.losses.iter().enumerate() {
+            match out.losses.get_mut(i) {
+                Some(a) => a.add(l),
+                None => out.losses.push(l.clone()),
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The `power` section of a run that went on after its cuts (the emulation handle, a
+/// scenario): no power states between requests (the device counts as active from `start` to
+/// `end`), the energy of everything the device did, and the cuts folded by [`fold_cycles`].
+pub fn report_cuts(
+    dev: &Device,
+    start: SimTime,
+    end: SimTime,
+    cycles: &[PowerCycle],
+    host_bytes: u64,
+) -> PowerReport {
+    let folded = fold_cycles(cycles);
+    let mut p = PowerRun::new(&dev.cfg.power, start);
+    p.idle_since = None;
+    let mut r = p.report(dev, end, folded.as_ref(), host_bytes);
+    r.cuts = Some(cycles.len() as u64);
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

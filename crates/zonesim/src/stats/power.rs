@@ -81,9 +81,15 @@ pub struct EnergyParts {
 pub struct PowerReport {
     /// Power-loss protection (`power.plp`).
     pub plp: bool,
-    /// When power was cut, µs after the measured run started (absent: no cut).
+    /// When power was cut, µs after the measured run started (absent: no cut; the last cut of a
+    /// run that went on after its cuts).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut_at_us: Option<f64>,
+    /// Power cuts of a run that went on after recovery (the emulation, a scenario's
+    /// `power_off` steps): the losses, recovery time and reads below are their sums. Absent in
+    /// a run that ends at its one cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuts: Option<u64>,
     /// Write commands acknowledged to the host and lost, over every namespace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lost_acknowledged_writes: Option<u64>,
