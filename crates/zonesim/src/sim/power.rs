@@ -234,7 +234,7 @@ pub fn report_cuts(
     let folded = fold_cycles(cycles);
     let mut p = PowerRun::new(&dev.cfg.power, start);
     p.idle_since = None;
-    let mut r = p.report(dev, end, folded.as_ref(), host_bytes);
+    let mut r = p.report(dev, end, folded.as_ref(), host_bytes, None);
     r.cuts = Some(cycles.len() as u64);
     r
 }
