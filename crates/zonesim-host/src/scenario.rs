@@ -44,6 +44,9 @@ pub enum Step {
     /// The device sits unpowered for `days`: retention time passes without simulated events
     /// or a moving clock (the device's data ages; docs/wear.md).
     Age { days: u64 },
+    /// Power fails at once and comes back: the device loses what its model says (docs/power.md)
+    /// and recovers, then the scenario goes on. The file system model is not rolled back.
+    PowerOff,
     /// sysbench OLTP on the InnoDB model: prepare the tables, then run.
     Sysbench(SysbenchSpec),
 }
@@ -376,6 +379,7 @@ fn step(s: RawStep) -> std::result::Result<Step, StepError> {
         },
         "unlink" => Step::Unlink { file: need(&s.file, "file")? },
         "sync" => Step::Sync,
+        "power_off" => Step::PowerOff,
         "idle" => Step::Idle {
             ms: bounded(
                 s.ms.as_ref().ok_or_else(|| missing("ms"))?,
@@ -394,7 +398,7 @@ fn step(s: RawStep) -> std::result::Result<Step, StepError> {
             return Err((
                 op_at,
                 format!(
-                    "unknown op '{other}' (create, delete_every, write, read, overwrite, unlink, sync, idle, age)"
+                    "unknown op '{other}' (create, delete_every, write, read, overwrite, unlink, sync, idle, age, power_off)"
                 ),
             ))
         }
@@ -404,6 +408,14 @@ fn step(s: RawStep) -> std::result::Result<Step, StepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn power_off_is_a_step_without_keys() {
+        let s = Scenario::parse("[[setup]]\nop = \"power_off\"\n", "p.toml").unwrap();
+        assert_eq!(s.setup, vec![Step::PowerOff]);
+        let e = Scenario::parse("[[setup]]\nop = \"poweroff\"\n", "p.toml").unwrap_err();
+        assert!(e.to_string().contains("power_off)"), "{e}");
+    }
 
     #[test]
     fn age_steps_take_days_in_range() {

@@ -378,3 +378,51 @@ fn a_saturated_ufs_device_stays_in_the_1_w_envelope() {
     assert!((0.3..=1.5).contains(&read), "random reads: {read} W");
     assert!(idle < 0.05, "mostly in hibern8: {idle} W");
 }
+
+#[test]
+fn a_scenario_power_off_step_cuts_recovers_and_goes_on() {
+    let sc = |cut: bool| {
+        let off = if cut {
+            "[[repeat.step]]\nop = \"power_off\"\n"
+        } else {
+            ""
+        };
+        zonesim::host::scenario::Scenario::parse(
+            &format!(
+                "name = \"cut\"\n[repeat]\nmax_iterations = 3\n\
+                 [[repeat.step]]\nop = \"create\"\ndir = \"/d\"\nfiles = 16\nsize = \"64k\"\nbs = \"64k\"\n\
+                 [[repeat.step]]\nop = \"overwrite\"\ndir = \"/d\"\nbytes = \"2m\"\n{off}"
+            ),
+            "cut.toml",
+        )
+        .unwrap()
+    };
+    let run = |cut: bool| {
+        let opts = RunOptions {
+            seed: 1,
+            precondition: Precondition::None,
+            namespace: 0,
+            check_invariants: true,
+            power_off: None,
+        };
+        zonesim::RunSpec::new(
+            device("ufs-conventional", &["fs.kind=f2fs"]),
+            zonesim::WorkloadSpec::Scenario(sc(cut)),
+        )
+        .options(opts)
+        .run()
+        .unwrap()
+    };
+    let r = run(true);
+    assert_eq!(
+        r.scenario.as_ref().unwrap().iterations.len(),
+        3,
+        "the run went on"
+    );
+    let p = r.power.as_ref().expect("a power section");
+    assert_eq!(p.cuts, Some(3));
+    assert!(p.recovery_us.unwrap() > 0.0);
+    assert_eq!(p.namespaces[0].lost_after_flush, 0);
+    // Without the step: no power section, nothing tracked.
+    assert!(run(false).power.is_none());
+}

@@ -45,6 +45,8 @@ struct Runner<'a> {
     seed: u64,
     /// The last `sysbench` step's report section.
     app: Option<crate::stats::app::AppReport>,
+    /// The `power_off` steps' power cycles (`None`: the scenario has none, nothing tracked).
+    cycles: Option<Vec<crate::device::PowerCycle>>,
 }
 
 impl Runner<'_> {
@@ -132,6 +134,10 @@ impl Runner<'_> {
             self.bg_until(end, self.h.fs.zoned_bg_gc());
         } else {
             self.apply(s);
+        }
+        if matches!(s, Step::PowerOff) {
+            // The recovered device's invariants, as after a run's cut.
+            self.dev.check_invariants().map_err(Error::internal)?;
         }
         if self.check {
             self.h.fs.check_invariants().map_err(Error::internal)?;
@@ -249,6 +255,13 @@ impl Runner<'_> {
                 self.finish(IoKind::Flush, 0, 0);
             }
             Step::Sysbench(_) => {}
+            Step::PowerOff => {
+                let c = self.dev.power_cycle(self.now, self.dev.cfg.power.plp);
+                self.now = c.recovered;
+                if let Some(v) = &mut self.cycles {
+                    v.push(c);
+                }
+            }
             Step::Age { days } => {
                 self.dev
                     .age(self.now, days.saturating_mul(86_400_000_000_000));
@@ -316,6 +329,14 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
     }
     dev.check_namespace(opts.namespace)?;
     super::check_iotailor(dev, opts.namespace)?;
+    let cuts = sc
+        .setup
+        .iter()
+        .chain(&sc.steps)
+        .any(|s| *s == Step::PowerOff);
+    if cuts {
+        dev.track_power()?;
+    }
     let mut h = mount(&fs_cfg, dev, opts.namespace)?;
     let t0 = h.submit(dev, dev.clock);
     dev.reset_counters();
@@ -341,6 +362,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
         check: opts.check_invariants,
         seed: opts.seed,
         app: None,
+        cycles: cuts.then(Vec::new),
     };
     for s in &sc.setup {
         r.step(s)?;
@@ -378,6 +400,10 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
     r.dev.clock = end;
     let completed = stats.read.ios + stats.write.ios + stats.flush.ios + stats.trim.ios;
     let host = HostReport::from_stats(&stats);
+    let power = r.cycles.as_ref().map(|c| {
+        let bytes = stats.read.bytes + stats.write.bytes;
+        super::power::report_cuts(r.dev, t0, end, c, bytes)
+    });
     let record = RunRecord {
         seed: opts.seed,
         start: t0,
@@ -407,6 +433,7 @@ pub(super) fn run(dev: &mut Device, sc: &Scenario, opts: &RunOptions) -> Result<
         }),
         host_cpu: r.app.as_mut().and_then(|a| a.host_cpu.take()),
         app: r.app.take(),
+        power,
         ..RunRecord::default()
     };
     Ok(assemble(r.dev, Some(&h), record))
