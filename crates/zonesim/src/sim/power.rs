@@ -209,7 +209,7 @@ pub fn fold_cycles(cycles: &[PowerCycle]) -> Option<PowerCycle> {
         recovery_reads: 0,
     };
     for c in cycles {
-        out.recovered = out.recovered + c.recovered.since(c.cut);
+        out.recovered += c.recovered.since(c.cut);
         out.recovery_reads += c.recovery_reads;
         for (i, l) in c.losses.iter().enumerate() {
             match out.losses.get_mut(i) {
