@@ -324,7 +324,7 @@ mod tests {
             if keyed {
                 s.level_by((0..16).rev().collect());
             }
-            let mut retired = vec![false; 16];
+            let mut retired = [false; 16];
             for (op, z) in ops {
                 match op {
                     0 if !s.is_allocated(z) && s.free_units() >= 2 => s.allocate(z),
