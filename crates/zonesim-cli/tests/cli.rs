@@ -477,14 +477,14 @@ fn low_effective_op_warns() {
         "--set",
         "nand.pages_per_block=48",
         "--set",
-        "ftl.overprovisioning=0.03",
+        "ftl.overprovisioning=0.04",
         "--set",
         "ftl.gc.victim=windowed_greedy",
         "--set",
         "ftl.gc.placement=age_k",
     ]);
     assert!(
-        err.contains("warning: ftl.overprovisioning: effective spare 0."),
+        err.contains("warning: ftl.overprovisioning: effective spare 1.56%"),
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
