@@ -341,13 +341,10 @@ pub struct WearLife {
     /// Days the device was aged (`age` steps).
     pub aged_days: f64,
     /// Projected host bytes written (TB, 10^12) when the mean block reaches the rating:
-    /// host bytes x blocks in service x endurance / block erases of the run; absent without a
-    /// rating or erases (nothing to project from).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// host bytes x blocks in service x endurance / block erases of the run; null without a
+    /// rating or erases.
     pub lifetime_tbw: Option<f64>,
-    /// `lifetime_tbw` at the run's write rate (host bytes over the span of its writes), days;
-    /// absent when `lifetime_tbw` is or the run wrote nothing.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// `lifetime_tbw` at the run's write rate (host bytes over the span of its writes), days.
     pub lifetime_days: Option<f64>,
 }
 
