@@ -3,7 +3,7 @@
 //! is told apart from a typo.
 
 /// The job-file options [`super::parse_job_file`] accepts (fio's names, plus zonesim's own
-/// `namespace`, `ipu` and `zone_append`); a test keeps this list and the parser in step.
+/// `namespace`, `ipu`, `zone_append` and `age`); a test keeps this list and the parser in step.
 #[rustfmt::skip]
 pub const SUPPORTED: &[&str] = &[
     "name", "rw", "readwrite", "bs", "blocksize", "size", "offset", "io_size", "io_limit",
@@ -116,7 +116,7 @@ mod tests {
     fn supported_names_are_fio_names_or_zonesim_extensions() {
         for s in SUPPORTED {
             assert!(
-                FIO_OPTIONS.contains(s) || ["namespace", "ipu", "zone_append"].contains(s),
+                FIO_OPTIONS.contains(s) || ["namespace", "ipu", "zone_append", "age"].contains(s),
                 "{s} is neither fio's nor a declared extension"
             );
         }
