@@ -8,7 +8,7 @@ use crate::common;
 
 use zonesim::config::DeviceConfig;
 use zonesim::interface::zone::ZoneErrorKind;
-use zonesim::sim::{Precondition, RunOptions};
+use zonesim::sim::Precondition;
 use zonesim::stats::power::PowerStates;
 use zonesim::stats::Report;
 
@@ -35,19 +35,7 @@ fn zoned(sets: &[String]) -> DeviceConfig {
 }
 
 fn run_ns(cfg: &DeviceConfig, text: &str, ns: usize) -> Report {
-    let opts = RunOptions {
-        seed: 5,
-        precondition: Precondition::None,
-        namespace: ns,
-        check_invariants: true,
-        power_off: None,
-    };
-    let r = zonesim::RunSpec::new(cfg.clone(), common::jobs(text))
-        .options(opts)
-        .run()
-        .expect("run succeeds");
-    assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
-    r
+    common::run_ns(cfg, &common::jobs(text), Precondition::None, 5, ns)
 }
 
 fn states(r: &Report) -> PowerStates {

@@ -69,10 +69,21 @@ pub fn jobs(text: &str) -> WorkloadSpec {
 }
 
 pub fn run(cfg: &DeviceConfig, wl: &WorkloadSpec, pre: Precondition, seed: u64) -> Report {
+    run_ns(cfg, wl, pre, seed, 0)
+}
+
+/// [`run`] on namespace `ns`: invariants checked, every request completed once.
+pub fn run_ns(
+    cfg: &DeviceConfig,
+    wl: &WorkloadSpec,
+    pre: Precondition,
+    seed: u64,
+    ns: usize,
+) -> Report {
     let opts = RunOptions {
         seed,
         precondition: pre,
-        namespace: 0,
+        namespace: ns,
         check_invariants: true,
         power_off: None,
     };

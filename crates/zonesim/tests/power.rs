@@ -398,20 +398,12 @@ fn a_scenario_power_off_step_cuts_recovers_and_goes_on() {
         .unwrap()
     };
     let run = |cut: bool| {
-        let opts = RunOptions {
-            seed: 1,
-            precondition: Precondition::None,
-            namespace: 0,
-            check_invariants: true,
-            power_off: None,
-        };
-        zonesim::RunSpec::new(
-            device("ufs-conventional", &["fs.kind=f2fs"]),
-            zonesim::WorkloadSpec::Scenario(sc(cut)),
+        crate::common::run(
+            &device("ufs-conventional", &["fs.kind=f2fs"]),
+            &zonesim::WorkloadSpec::Scenario(sc(cut)),
+            Precondition::None,
+            1,
         )
-        .options(opts)
-        .run()
-        .unwrap()
     };
     let r = run(true);
     assert_eq!(

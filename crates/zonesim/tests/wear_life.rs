@@ -7,6 +7,16 @@
 use crate::common::{device, jobs, run};
 use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
 
+/// Every wear mechanism on, with a 12-cycle rating: the keys of [`worn`] and [`worn_zoned`].
+const WEAR_ON: [&str; 6] = [
+    "nand.endurance_pe=12",
+    "nand.factory_bad_fraction=0.03",
+    "ftl.read_reclaim=true",
+    "ftl.read_reclaim_reads=40",
+    "ftl.wear_leveling=static",
+    "ftl.wear_leveling_spread=1",
+];
+
 /// A 96 MiB MLC device (48 superblocks of 2 MiB) with every wear mechanism on and `sets`.
 fn worn(sets: &[&str]) -> zonesim::config::DeviceConfig {
     let mut all = vec![
@@ -14,13 +24,8 @@ fn worn(sets: &[&str]) -> zonesim::config::DeviceConfig {
         "nand.blocks_per_plane=48",
         "nand.pages_per_block=16",
         "ftl.overprovisioning=0.2",
-        "nand.endurance_pe=12",
-        "nand.factory_bad_fraction=0.03",
-        "ftl.read_reclaim=true",
-        "ftl.read_reclaim_reads=40",
-        "ftl.wear_leveling=static",
-        "ftl.wear_leveling_spread=1",
     ];
+    all.extend_from_slice(&WEAR_ON);
     all.extend_from_slice(sets);
     device("ufs-conventional", &all)
 }
@@ -124,15 +129,8 @@ fn sub_block_zones_refuse_the_wear_keys() {
 /// The small zoned test device with the zone map (ZUFS) and every wear mechanism on: the
 /// worked example of docs/wear.md.
 fn worn_zoned(sets: &[&str]) -> zonesim::config::DeviceConfig {
-    let mut all = vec![
-        "ftl.mapping=zone",
-        "nand.endurance_pe=12",
-        "nand.factory_bad_fraction=0.03",
-        "ftl.read_reclaim=true",
-        "ftl.read_reclaim_reads=40",
-        "ftl.wear_leveling=static",
-        "ftl.wear_leveling_spread=1",
-    ];
+    let mut all = vec!["ftl.mapping=zone"];
+    all.extend_from_slice(&WEAR_ON);
     all.extend_from_slice(sets);
     crate::common::small_zoned(&all)
 }
