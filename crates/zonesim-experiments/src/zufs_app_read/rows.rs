@@ -100,6 +100,13 @@ pub(super) fn sensitivity(
         photos(ccfg, FsConfig::default(), a, o)?,
         photos(zcfg, zfs.clone(), a, o)?,
     )];
+    let search = scaled_search(ccfg)?;
+    let mvs = FsConfig {
+        max_victim_search: Some(search.1),
+        ..FsConfig::default()
+    };
+    let photo_search = photos(ccfg, mvs, PHOTO_AGING, o)?;
+    let photo_floor4 = photos(ccfg, FsConfig::default(), PHOTO_FLOOR_4X, o)?;
     let lfs_fs = FsConfig {
         mode: Some(FsModeCfg::Lfs),
         ..FsConfig::default()
@@ -120,6 +127,9 @@ pub(super) fn sensitivity(
         sync_updates,
         shares,
         photo_ext,
+        photo_search,
+        photo_floor4,
+        search,
     })
 }
 
@@ -171,6 +181,16 @@ pub(super) fn sens_rows(rows: &mut Vec<Row>, s: &Sens, cufs: &Side, zufs: &Side)
             c.set.frags_per_file() / z.set.frags_per_file().max(1e-12),
         ));
     }
+    photo_rows(
+        rows,
+        "cufs photos, max_victim_search x k (sensitivity)",
+        &s.photo_search,
+    );
+    photo_rows(
+        rows,
+        "cufs photos, aged to 4 x the photo set (sensitivity)",
+        &s.photo_floor4,
+    );
     for cpu in CPU_S_PER_GIB {
         rows.push(row_info(
             &format!("verification CPU {cpu} s per GiB on both sides (sensitivity)"),
@@ -223,6 +243,7 @@ pub(super) fn paper_small_block_share() -> f64 {
 
 pub(super) fn gaps(cufs: &Side, zufs: &Side, ph: (&Photos, &Photos), s: &Sens) -> Gaps {
     let (cph, zph) = ph;
+    let (f4, mk) = (&s.photo_floor4, &s.photo_search);
     let floors: Vec<String> = s
         .floors
         .iter()
@@ -291,6 +312,22 @@ pub(super) fn gaps(cufs: &Side, zufs: &Side, ph: (&Photos, &Photos), s: &Sens) -
             cph.set.frags_per_file(),
             cph.set.frag_kib(),
             s.photo_ext.iter().map(|(l, c, z)| format!("photos {l}: ZUFS {:.2} fragments of {:.0} KiB, CUFS {:.1} of {:.0} KiB, ratios {:.1} (fragments) and {:.1} (length)", z.set.frags_per_file(), z.set.frag_kib(), c.set.frags_per_file(), c.set.frag_kib(), c.set.frags_per_file() / z.set.frags_per_file().max(1e-12), z.set.frag_kib() / c.set.frag_kib().max(1e-12))).collect::<Vec<_>>().join("; "),
+        ),
+        cufs_photos: format!(
+            "at the paper's size F2FS's search for an SSR segment scans at most {} of the {} dirty segments the §5.5 aging leaves before the photos (max_victim_search, the kernel's default, not scaled with the device; the preset's dirty segments all fit in it), and SSR takes {} segments for {} photos (about {:.0} free blocks each): {:.1} fragments of {:.0} KiB per photo. How much free space the paper's phone had when its photos were stored is not stated (§5.5's loop stops \"below 1 GB\", which would not hold 5.9 GB of photos; ours stops at {} x the photo set), and it moves the result: aged only to 4 x the photo set, {:.1} fragments of {:.0} KiB; with max_victim_search x k ({}), {:.1} of {:.0} KiB (sensitivity rows)",
+            s.search.0,
+            cph.aged.dirty_segments,
+            cph.set.ssr_segments,
+            cph.set.files,
+            (cph.set.bytes / BLOCK_BYTES) as f64 / cph.set.ssr_segments.max(1) as f64,
+            cph.set.frags_per_file(),
+            cph.set.frag_kib(),
+            PHOTO_AGING.floor_x,
+            f4.set.frags_per_file(),
+            f4.set.frag_kib(),
+            s.search.1,
+            mk.set.frags_per_file(),
+            mk.set.frag_kib(),
         ),
     }
 }
