@@ -15,6 +15,10 @@ use super::SimTime;
 /// first (a die and its channel) search once per candidate and insert once. The list is a
 /// `Vec` whose past intervals are skipped by an index and dropped in batches, so a search
 /// walks one plain slice and nothing allocates once the list has reached its working size.
+///
+/// On a long list (work booked ahead) a search would walk every hole too short for it; the
+/// timeline remembers the last gaps taken ([`Memo`]) and starts a search where one of them
+/// proves no earlier gap can fit (see [`Timeline::find`]), which finds the same gap.
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
     /// Busy intervals; `busy[head..]` are the live ones, sorted and disjoint.
@@ -25,6 +29,45 @@ pub struct Timeline {
     /// could never be used, and dropping them keeps the list short (dies: the shortest read;
     /// channels and the link: one 4 KiB slot).
     min_gap: u64,
+    /// Latest simulation clock given to [`Timeline::advance`]: intervals ending at or before
+    /// it may have been dropped, so only searches ready at or after it may use `memo`.
+    floor: SimTime,
+    /// The last gaps taken, one per search length (round robin on a new length).
+    memo: [Memo; MEMOS],
+    /// The entry of `memo` a new search length replaces.
+    memo_next: usize,
+}
+
+/// A gap taken: the earliest gap of `dur` ns at or after `ready` started at `start`.
+///
+/// Reservations only ever add busy time at or after the clock (dropping the past removes only
+/// intervals that ended before it), so the earliest gap of a search at least as late and at
+/// least as long, made later, cannot start before `start`: the search may start there.
+#[derive(Debug, Clone, Copy)]
+struct Memo {
+    ready: SimTime,
+    dur: u64,
+    start: SimTime,
+}
+
+/// An entry no search can use.
+const NO_MEMO: Memo = Memo {
+    ready: SimTime(u64::MAX),
+    dur: u64::MAX,
+    start: SimTime::ZERO,
+};
+
+/// Gaps remembered per timeline: the few search lengths a die sees (reads of one and two
+/// slots, map reads, programs).
+const MEMOS: usize = 4;
+
+/// Lists this long or shorter are walked from their front (a binary search costs more).
+const SHORT: usize = 4;
+
+impl Default for Memo {
+    fn default() -> Memo {
+        NO_MEMO
+    }
 }
 
 /// A gap found by [`Timeline::find`]: where the reservation starts and where it goes in the
@@ -36,6 +79,9 @@ pub struct Slot {
     pos: usize,
     /// The gap is after every reservation.
     at_end: bool,
+    /// The search that found it: ready time and length.
+    ready: SimTime,
+    need: u64,
 }
 
 impl Slot {
@@ -60,6 +106,9 @@ impl Timeline {
             busy: Vec::with_capacity(64),
             head: 0,
             min_gap,
+            floor: SimTime::ZERO,
+            memo: [NO_MEMO; MEMOS],
+            memo_next: 0,
         }
     }
 
@@ -73,6 +122,7 @@ impl Timeline {
     /// before the current simulation time).
     #[inline]
     pub fn advance(&mut self, now: SimTime) {
+        self.floor = self.floor.max(now);
         let n = self.busy.len();
         let mut h = self.head;
         while h < n && self.busy[h].1 <= now {
@@ -108,42 +158,56 @@ impl Timeline {
     }
 
     /// The earliest gap of `dur` ns at or after `ready`, to reserve with [`Timeline::take`].
+    ///
+    /// On a long list the search starts at the latest remembered gap that bounds it (a gap
+    /// taken by a search no later and no longer, ready at or after the clock; [`Memo`]), so it
+    /// does not walk again the holes an earlier search found too short.
     #[inline]
     pub fn find(&self, ready: SimTime, dur: u64) -> Slot {
         let live = self.live();
-        match live.last() {
-            Some(last) if last.1 > ready => {}
-            _ => {
-                return Slot {
-                    start: ready,
-                    pos: self.busy.len(),
-                    at_end: true,
+        let at_end = |start| Slot {
+            start,
+            pos: self.busy.len(),
+            at_end: true,
+            ready,
+            need: dur,
+        };
+        let last_end = match live.last() {
+            Some(last) if last.1 > ready => last.1,
+            _ => return at_end(ready),
+        };
+        let mut from = ready;
+        if live.len() > SHORT && ready >= self.floor {
+            for m in &self.memo {
+                if m.dur <= dur && m.ready <= ready && m.start > from {
+                    from = m.start;
                 }
             }
+            if from >= last_end {
+                return at_end(from);
+            }
         }
-        // Skip every interval that ends before `ready` (binary search on long lists: the list
+        // Skip every interval that ends before `from` (binary search on long lists: the list
         // is sorted; the walk below passes over them on short ones).
-        let first = if live.len() <= 4 || live[0].1 > ready {
+        let first = if live.len() <= SHORT || live[0].1 > from {
             0
         } else {
-            live.partition_point(|&(_, e)| e <= ready)
+            live.partition_point(|&(_, e)| e <= from)
         };
-        let mut start = ready;
+        let mut start = from;
         for (i, &(s, e)) in live[first..].iter().enumerate() {
             if s >= start + dur {
                 return Slot {
                     start,
                     pos: self.head + first + i,
                     at_end: false,
+                    ready,
+                    need: dur,
                 };
             }
             start = start.max(e);
         }
-        Slot {
-            start,
-            pos: self.busy.len(),
-            at_end: true,
-        }
+        at_end(start)
     }
 
     /// Reserve `dur` ns at `slot` (found by [`Timeline::find`] for at least `dur` ns, with no
@@ -153,6 +217,7 @@ impl Timeline {
         if dur == 0 {
             return;
         }
+        self.remember(slot);
         let end = slot.start + dur;
         if !slot.at_end {
             self.insert(slot.start, end, slot.pos);
@@ -164,6 +229,27 @@ impl Timeline {
         match self.busy.last_mut() {
             Some(last) if slot.start - last.1 < gap => last.1 = end,
             _ => self.busy.push((slot.start, end)),
+        }
+    }
+
+    /// Remember the gap `slot` as the bound of later searches of its length (only when its
+    /// search was ready at or after the clock: before it, dropped intervals no longer count).
+    #[inline(always)]
+    fn remember(&mut self, slot: Slot) {
+        if slot.ready < self.floor {
+            return;
+        }
+        let m = Memo {
+            ready: slot.ready,
+            dur: slot.need,
+            start: slot.start,
+        };
+        match self.memo.iter().position(|o| o.dur == slot.need) {
+            Some(i) => self.memo[i] = m,
+            None => {
+                self.memo[self.memo_next] = m;
+                self.memo_next = (self.memo_next + 1) % MEMOS;
+            }
         }
     }
 
@@ -451,6 +537,45 @@ mod tests {
                         flat.advance(now);
                     }
                     1 => {
+                        let (s, e) = (SimTime(ready), SimTime(ready + dur));
+                        prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + dur));
+                    }
+                    _ => {
+                        let slot = t.find(SimTime(ready), dur);
+                        t.take(slot, dur);
+                        prop_assert_eq!(slot.start.0, flat.reserve(ready, dur));
+                    }
+                }
+                prop_assert!(t.check());
+                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
+                prop_assert_eq!(&live, &flat.busy);
+            }
+        }
+
+        /// Searches of more lengths than are remembered (as a die sees: reads, programs, odd
+        /// lengths), some ready before the clock, on lists hundreds long: starting a search at
+        /// a remembered gap never changes the gap found, against the plain list, and the list
+        /// stays the same.
+        #[test]
+        fn remembered_gaps_keep_the_earliest_gap(
+            ops in proptest::collection::vec(
+                (0u64..30, 0u64..20_000, 0usize..10, 0u8..40, any::<bool>()), 200..2000)
+        ) {
+            const LENS: [u64; 10] = [12, 13, 17, 21, 30, 44, 60, 90, 150, 300];
+            let mut t = Timeline::with_min_gap(10);
+            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut now = 0;
+            for (step, delay, len, kind, late) in ops {
+                now += step;
+                // Mostly ready at or after the clock; now and then before it.
+                let ready = if late { now + delay } else { now.saturating_sub(delay % 200) };
+                let dur = LENS[len];
+                match kind {
+                    0..=2 => {
+                        t.advance(SimTime(now));
+                        flat.advance(now);
+                    }
+                    3 => {
                         let (s, e) = (SimTime(ready), SimTime(ready + dur));
                         prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + dur));
                     }
