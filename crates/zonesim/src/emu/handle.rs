@@ -11,7 +11,7 @@
 
 use super::pace::Pace;
 use super::persist::{Identity, Logged, Persist, StoreOpen};
-use super::power::PowerCuts;
+use super::power::{PowerCuts, RandomCuts};
 use super::record::{RecordFormat, Recorder};
 use super::store::{Store, StoreSpec, Verifier};
 use super::{Pacer, PAGE};
@@ -51,6 +51,9 @@ pub struct HandleOptions {
     /// Cut power once, after the N-th request or at a simulated time (emu::power); the
     /// device goes on after its recovery.
     pub power_off: Option<PowerOff>,
+    /// Cut power at seeded random request counts (drawn from `seed`, emu::power); the device
+    /// recovers after each cut and goes on.
+    pub random_cuts: Option<RandomCuts>,
     /// Track what a power cut loses from the start, so [`Handle::power_off`] may cut (on with
     /// `power_off`, and on resuming a store made so).
     pub power_cuts: bool,
@@ -71,6 +74,7 @@ impl Default for HandleOptions {
             name: "emulation".into(),
             precondition: crate::sim::Precondition::None,
             power_off: None,
+            random_cuts: None,
             power_cuts: false,
         }
     }
@@ -116,6 +120,8 @@ pub struct Handle {
     power: Option<Box<PowerCuts>>,
     /// Requests in flight at a cut, delivered to the host as failed.
     cut_requests: u64,
+    /// Arrival time of the latest request issued (a cut by request count happens then).
+    last_issue: SimTime,
     stats: IoStats,
     /// Simulated time of the latest completion delivered.
     clock: SimTime,
@@ -142,6 +148,7 @@ impl Handle {
         dev.check_namespace(opts.namespace)?;
         let power = opts.power_cuts
             || opts.power_off.is_some()
+            || opts.random_cuts.is_some()
             || matches!((&opts.store, opts.open), (StoreSpec::Sparse(p), StoreOpen::Resume) if super::persist::tracks_power(p));
         if power {
             dev.track_power()?;
@@ -209,8 +216,15 @@ impl Handle {
             recorder,
             persist,
             resumed,
-            power: power.then(|| Box::new(PowerCuts::new(opts.power_off))),
+            power: power.then(|| {
+                let mut p = PowerCuts::new(opts.power_off);
+                if let Some(r) = opts.random_cuts {
+                    p.plan(r, opts.seed);
+                }
+                Box::new(p)
+            }),
             cut_requests: 0,
+            last_issue: clock,
             dev,
             opts,
             stats: IoStats::default(),
@@ -263,58 +277,75 @@ impl Handle {
 
     /// Reads `buf.len()` bytes at `offset` into `buf`.
     pub fn read(&mut self, offset: u64, buf: &mut [u8]) -> std::result::Result<Ticket, IoError> {
-        let t = self.submit(HostIo::new(IoKind::Read, offset, buf.len() as u64))?;
-        if self.store.keeps_data() {
-            self.store
-                .read(offset, buf)
-                .map_err(|_| self.data_error())?;
-            if let Some(v) = &mut self.verifier {
-                if v.check(&self.store, offset, buf)
-                    .map_err(|_| IoError::Data)?
-                    > 0
-                {
-                    return Err(self.data_error());
+        self.request(|h| {
+            let t = h.submit(HostIo::new(IoKind::Read, offset, buf.len() as u64))?;
+            if h.store.keeps_data() {
+                h.store.read(offset, buf).map_err(|_| h.data_error())?;
+                if let Some(v) = &mut h.verifier {
+                    if v.check(&h.store, offset, buf).map_err(|_| IoError::Data)? > 0 {
+                        return Err(h.data_error());
+                    }
                 }
             }
-        }
-        self.bytes[0] += buf.len() as u64;
-        Ok(t)
+            h.bytes[0] += buf.len() as u64;
+            Ok(t)
+        })
     }
 
     /// Writes `data` at `offset`.
     pub fn write(&mut self, offset: u64, data: &[u8]) -> std::result::Result<Ticket, IoError> {
-        let t = self.submit(HostIo::new(IoKind::Write, offset, data.len() as u64))?;
-        self.store
-            .write(offset, data)
-            .map_err(|_| self.data_error())?;
-        if let Some(v) = &mut self.verifier {
-            v.wrote(&self.store, offset, data)
-                .map_err(|_| IoError::Data)?;
-        }
-        self.bytes[1] += data.len() as u64;
-        Ok(t)
+        self.request(|h| {
+            let t = h.submit(HostIo::new(IoKind::Write, offset, data.len() as u64))?;
+            h.store.write(offset, data).map_err(|_| h.data_error())?;
+            if let Some(v) = &mut h.verifier {
+                v.wrote(&h.store, offset, data).map_err(|_| IoError::Data)?;
+            }
+            h.bytes[1] += data.len() as u64;
+            Ok(t)
+        })
     }
 
     /// Trims (discards) `len` bytes at `offset`.
     pub fn trim(&mut self, offset: u64, len: u64) -> std::result::Result<Ticket, IoError> {
-        let t = self.submit(HostIo::new(IoKind::Trim, offset, len))?;
-        self.drop_data(offset, len)?;
-        Ok(t)
+        self.request(|h| {
+            let t = h.submit(HostIo::new(IoKind::Trim, offset, len))?;
+            h.drop_data(offset, len)?;
+            Ok(t)
+        })
     }
 
     /// Flushes the device's write buffers.
     pub fn flush(&mut self) -> std::result::Result<Ticket, IoError> {
-        self.submit(HostIo::new(IoKind::Flush, 0, 0))
+        self.request(|h| h.submit(HostIo::new(IoKind::Flush, 0, 0)))
     }
 
     /// Resets the zone holding byte `offset`; its data is dropped.
     pub fn zone_reset(&mut self, offset: u64) -> std::result::Result<Ticket, IoError> {
-        let t = self.submit(HostIo::new(IoKind::ZoneReset, offset, 0))?;
-        if let Some(zc) = self.zone_config() {
-            let size = zc.zone_size * super::PAGE;
-            self.drop_data(offset / size * size, size)?;
+        self.request(|h| {
+            let t = h.submit(HostIo::new(IoKind::ZoneReset, offset, 0))?;
+            if let Some(zc) = h.zone_config() {
+                let size = zc.zone_size * super::PAGE;
+                h.drop_data(offset / size * size, size)?;
+            }
+            Ok(t)
+        })
+    }
+
+    /// Runs one request (its command and its data), then the power cut its issue made due (by
+    /// request count): the cut comes after the request's data reached the store, so the store
+    /// loses what the model says, this request's data included.
+    #[inline]
+    fn request(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> std::result::Result<Ticket, IoError>,
+    ) -> std::result::Result<Ticket, IoError> {
+        let r = f(self);
+        if let Some(p) = &mut self.power {
+            if p.due_by_count(self.issued) {
+                self.cut(self.last_issue).map_err(|_| IoError::Data)?;
+            }
         }
-        Ok(t)
+        r
     }
 
     fn drop_data(&mut self, offset: u64, len: u64) -> std::result::Result<(), IoError> {
@@ -401,12 +432,8 @@ impl Handle {
             return Err(IoError::ZoneRule);
         }
         self.issued += 1;
+        self.last_issue = now;
         self.stats.issued(now);
-        if let Some(p) = &mut self.power {
-            if p.due_by_count(self.issued) {
-                self.cut(now).map_err(|_| IoError::Data)?;
-            }
-        }
         Ok(Ticket {
             kind: io.kind,
             issued: now,

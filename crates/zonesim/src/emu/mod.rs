@@ -23,5 +23,6 @@ pub mod store;
 pub use handle::{Handle, HandleOptions, IoError, Ticket};
 pub use pace::{Pace, Pacer};
 pub use persist::StoreOpen;
+pub use power::RandomCuts;
 pub use record::RecordFormat;
 pub use store::{StoreSpec, PAGE};
