@@ -68,18 +68,25 @@ pub struct MountArgs {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Cut power once the N-th request of this mount reaches the device (docs/power.md,
-    /// "Crash testing"): the device loses what the model says and recovers; every request
-    /// after the cut fails with EIO until unmount, and the store keeps the state after the cut
-    /// for the next --resume.
+    /// "Cutting power under real software"): the request in flight fails with EIO, the device
+    /// loses what the model says, recovers, and serves the requests after it (with
+    /// --halt-after-cut: fails them until unmount); the store's log records the cut, so
+    /// --resume replays it.
     #[arg(long, value_name = "N", help_heading = "Power", conflicts_with = "power_off_at_us", value_parser = clap::value_parser!(u64).range(1..))]
     pub power_off_at_request: Option<u64>,
     /// Cut power at T µs of simulated time after the mount (as --power-off-at-request).
     #[arg(long, value_name = "T", help_heading = "Power")]
     pub power_off_at_us: Option<f64>,
     /// Track power cuts from the start, so SIGUSR1 cuts power at once (as
-    /// --power-off-at-request); a store made so is resumed with tracking on.
+    /// --power-off-at-request; each SIGUSR1 cuts again); a store made so is resumed with
+    /// tracking on.
     #[arg(long, help_heading = "Power")]
     pub power_cuts: bool,
+    /// After a power cut, fail every request with EIO until unmount, as if the host went down
+    /// with the device (scripts/crash-test uses it: the file system must not write on after
+    /// the cut); only the first cut then happens.
+    #[arg(long, help_heading = "Power")]
+    pub halt_after_cut: bool,
 }
 
 const ROOT: INodeNo = INodeNo::ROOT;
@@ -90,6 +97,8 @@ const TTL: Duration = Duration::from_secs(1);
 struct Disk {
     handle: Arc<Mutex<Handle>>,
     size: u64,
+    /// `--halt-after-cut`: every request after a power cut fails.
+    halt: bool,
     uid: u32,
     gid: u32,
 }
@@ -137,16 +146,29 @@ impl Disk {
         f: impl FnOnce(&mut Handle) -> std::result::Result<Ticket, IoError>,
     ) -> std::result::Result<(), Errno> {
         let mut h = self.handle();
-        // After a power cut the host is gone with the device: nothing more reaches it.
-        if h.power_cuts() > 0 {
+        // --halt-after-cut: the host is gone with the device, nothing more reaches it.
+        // Otherwise the device came back after its recovery and serves the request.
+        if self.halt && h.power_cuts() > 0 {
             return Err(Errno::EIO);
         }
         let t = f(&mut h).map_err(errno)?;
         if h.complete(&t) {
             Ok(())
         } else {
+            // In flight at a cut: its completion never came.
             Err(Errno::EIO)
         }
+    }
+
+    /// Cuts power now (SIGUSR1): the device's power cycle and recovery. `false`: nothing was
+    /// cut (with --halt-after-cut, only the first cut happens: the host is already down).
+    fn power_cut(&self) -> zonesim::Result<bool> {
+        let mut h = self.handle();
+        if self.halt && h.power_cuts() > 0 {
+            return Ok(false);
+        }
+        h.power_off()?;
+        Ok(true)
     }
 
     /// `len` bytes at `offset`, clipped to the disk.
@@ -362,6 +384,7 @@ fn handle_options(a: &MountArgs) -> zonesim::Result<HandleOptions> {
             }
             (None, None) => None,
         },
+        random_cuts: None,
         power_cuts: a.power_cuts,
     })
 }
@@ -382,6 +405,7 @@ pub fn run(a: MountArgs) -> Result<()> {
     let disk = Disk {
         handle: Arc::clone(&handle),
         size,
+        halt: a.halt_after_cut,
         // SAFETY: getuid/getgid cannot fail.
         uid: unsafe { libc::getuid() },
         gid: unsafe { libc::getgid() },
@@ -400,6 +424,11 @@ pub fn run(a: MountArgs) -> Result<()> {
             libc::signal(libc::SIGUSR1, on_cut as *const () as libc::sighandler_t);
         }
     }
+    // The signal loop's view of the same disk (SIGUSR1 cuts through it).
+    let cutter = Disk {
+        handle: Arc::clone(&handle),
+        ..disk
+    };
     let session = fuser::spawn_mount(disk, &a.dir, &cfg).with_context(|| {
         format!(
             "mounting {} (needs /dev/fuse and fusermount3)",
@@ -416,10 +445,15 @@ pub fn run(a: MountArgs) -> Result<()> {
     while !session.guard.is_finished() && !STOP.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
         if CUT.swap(false, Ordering::SeqCst) {
-            let mut h = handle.lock().unwrap_or_else(|p| p.into_inner());
-            if h.power_cuts() == 0 {
-                h.power_off()?;
-                eprintln!("zonesim: power cut (SIGUSR1); every request fails until unmount");
+            if cutter.power_cut()? {
+                eprintln!(
+                    "zonesim: power cut (SIGUSR1); {}",
+                    if a.halt_after_cut {
+                        "every request fails until unmount"
+                    } else {
+                        "the device recovered and serves requests again"
+                    }
+                );
             }
         }
     }
@@ -445,7 +479,8 @@ pub fn run(a: MountArgs) -> Result<()> {
     );
     if let Some(p) = report.power.as_ref().filter(|p| p.cuts.unwrap_or(0) > 0) {
         eprintln!(
-            "zonesim: power cut at {:.1} us: {} acknowledged writes lost, {} requests in flight failed, recovery {:.1} us",
+            "zonesim: {} power cut(s), the last at {:.1} us: {} acknowledged writes lost, {} requests in flight failed, recovery {:.1} us",
+            p.cuts.unwrap_or(0),
             p.cut_at_us.unwrap_or(0.0),
             p.lost_acknowledged_writes.unwrap_or(0),
             report.sim.requests_cut.unwrap_or(0),
@@ -453,4 +488,88 @@ pub fn run(a: MountArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! The disk below its FUSE callbacks (a mount needs root and /dev/fuse): what a request
+    //! meets at and after a power cut.
+    use super::*;
+    use zonesim::sim::PowerOff;
+
+    fn disk(halt: bool, power_off: Option<PowerOff>) -> Disk {
+        let h = Handle::open(HandleOptions {
+            store: StoreSpec::Memory,
+            verify: true,
+            power_off,
+            power_cuts: true,
+            ..Default::default()
+        })
+        .unwrap();
+        Disk {
+            size: h.capacity(),
+            handle: Arc::new(Mutex::new(h)),
+            halt,
+            uid: 0,
+            gid: 0,
+        }
+    }
+
+    fn write(d: &Disk, page: u64, byte: u8) -> std::result::Result<(), Errno> {
+        d.run(|h| h.write(page * 4096, &[byte; 4096]))
+    }
+
+    fn read(d: &Disk, page: u64) -> std::result::Result<u8, Errno> {
+        let mut b = [0u8; 4096];
+        d.run(|h| h.read(page * 4096, &mut b))?;
+        Ok(b[0])
+    }
+
+    #[test]
+    fn the_disk_carries_on_after_a_cut() {
+        let d = disk(false, Some(PowerOff::AtRequest(3)));
+        write(&d, 0, 1).unwrap();
+        d.run(Handle::flush).unwrap();
+        // The third request reaches the device as power fails: its answer never comes.
+        assert_eq!(write(&d, 1, 2), Err(Errno::EIO));
+        let after_cut = d.handle().clock();
+        // The device recovered: later requests are served, past the recovery.
+        write(&d, 2, 3).unwrap();
+        assert!(d.handle().clock() > after_cut);
+        assert_eq!(read(&d, 0), Ok(1), "flushed before the cut");
+        assert_eq!(read(&d, 2), Ok(3));
+        // The request in flight lost its data (nothing flushed it): zeros, as never written.
+        assert_eq!(read(&d, 1), Ok(0));
+        // A cut now (SIGUSR1) cuts again, and the disk goes on again.
+        assert!(d.power_cut().unwrap());
+        write(&d, 3, 4).unwrap();
+        d.run(Handle::flush).unwrap();
+        assert_eq!(read(&d, 3), Ok(4));
+        let r = d.handle().report();
+        assert_eq!(r.power.unwrap().cuts, Some(2));
+        assert_eq!(r.sim.requests_cut, Some(1));
+        assert_eq!(r.emulation.unwrap().store.mismatches, 0);
+    }
+
+    #[test]
+    fn halt_after_cut_fails_every_later_request() {
+        let d = disk(true, Some(PowerOff::AtRequest(2)));
+        write(&d, 0, 1).unwrap();
+        assert_eq!(write(&d, 1, 2), Err(Errno::EIO));
+        assert_eq!(write(&d, 2, 3), Err(Errno::EIO));
+        assert_eq!(read(&d, 0), Err(Errno::EIO));
+        assert_eq!(d.run(Handle::flush), Err(Errno::EIO));
+        // The host is down: a further cut changes nothing.
+        assert!(!d.power_cut().unwrap());
+        assert_eq!(d.handle().power_cuts(), 1);
+    }
+
+    #[test]
+    fn a_cut_by_time_fails_the_request_that_finds_the_power_off() {
+        let d = disk(false, Some(PowerOff::AtUs(0.0)));
+        assert_eq!(write(&d, 0, 1), Err(Errno::EIO));
+        write(&d, 0, 1).unwrap();
+        assert_eq!(read(&d, 0), Ok(1));
+        assert_eq!(d.handle().power_cuts(), 1);
+    }
 }
