@@ -357,3 +357,81 @@ fn random_cuts_recover_and_go_on_deterministically() {
     assert_eq!(a, random_cuts_run(3), "same options and seed, same cuts");
     assert_ne!(a.0, random_cuts_run(4).0, "another seed cuts elsewhere");
 }
+
+/// The report's (lost pages, lost acknowledged writes) over every cut so far.
+fn losses_so_far(h: &Handle, ns: usize) -> (u64, u64) {
+    let p = h.report().power.expect("a power section");
+    let n = &p.namespaces[ns];
+    assert_eq!(n.lost_after_flush, 0);
+    (n.lost_pages, n.lost_acknowledged_writes)
+}
+
+/// A device that went on after a cut is cut again: the second cut loses what the data shows,
+/// as the first did (each cut's part of the report's sums), on both namespace kinds.
+#[test]
+fn a_second_cut_loses_exactly_what_the_report_adds() {
+    // Conventional.
+    let mut h = Handle::open(HandleOptions {
+        device: "ufs-conventional".into(),
+        store: StoreSpec::Memory,
+        verify: true,
+        power_cuts: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let pages = 6000u64;
+    let mut first = (0, 0);
+    for round in 0..2u64 {
+        let mut next = |_: &mut Handle, w: u64| (w * 7919 + round * 31) % pages;
+        let d = drive(&mut h, pages, 3000, 400, &mut next);
+        let mut read = |p: u64| {
+            let mut b = vec![0u8; PAGE as usize];
+            let t = h.read(p * PAGE, &mut b).unwrap();
+            h.complete(&t);
+            Some(b)
+        };
+        let seen = check(&d, &mut read);
+        assert!(seen.0 > 0, "round {round}: the cut lost data");
+        let total = losses_so_far(&h, 0);
+        assert_eq!(
+            seen,
+            (total.0 - first.0, total.1 - first.1),
+            "round {round}"
+        );
+        first = total;
+    }
+    // Zoned: each round writes on from the write pointers the last cut left.
+    let mut h = Handle::open(HandleOptions {
+        device: SMALL.into(),
+        namespace: 1,
+        store: StoreSpec::Memory,
+        power_cuts: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let size = h.zone_config().unwrap().zone_size;
+    let mut first = (0, 0);
+    for round in 0..2 {
+        let mut next =
+            |h: &mut Handle, w: u64| h.report_zones((w % 4) * size * PAGE, 1)[0].write_pointer.0;
+        let d = drive(&mut h, 4 * size, 500, 150, &mut next);
+        let zones = h.report_zones(0, 4);
+        let mut read = |p: u64| {
+            let z = zones[(p / size) as usize];
+            (p < z.write_pointer.0).then(|| {
+                let mut b = vec![0u8; PAGE as usize];
+                let t = h.read(p * PAGE, &mut b).unwrap();
+                h.complete(&t);
+                b
+            })
+        };
+        let seen = check(&d, &mut read);
+        let total = losses_so_far(&h, 1);
+        assert_eq!(
+            seen,
+            (total.0 - first.0, total.1 - first.1),
+            "zoned round {round}"
+        );
+        first = total;
+    }
+}

@@ -187,6 +187,24 @@ impl PowerTrack {
         (self.ack[lpa as usize], self.seq[lpa as usize])
     }
 
+    /// Power failed at `cut` and came back (the cut's loss already applied): the track goes
+    /// on for the next cut. Programs that had not ended were aborted (they count as ended at
+    /// `cut`, so no later cut finds them in flight), a flush that had not ended never
+    /// completed (it covers nothing), and a write in flight was never acknowledged to the host
+    /// (its surviving pages are not counted as acknowledged by a later cut).
+    pub fn power_cycle(&mut self, cut: SimTime) {
+        for d in &mut self.unit_done {
+            *d = (*d).min(cut);
+        }
+        self.covered = self.covered_at(cut);
+        self.flushes.clear();
+        for a in &mut self.ack {
+            if *a > cut {
+                *a = SimTime::MAX;
+            }
+        }
+    }
+
     /// The loss of a cut at `cut`: `lost` lists (lpa, reason), in lpa order.
     pub fn tally(&self, cut: SimTime, lost: &[(u32, LossReason)]) -> PowerLoss {
         let covered = self.covered_at(cut);
@@ -241,6 +259,29 @@ mod tests {
         t.flushed(SimTime(200), SimTime(300));
         assert_eq!(t.covered_at(SimTime(250)), SimTime(20));
         assert_eq!(t.covered_at(SimTime(300)), SimTime(200));
+    }
+
+    #[test]
+    fn a_power_cycle_aborts_what_was_in_flight() {
+        let mut t = PowerTrack::new(2, 4, 4);
+        t.programmed(0, SimTime(50));
+        t.programmed(1, SimTime(300));
+        t.flushed(SimTime(10), SimTime(80));
+        t.flushed(SimTime(90), SimTime(250));
+        t.acked(0, 1, SimTime(60));
+        t.acked(1, 1, SimTime(200));
+        t.power_cycle(SimTime(100));
+        // Unit 1's program was aborted: no later cut finds it in flight.
+        assert_eq!(
+            (t.unit_done(0), t.unit_done(1)),
+            (SimTime(50), SimTime(100))
+        );
+        // The flush that had not ended covers nothing, even at a cut after its old end.
+        assert_eq!(t.covered_at(SimTime(400)), SimTime(10));
+        // The write in flight was never acknowledged: a later cut does not count it.
+        assert_eq!(t.ack_of(0).0, SimTime(60));
+        let l = t.tally(SimTime(400), &[(1, LossReason::Buffer)]);
+        assert_eq!(l.lost_acknowledged_pages, 0);
     }
 
     #[test]

@@ -47,30 +47,35 @@ impl PageFtl {
 
     /// Power fails at `cut` (see the module doc): apply the loss and report it.
     pub(super) fn cut_power(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {
-        let Some(track) = self.power.take() else {
+        let Some(mut track) = self.power.take() else {
             return PowerLoss::default();
         };
-        if plp {
+        let loss = if plp {
             let pending: u32 = self.streams.iter().map(|s| s.next - s.unit_start).sum();
             let pages = self.buffer.buffered() as u64 + pending as u64;
             let host_flushes = self.buffer.counters.host_flushes;
             self.flush(lent, cut);
             self.buffer.counters.host_flushes = host_flushes;
-            return PowerLoss {
+            PowerLoss {
                 plp_flushed_pages: pages,
                 ..PowerLoss::default()
-            };
-        }
-        let lost = self.lost_pages(&track, cut);
-        for &(l, _) in &lost {
-            match self.map.get(Lpa(l)) {
-                Entry::Buffered(_) => self.buffer.drop_one(),
-                Entry::Flash(p) => self.invalidate(p),
-                Entry::Unmapped => continue,
             }
-            self.map.unmap(Lpa(l));
-        }
-        track.tally(cut, &lost)
+        } else {
+            let lost = self.lost_pages(&track, cut);
+            for &(l, _) in &lost {
+                match self.map.get(Lpa(l)) {
+                    Entry::Buffered(_) => self.buffer.drop_one(),
+                    Entry::Flash(p) => self.invalidate(p),
+                    Entry::Unmapped => continue,
+                }
+                self.map.unmap(Lpa(l));
+            }
+            track.tally(cut, &lost)
+        };
+        // The device goes on after its recovery and may be cut again.
+        track.power_cycle(cut);
+        self.power = Some(track);
+        loss
     }
 
     /// Every logical page a cut at `cut` loses, with the reason, in page order.

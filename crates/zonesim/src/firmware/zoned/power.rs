@@ -82,7 +82,7 @@ impl ZonedFtl {
 
     /// Power fails at `cut` (see the module doc): apply the loss and report it.
     pub(super) fn cut_power(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {
-        let Some(power) = self.power.take() else {
+        let Some(mut power) = self.power.take() else {
             return PowerLoss::default();
         };
         let mut out = PowerLoss::default();
@@ -135,10 +135,17 @@ impl ZonedFtl {
             let len = self.zst[z as usize].written as u64;
             self.zones.power_on(ZoneId(z), len);
         }
-        if plp {
-            return out;
+        if !plp {
+            out = power.track.tally(cut, &lost);
         }
-        power.track.tally(cut, &lost)
+        // The device goes on after its recovery and may be cut again: the SLC programs it
+        // remembers have ended or were aborted, so none is in flight at a later cut.
+        power.track.power_cycle(cut);
+        for v in &mut power.slc {
+            v.clear();
+        }
+        self.power = Some(power);
+        out
     }
 
     /// Power is back at `on`: read the zone map and scan the open zones on `nand`. Returns when
