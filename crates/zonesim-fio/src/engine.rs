@@ -12,7 +12,8 @@ use std::ffi::{c_char, c_int, c_uint, CStr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use zonesim::emu::{
-    Handle, HandleOptions, IoError, Pace, RecordFormat, StoreOpen, StoreSpec, Ticket, PAGE,
+    Handle, HandleOptions, IoError, Pace, RandomCuts, RecordFormat, StoreOpen, StoreSpec, Ticket,
+    PAGE,
 };
 use zonesim::engine::SimTime;
 use zonesim::interface::zone::ZoneCondition;
@@ -127,6 +128,34 @@ unsafe fn power_off(eo: &EngineOptions) -> Result<Option<PowerOff>, String> {
     }
 }
 
+/// The random cuts of the options (`zs_power_cuts=N` over `zs_power_cuts_within=R` requests).
+///
+/// # Safety
+/// `eo` is fio's, of the pinned version.
+unsafe fn random_cuts(eo: &EngineOptions) -> Result<Option<RandomCuts>, String> {
+    let count = |name: &str, v: String| {
+        v.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{name}: `{v}`: expected an unsigned integer"))
+    };
+    match (text(eo.power_cuts), text(eo.power_cuts_within)) {
+        (None, None) => Ok(None),
+        (Some(_), None) => {
+            Err("zs_power_cuts: needs zs_power_cuts_within=R, the requests the cuts fall on".into())
+        }
+        (None, Some(_)) => Err("zs_power_cuts_within: without zs_power_cuts=N".into()),
+        (Some(n), Some(r)) => {
+            let (n, r) = (
+                count("zs_power_cuts", n)?,
+                count("zs_power_cuts_within", r)?,
+            );
+            RandomCuts::new(n, r, "zs_power_cuts, zs_power_cuts_within")
+                .map(Some)
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
 /// Ends thread `td`'s engine: writes its report (`zs_report`).
 pub fn close(td: *mut Td) -> Result<(), String> {
     let key = td as usize;
@@ -204,6 +233,10 @@ impl Engine {
         }
         o.verify = flag("zs_verify", eo.verify)?;
         o.power_off = power_off(eo)?;
+        o.random_cuts = random_cuts(eo)?;
+        if o.power_off.is_some() && o.random_cuts.is_some() {
+            return Err("zs_power_cuts and zs_power_off_at_*: choose one".into());
+        }
         o.open = match (flag("zs_resume", eo.resume)?, flag("zs_fresh", eo.fresh)?) {
             (true, true) => return Err("zs_resume=1 and zs_fresh=1: choose one".into()),
             (true, false) => StoreOpen::Resume,
@@ -258,7 +291,7 @@ impl Engine {
         // Jobs with the same device options share the device (the report path is not part of
         // the device: the first job's wins).
         let key = format!(
-            "{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}",
+            "{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}|{}|{:?}|{:?}|{:?}",
             o.device,
             o.sets,
             o.namespace,
@@ -269,7 +302,8 @@ impl Engine {
             o.record,
             o.seed,
             o.precondition,
-            o.power_off
+            o.power_off,
+            o.random_cuts
         );
         let mut devices = DEVICES.lock().unwrap_or_else(|p| p.into_inner());
         let dev = match devices.iter().find(|d| d.key == key) {

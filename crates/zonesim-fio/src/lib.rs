@@ -20,9 +20,11 @@
 //! where its last run left it: the store and the device state saved beside it) or `zs_fresh=1`
 //! (start it over); with neither, a store holding data is refused. A power cut
 //! (docs/power.md, "Crash testing"): `zs_power_off_at_request=N` (once the N-th request of the
-//! device is issued) or `zs_power_off_at_us=T` (at T µs of simulated time); requests in flight
-//! at the cut fail with `EIO`, what the model says is lost reads back as zeros, and the device
-//! recovers and goes on.
+//! device is issued) or `zs_power_off_at_us=T` (at T µs of simulated time), or several at
+//! random: `zs_power_cuts=N` with `zs_power_cuts_within=R` (N cuts, 1 to 100,000, at distinct
+//! request counts drawn uniformly from 1 to R ≥ N by `zs_seed`; `emu::power::RandomCuts`);
+//! requests in flight at a cut fail with `EIO`, what the model says is lost reads back as
+//! zeros, and the device recovers and goes on.
 //!
 //! fio's structures differ between releases: the engine knows the layouts of fio 3.33 to 3.42
 //! ([`abi`]), picks the running one at load from fio's version string, and refuses another
@@ -58,6 +60,8 @@ pub struct EngineOptions {
     pub fresh: *mut c_char,
     pub power_off_at_request: *mut c_char,
     pub power_off_at_us: *mut c_char,
+    pub power_cuts: *mut c_char,
+    pub power_cuts_within: *mut c_char,
 }
 
 macro_rules! opt {
@@ -71,7 +75,7 @@ macro_rules! opt {
 }
 
 /// fio's option table for the engine (fio writes into its entries while parsing: mutable).
-static mut OPTIONS: [FioOption; 16] = [
+static mut OPTIONS: [FioOption; 18] = [
     opt!(
         c"zs_device",
         device,
@@ -138,6 +142,16 @@ static mut OPTIONS: [FioOption; 16] = [
         c"zs_power_off_at_us",
         power_off_at_us,
         c"cut power T us of simulated time after the device opened"
+    ),
+    opt!(
+        c"zs_power_cuts",
+        power_cuts,
+        c"cut power N times (1-100000) at seeded random requests; the device recovers after each"
+    ),
+    opt!(
+        c"zs_power_cuts_within",
+        power_cuts_within,
+        c"the random cuts fall on the first R requests of the device (R >= N)"
     ),
     FioOption::END,
 ];
