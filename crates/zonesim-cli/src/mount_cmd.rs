@@ -444,17 +444,15 @@ pub fn run(a: MountArgs) -> Result<()> {
     );
     while !session.guard.is_finished() && !STOP.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
-        if CUT.swap(false, Ordering::SeqCst) {
-            if cutter.power_cut()? {
-                eprintln!(
-                    "zonesim: power cut (SIGUSR1); {}",
-                    if a.halt_after_cut {
-                        "every request fails until unmount"
-                    } else {
-                        "the device recovered and serves requests again"
-                    }
-                );
-            }
+        if CUT.swap(false, Ordering::SeqCst) && cutter.power_cut()? {
+            eprintln!(
+                "zonesim: power cut (SIGUSR1); {}",
+                if a.halt_after_cut {
+                    "every request fails until unmount"
+                } else {
+                    "the device recovered and serves requests again"
+                }
+            );
         }
     }
     if session.guard.is_finished() {
