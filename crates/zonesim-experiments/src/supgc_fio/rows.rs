@@ -1,11 +1,11 @@
 //! supgc-fio's checked rows: Fig. 14 (1 % writes), the GC onsets of Figs. 15-17, SUP-GC's
 //! changes against each scheme (Figs. 15-18) and the claims that give no number.
 
-use super::gaps::{gap_of, BF_SCALE, BF_SCALE_GAPS, BF_SCALE_WHY, ONSET_25_SCALE};
+use super::gaps::gap_of;
 use super::paper::{band, ONSET, PAPER};
 use super::point::Point;
 use super::setup::{BLOOM_HASH_NS, GCAR_NS, METRICS, OTHERS, POLICIES};
-use crate::{pct_change, row_abs, row_dir, row_dir_by, row_info, row_range, Cause, Row, Scale};
+use crate::{pct_change, row_abs, row_dir, row_dir_by, row_info, row_range, Cause, Row};
 
 /// The point of (distribution, write ratio, policy).
 pub(super) type At<'a> = dyn Fn(usize, u32, usize) -> &'a Point + 'a;
@@ -29,18 +29,16 @@ pub(super) fn one_percent_rows(at: &At<'_>) -> Vec<Row> {
             .id("supgc.fig14.bf-iops")
             .src(&format!("{src}: \"BF-Optimized's average performance is approximately 5% lower than the baseline\"; band +-2.5: \"approximately\""))
             .gap(Cause::UnstatedParameter, &format!(
-                "measured {:.2} %: the paper puts the loss on the Bloom hashing \"during each write operation\", but at 1% writes hashing touches 1 command in 100; a 5 % loss needs about 5 commands' time (100 us) of hashing per written page, against the model's {BLOOM_HASH_NS} ns per hash evaluation (about 11 to 35 evaluations per page as the filters fill), calibrated by supgc-throughput on §5.3.1's 0.95", iops(1))),
+                "measured {:.2} %: the paper puts the loss on the Bloom hashing \"during each write operation\", but at 1% writes hashing touches 1 command in 100; a 5 % loss needs about 5 commands' time (100 us) of hashing per written page, against the model's {BLOOM_HASH_NS} ns per hash evaluation (11 per written page on the empty filters of supgc-throughput, more as they fill), calibrated by supgc-throughput on §5.3.1's 0.95", iops(1))),
         row_dir_by("uniform, 1% writes, gcar vs single", "IOPS change %", iops(3), false, 1.0)
             .id("supgc.fig14.gcar-iops")
             .src(&format!("{src}: \"GCaR experiences a certain degree of performance decline relative to the baseline\"; a decline must exceed 1%, the size of a change of the random sequence at 1% writes"))
             .gap(Cause::MissingMechanism, &format!(
                 "measured {:.2} %: the paper's decline is I/O blocking while GCaR traverses its cache; the model charges GCaR's traversal per written page ({:.3} us, calibrated by supgc-throughput) on the controller's two cores, where it delays the commands queued behind it, but a replacement happens on a write only, so at 1% writes it costs 1 command in 100", iops(3), GCAR_NS as f64 / 1000.0)),
-        with_gap(
-            row_abs("uniform, 1% writes, all schemes", "most block erases", most(1), 0.0, 0.0)
-                .id("supgc.fig14.no-erases")
-                .src(&format!("{src}: \"both the block erase count and the GC page move count remain at zero\"")),
-            &format!("Measured: the 1 % writes are {:.1} % of the raw capacity here.", single.volume_mib * 0.01 / single.raw_mib * 100.0),
-        ),
+        row_info("uniform, 1% writes, single", "host writes, % of raw capacity", single.volume_mib * 0.01 / single.raw_mib * 100.0),
+        row_abs("uniform, 1% writes, all schemes", "most block erases", most(1), 0.0, 0.0)
+            .id("supgc.fig14.no-erases")
+            .src(&format!("{src}: \"both the block erase count and the GC page move count remain at zero\"")),
         row_abs("uniform, 1% writes, all schemes", "most GC page moves", most(2), 0.0, 0.0)
             .id("supgc.fig14.no-moves")
             .src(&format!("{src}: \"both the block erase count and the GC page move count remain at zero\"")),
@@ -63,14 +61,12 @@ pub(super) fn with_gap(r: Row, evidence: &str) -> Row {
 
 /// Figs. 15-17: the data volume at which GC starts, as a share of the raw capacity scaled to
 /// the paper's 1 TB.
-pub(super) fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
+pub(super) fn onset_rows(at: &At<'_>) -> Vec<Row> {
     let mut rows = Vec::new();
     for (ratio, fig, gb) in ONSET {
         let s = at(0, ratio, 0);
         let ours = s.onset_gb_per_tb();
-        let writes = s
-            .onset_mib
-            .map_or(f64::NAN, |v| v * ratio as f64 / s.raw_mib);
+        let writes = writes_at_onset(s, ratio);
         let case = format!("uniform, {ratio}% writes, single");
         rows.push(row_info(
             &case,
@@ -80,9 +76,8 @@ pub(super) fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
         let r = row_abs(&case, "GC onset, GB of data volume per TB raw", ours, gb, 100.0)
             .id(&format!("supgc.fig{fig}.gc-onset"))
             .src(&format!("SUP-GC §5.3.2 Fig. {fig}: erases and GC page moves start to rise at {gb} GB; ours is the reads + writes issued until the first GC page move, as a share of the raw capacity x 1,000 GB (a ratio of capacity: the device here is smaller); band +-100 GB, the figure's x-axis step"));
-        let measured = format!("Measured: host writes at onset {:.1} % of the raw capacity; the paper's 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes, 12.5 / 15 / 15 % of its 1 TB.", writes);
         rows.push(if ratio == 25 {
-            r.scale_dependent(ONSET_25_SCALE).gap_at(scale, &[Scale::Paper], Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given; GC starts here once the free superblocks reach the threshold of 2, after host writes of 16.5 % of the raw capacity at paper scale at every ratio, against the 12.5 % the paper's 25 % onset implies (its 50 and 75 % onsets imply 15 %, which ours meet). {measured}"))
+            r.gap(Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given. Here the ten files take 90 % of the file system on an empty device, and GC starts once the free superblocks reach the threshold of 2: after host writes of {} % of the raw capacity at 25 / 50 / 75 % writes, about the same at every ratio, against the 12.5 % the paper's 25 % onset implies and the 15 % of its 50 and 75 % onsets (its 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes on its 1 TB). The same writes are 4x the data volume at 25 % writes and 2x at 50 %, so the band of one x-axis step holds ours at 50 and 75 % and not at 25 %.", onset_writes(at)))
         } else {
             r
         });
@@ -90,9 +85,24 @@ pub(super) fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
     rows
 }
 
+/// Host writes until the first GC page move at `ratio` % writes, % of the raw capacity.
+fn writes_at_onset(p: &Point, ratio: u32) -> f64 {
+    p.onset_mib
+        .map_or(f64::NAN, |v| v * ratio as f64 / p.raw_mib)
+}
+
+/// [`writes_at_onset`] of the single stream at the onset rows' ratios, "a / b / c".
+fn onset_writes(at: &At<'_>) -> String {
+    let w: Vec<String> = ONSET
+        .iter()
+        .map(|&(ratio, _, _)| format!("{:.1}", writes_at_onset(at(0, ratio, 0), ratio)))
+        .collect();
+    w.join(" / ")
+}
+
 /// Figs. 15-18: SUP-GC against each scheme at each write ratio (uniform checked, zipf 1.2
 /// beside it as sensitivity).
-pub(super) fn comparison_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
+pub(super) fn comparison_rows(at: &At<'_>) -> Vec<Row> {
     let mut rows = Vec::new();
     for (ratio, fig, paper) in PAPER {
         for (wi, (wid, wname, p)) in OTHERS.iter().enumerate() {
@@ -109,15 +119,7 @@ pub(super) fn comparison_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
                     if ratio == 75 && k == 3 { " [the 75% p99 sentence repeats the 50% one word for word]" } else { "" }
                 );
                 let case = format!("uniform, {ratio}% writes, sup vs {wname}");
-                let mut r = row_abs(&case, metric, u, reference, b).id(&id).src(&src);
-                if let Some(&(_, at_scales)) = BF_SCALE_GAPS.iter().find(|g| g.0 == id) {
-                    r = r.scale_dependent(BF_SCALE).gap_at(
-                        scale,
-                        at_scales,
-                        Cause::UnstatedParameter,
-                        &format!("{BF_SCALE_WHY} Measured: uniform {u:+.1}."),
-                    );
-                }
+                let r = row_abs(&case, metric, u, reference, b).id(&id).src(&src);
                 rows.push(with_gap(
                     r,
                     &format!("Measured: uniform {u:+.1}, zipf 1.2 (assumed skew) {z:+.1}."),
