@@ -27,7 +27,9 @@ mod setup;
 pub(crate) use paper::{band, ONSET, PAPER};
 pub(crate) use point::Point;
 use rows::{comparison_rows, direction_rows, one_percent_rows, onset_rows};
-pub(crate) use setup::{cosmos_cpu, run_with, size, Setting, BLOOM_HASH_NS, GCAR_NS, HOST_CMD_NS};
+pub(crate) use setup::{
+    cosmos_cpu, run_with, size, Setting, BLOOM_HASH_NS, FILES_PCT, GCAR_NS, HOST_CMD_NS,
+};
 use setup::{run_one, HOST_CORES, METRICS, POLICIES, RATIOS, ZIPF_THETA};
 
 use super::supgc_free;
@@ -113,6 +115,6 @@ fn notes(scale: Scale) -> Vec<String> {
         format!("Controller: the Cosmos+'s two ARM Cortex-A9 cores (SUP-GC §5.1; ftl.cost.cores = 2), {} us of firmware time per command on the core that takes it (assumed); the schemes' costs run on the same cores. GCaR-Optimized: GC-moved pages kept in a quarter of the data buffer, {:.3} us traversal per written and kept page (calibrated by supgc-throughput). BF-Optimized: {BLOOM_HASH_NS} ns per hash evaluation (calibrated by supgc-throughput), its filters recording GC relocations too (ftl.gc.bloom.record_gc), so under GC they fill beyond their size, their false positives and the hashes per probe rise (placement/bloom.rs).", HOST_CMD_NS / 1000, GCAR_NS as f64 / 1000.0),
         format!("Host: each job a thread on the host CPU model with {HOST_CORES} cores (one per job; the paper does not describe its host), each request paying the system call, ext4's write path for a write, the block layer and the completion path at [host.cpu]'s defaults (docs/host-cpu.md); direct I/O copies nothing through the page cache."),
         "p99 is the worse of the read and write p99s.".to_string(),
-        "Free parameters (supgc_free.rs), sensitivity tables at the quick size at every scale (64 blocks per plane, 60k I/Os per job, uniform): the firmware time per command 0 / 20 (checked, on each of 2 cores) / 50 us; the files over 90 % of the file system's free space or filling it (95 %, the most that lays out); BF-Optimized's false-positive rate 0.1 / 0.01 / 0.001 and 2 / 4 / 8 filters. Each checked row names the ones it depends on.".to_string(),
+        "Free parameters (supgc_free.rs), sensitivity tables at the quick size at every scale (64 blocks per plane, 60k I/Os per job, uniform): the firmware time per command 0 / 20 (checked, on each of 2 cores) / 50 us; the files over 90 % (checked) or 80 % of the file system's free space; BF-Optimized's false-positive rate 0.1 / 0.01 / 0.001 and 2 / 4 / 8 filters. Each checked row names the ones it depends on.".to_string(),
     ]
 }

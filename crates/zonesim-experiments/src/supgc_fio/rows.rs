@@ -115,7 +115,7 @@ pub(super) fn comparison_rows(at: &At<'_>) -> Vec<Row> {
                 let (u, z) = (ch(0), ch(1));
                 let b = band(reference);
                 let src = format!(
-                    "SUP-GC §5.3.2, text after Fig. {fig}: SUP-GC {reference:+}% vs {wname} at 700 GB; band 30% of the value, at least 3 points (the paper gives one run per point and no spread; 3 points is over 6x the seed-to-seed sd of these changes, at most 0.5 point over seeds 1-3){}",
+                    "SUP-GC §5.3.2, text after Fig. {fig}: SUP-GC {reference:+}% vs {wname} at 700 GB; band 30% of the value, at least 3 points (the paper gives one run per point and no spread; 3 points is over 5x the seed-to-seed sd of the IOPS, erase and GC-move changes, at most 0.54 point over seeds 1-3 at quick scale; the p99 changes scatter more, up to 6.1 points){}",
                     if ratio == 75 && k == 3 { " [the 75% p99 sentence repeats the 50% one word for word]" } else { "" }
                 );
                 let case = format!("uniform, {ratio}% writes, sup vs {wname}");
