@@ -591,6 +591,45 @@ mod tests {
             }
         }
 
+        /// Lists thousands long (the die of a GC-heavy device): bookings far ahead, searches of
+        /// short gaps and of long ones that pass many short holes, unions (`occupy`) spanning
+        /// dozens of intervals, the past dropped now and then (a long stretch at a time). Against
+        /// the plain list: the same starts, overlaps and intervals.
+        #[test]
+        fn thousands_booked_ahead_match_a_plain_sorted_list(
+            ops in proptest::collection::vec(
+                (0u64..200, 0u64..100_000, 0u64..400, 0u8..32), 500..3000)
+        ) {
+            let mut t = Timeline::with_min_gap(10);
+            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut now = 0;
+            for (step, delay, len, kind) in ops {
+                let ready = now + delay;
+                match kind {
+                    0 => {
+                        now += step * 20;
+                        t.advance(SimTime(now));
+                        flat.advance(now);
+                    }
+                    1 => {
+                        // Up to a few thousand ns: over dozens of short intervals.
+                        let end = ready + 10 + len * len / 40;
+                        prop_assert_eq!(t.occupy(SimTime(ready), SimTime(end)), flat.occupy(ready, end));
+                    }
+                    _ => {
+                        // Mostly short (reads), some long (programs) that pass short holes.
+                        let dur = if kind % 5 == 0 { 100 + len } else { 10 + len % 30 };
+                        let slot = t.find(SimTime(ready), dur);
+                        t.take(slot, dur);
+                        prop_assert_eq!(slot.start.0, flat.reserve(ready, dur));
+                    }
+                }
+                prop_assert!(t.check());
+                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
+                prop_assert_eq!(&live, &flat.busy);
+            }
+        }
+
         #[test]
         fn reservations_never_overlap_and_start_when_ready(
             ops in proptest::collection::vec((0u64..1000, 1u64..50), 1..200)
