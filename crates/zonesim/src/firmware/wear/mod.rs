@@ -107,12 +107,14 @@ impl std::ops::AddAssign<&WearCounters> for WearCounters {
 /// Logical pages a namespace planned with `logical` pages exports when `in_service` superblocks
 /// of `slots` slots are whole at format: what the good blocks give minus the over-provisioning
 /// `op`, and no more than leaves GC its spare ([`min_spare_superblocks`] for `streams`
-/// streams). Equal to `logical` without factory-bad blocks.
+/// streams). Equal to `logical` without factory-bad blocks. Never below one superblock (or
+/// `logical` if smaller): good blocks too few for that leave the namespace read-only from
+/// format rather than without a capacity.
 pub fn exported(logical: u64, in_service: u32, slots: u64, op: f64, streams: u32) -> u64 {
     let total = in_service as u64 * slots;
     let with_op = (total as f64 / (1.0 + op)).floor() as u64;
     let with_spare = total.saturating_sub(min_spare_superblocks(streams) * slots);
-    logical.min(with_op).min(with_spare)
+    logical.min(with_op).min(with_spare).max(logical.min(slots))
 }
 
 /// The wear state of one FTL's superblocks.
@@ -540,6 +542,7 @@ mod tests {
             exported(planned, 46, 2048, 0.07, 1),
             (46.0 * 2048.0 / 1.07f64) as u64
         );
-        assert_eq!(exported(planned, 2, 2048, 0.07, 1), 0);
+        assert_eq!(exported(planned, 2, 2048, 0.07, 1), 2048);
+        assert_eq!(exported(100, 2, 2048, 0.07, 1), 100);
     }
 }
