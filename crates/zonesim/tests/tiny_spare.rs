@@ -1,18 +1,19 @@
 //! GC on the fewest spare superblocks config validation accepts (`firmware::gc::
 //! min_spare_superblocks`: two per write stream and one): over small geometries and
 //! placements, the tightest accepted overprovisioning runs a write-heavy workload several
-//! times the capacity to completion with the invariants checked throughout; fewer spares than that are refused. With wear on (one stream), retirements that
-//! eat the spares turn the namespace read-only: writes then complete refused, reads go on.
+//! times the capacity to completion with the invariants checked throughout; fewer spares than
+//! that are refused. With wear on, retirements that eat the spares turn the namespace
+//! read-only: writes then complete refused, reads go on, and the free pool never runs dry.
 
 use crate::common::{jobs, run};
 use proptest::prelude::*;
 use zonesim::config::DeviceConfig;
 use zonesim::sim::Precondition;
 
-/// A one-die device of `blocks` superblocks of `pages` 4 KiB pages with `sets` on top, at the
-/// smallest overprovisioning (in steps of 0.5%, up to 2) validation accepts, and that OP.
-fn tightest(blocks: u32, pages: u32, sets: &[String]) -> Option<(DeviceConfig, f64)> {
-    let mut base: Vec<String> = [
+/// A one-die device of `blocks` superblocks of `pages` 4 KiB pages with `sets` on top and
+/// overprovisioning `op`, if validation accepts it.
+fn tiny(blocks: u32, pages: u32, sets: &[String], op: f64) -> Option<DeviceConfig> {
+    let mut all: Vec<String> = [
         "nand.channels=1",
         "nand.chips_per_channel=1",
         "nand.planes_per_die=1",
@@ -23,18 +24,20 @@ fn tightest(blocks: u32, pages: u32, sets: &[String]) -> Option<(DeviceConfig, f
     .iter()
     .map(|s| s.to_string())
     .collect();
-    base.push(format!("nand.blocks_per_plane={blocks}"));
-    base.push(format!("nand.pages_per_block={pages}"));
-    base.extend_from_slice(sets);
-    for step in 1..400 {
+    all.push(format!("nand.blocks_per_plane={blocks}"));
+    all.push(format!("nand.pages_per_block={pages}"));
+    all.extend_from_slice(sets);
+    all.push(format!("ftl.overprovisioning={op}"));
+    zonesim::load_device("ufs-conventional", &all).ok()
+}
+
+/// [`tiny`] at the smallest overprovisioning (in steps of 0.5%, up to 2) validation accepts,
+/// and that OP.
+fn tightest(blocks: u32, pages: u32, sets: &[String]) -> Option<(DeviceConfig, f64)> {
+    (1..400).find_map(|step| {
         let op = step as f64 * 0.005;
-        let mut all = base.clone();
-        all.push(format!("ftl.overprovisioning={op}"));
-        if let Ok(cfg) = zonesim::load_device("ufs-conventional", &all) {
-            return Some((cfg, op));
-        }
-    }
-    None
+        tiny(blocks, pages, sets, op).map(|c| (c, op))
+    })
 }
 
 fn placement(i: usize) -> Vec<String> {
@@ -53,13 +56,40 @@ fn field(r: &zonesim::stats::Report, path: &str) -> serde_json::Value {
     v
 }
 
+/// The write-heavy workload of [`the_fewest_accepted_spares_run_gc_to_completion`]: four
+/// capacities of 4 KiB random writes (a quarter reads) on `blocks` x `pages` pages.
+fn four_capacities(blocks: u32, pages: u32) -> zonesim::sim::WorkloadSpec {
+    let cap_mib = (blocks * pages * 4 / 1024).max(1);
+    jobs(&format!(
+        "[w]\nrw=randrw\nrwmixread=25\nbs=4k\niodepth=8\nnorandommap=1\nio_size={}m\n",
+        cap_mib * 4
+    ))
+}
+
+/// Wear on a tight spare: every request completed (`run` checks it and the invariants), reads
+/// served throughout, and a namespace short of spares read-only with its writes refused.
+fn check_worn(r: &zonesim::stats::Report) -> Result<(), TestCaseError> {
+    prop_assert!(field(r, "host.read.ios").as_u64().unwrap() > 0);
+    let w = field(r, "device.wear");
+    let n = |k: &str| w[k].as_u64().unwrap();
+    prop_assert_eq!(
+        n("retired_blocks"),
+        n("erase_failures") + n("program_failures"),
+        "{}",
+        w
+    );
+    if n("read_only_namespaces") > 0 {
+        prop_assert!(w["spare_superblocks"].as_i64().unwrap() < 0, "{}", w);
+        prop_assert!(n("refused_writes") > 0, "{}", w);
+    } else {
+        prop_assert!(w["spare_superblocks"].as_i64().unwrap() >= 0, "{}", w);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
-    // Wear is off here: with wear on, a tight spare can still run the free pool dry (blocks
-    // 13, pages 8, single stream, nand.endurance_pe = 6, seed 452: a superblock a failed
-    // program closed keeps its unwritten slots until its relocation runs, which the wear
-    // state's spare count does not see).
     #[test]
     fn the_fewest_accepted_spares_run_gc_to_completion(
         blocks in 10u32..40,
@@ -71,16 +101,50 @@ proptest! {
         let Some((cfg, _)) = tightest(blocks, pages, &placement(place)) else {
             return Ok(());
         };
-        let cap_mib = (blocks * pages * 4 / 1024).max(1);
-        let wl = jobs(&format!(
-            "[w]\nrw=randrw\nrwmixread=25\nbs=4k\niodepth=8\nnorandommap=1\nio_size={}m\n",
-            cap_mib * 4
-        ));
-        let r = run(&cfg, &wl, Precondition::None, seed);
+        let r = run(&cfg, &four_capacities(blocks, pages), Precondition::None, seed);
         prop_assert!(field(&r, "host.read.ios").as_u64().unwrap() > 0);
         // Writes of four capacities on the tightest spare: GC ran.
         prop_assert!(field(&r, "device.gc.victims").as_u64().unwrap() > 0);
     }
+
+    /// The same family with wear on (low ratings, factory-bad blocks, failed programs and
+    /// erases, retirement): retirements that eat the tightest spare turn the namespace
+    /// read-only, never run the free pool dry.
+    #[test]
+    fn wear_on_the_fewest_spares_ends_read_only_not_dry(
+        blocks in 10u32..40,
+        pages in prop::sample::select(vec![8u32, 16, 32]),
+        place in 0usize..3,
+        endurance in 3u32..14,
+        bad in prop::sample::select(vec![0.0f64, 0.03, 0.08]),
+        extra_op in prop::sample::select(vec![0.0f64, 0.1, 0.3]),
+        seed in 1u64..1000,
+    ) {
+        let mut sets = placement(place);
+        sets.push(format!("nand.endurance_pe={endurance}"));
+        sets.push(format!("nand.factory_bad_fraction={bad}"));
+        let Some((_, op)) = tightest(blocks, pages, &sets) else {
+            return Ok(());
+        };
+        let cfg = tiny(blocks, pages, &sets, op + extra_op).expect("more OP is accepted");
+        let r = run(&cfg, &four_capacities(blocks, pages), Precondition::None, seed);
+        check_worn(&r)?;
+    }
+}
+
+/// The case that ran the pool dry before the fix: 13 superblocks of 8 pages, a 6-cycle rating,
+/// seed 452. An erase failure retired a superblock mid-collection (the namespace went
+/// read-only), the collection went on, and a failed program then closed the fresh frontier
+/// with no free superblock left to open.
+#[test]
+fn a_retirement_mid_collection_leaves_the_namespace_read_only() {
+    let (cfg, _) = tightest(13, 8, &["nand.endurance_pe=6".into()]).expect("an accepted OP");
+    let r = run(&cfg, &four_capacities(13, 8), Precondition::None, 452);
+    check_worn(&r).unwrap();
+    assert_eq!(
+        field(&r, "device.wear.read_only_namespaces").as_u64(),
+        Some(1)
+    );
 }
 
 #[test]

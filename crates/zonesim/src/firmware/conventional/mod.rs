@@ -154,13 +154,16 @@ impl PageFtl {
         let slots_per_sb = geo.slots_per_superblock();
         let unit = geo.die_unit_slots();
         let buf_slots = (cfg.buffer.bytes / SLOT_BYTES) as u32;
+        let streams = crate::config::stream_count(&cfg.ftl.gc) as u32;
+        let wear = Wear::new(cfg, &geo, seed, logical, streams);
+        // With wear on, the capacity is what the good blocks give (firmware/wear).
+        let logical = wear.as_ref().map_or(logical, |w| w.logical());
         let placement = Placement::with_buffer(&cfg.ftl.gc, logical, buf_slots as u64, seed);
         let entries_per_map_page = if cfg.ftl.mapping == MappingKind::TwoLevel {
             TwoLevelMap::entries_per_table(cfg)
         } else {
             cfg.nand.page_bytes / cfg.ftl.map_entry_bytes
         };
-        let wear = Wear::new(cfg, &geo, seed, logical, placement.streams() as u32);
         let mut ftl = PageFtl {
             cell: geo.cell,
             slots_per_sb,

@@ -11,11 +11,14 @@
 //! program after it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in
 //! production") count both failed erases and failed writes in the field.
 //!
-//! Spares: a superblock is one block per plane of every die (a *lane*). When a member goes bad
-//! its lane takes a healthy block of the same lane from a retired superblock (a donor), as real
-//! FTLs remap a plane's block from its spare area; when no donor is left in that lane the
-//! superblock itself is retired and its healthy members become donors. So superblocks in
-//! service = rows - (bad blocks of the worst lane), as with per-plane spare areas.
+//! Spares: a superblock is one block per plane of every die (a *lane*). At format superblocks
+//! are assembled from good blocks only, the `n`-th superblock taking the `n`-th good block of
+//! each lane, so factory-bad blocks are skipped rather than retiring whole superblocks, and the
+//! good blocks left over in richer lanes are the spares (donors). When a member goes bad later
+//! its lane takes a donor of the same lane, as real FTLs remap a plane's block from its spare
+//! area; when no donor is left in that lane the superblock itself is retired and its healthy
+//! members become donors. So superblocks in service = rows - (bad blocks of the worst lane),
+//! as with per-plane spare areas.
 
 use crate::engine::mix64;
 
@@ -94,34 +97,56 @@ impl BlockTable {
         self.lanes
     }
 
-    /// Mark the factory-bad blocks (each with chance `fraction`) and remap or retire their
-    /// superblocks, in row order. Returns the number of bad blocks.
+    /// Mark the factory-bad blocks (each with chance `fraction`) and assemble the superblocks
+    /// from the good ones, as firmware does at format: superblock `sb` takes the `sb`-th good
+    /// block of each lane, so `min over lanes of good blocks` superblocks are whole; the rest
+    /// are retired from the start and the good blocks left over in richer lanes are the
+    /// donors that replace grown-bad blocks. Returns the number of bad blocks.
     pub fn factory(&mut self, seed: u64, fraction: f64) -> u64 {
         if fraction <= 0.0 {
             return 0;
         }
+        let rows = self.retired.len() as u32;
+        let mut good: Vec<Vec<u32>> = vec![Vec::new(); self.lanes as usize];
         let mut n = 0;
-        for sb in 0..self.retired.len() as u32 {
+        for row in 0..rows {
             for lane in 0..self.lanes {
-                let b = self.phys(sb, lane);
+                let b = (row * self.lanes + lane) as usize;
                 if draw(seed, b as u64, 0, FACTORY) < fraction {
                     n += 1;
                     self.bad[b] = true;
+                } else {
+                    good[lane as usize].push(row);
                 }
-            }
-            let bad: Vec<u32> = (0..self.lanes)
-                .filter(|&l| self.bad[self.phys(sb, l)])
-                .collect();
-            if bad.iter().all(|&l| !self.donors[l as usize].is_empty()) {
-                for l in bad {
-                    let row = self.donors[l as usize].pop().expect("checked above");
-                    self.member[(sb * self.lanes + l) as usize] = row;
-                }
-            } else {
-                self.retire(sb);
             }
         }
+        let whole = good.iter().map(Vec::len).min().unwrap_or(0) as u32;
+        for (lane, rows_of_lane) in good.into_iter().enumerate() {
+            for (sb, &row) in rows_of_lane.iter().take(whole as usize).enumerate() {
+                self.member[sb * self.lanes as usize + lane] = row;
+            }
+            // Donors are popped from the end: the lowest rows are used first.
+            self.donors[lane] = rows_of_lane[whole as usize..]
+                .iter()
+                .rev()
+                .copied()
+                .collect();
+        }
+        for sb in whole..rows {
+            self.retired[sb as usize] = true;
+        }
         n
+    }
+
+    /// Superblocks in service.
+    pub fn in_service(&self) -> u32 {
+        self.retired.iter().filter(|&&r| !r).count() as u32
+    }
+
+    /// A member of lane `lane` can still be replaced without retiring its superblock, after
+    /// `claimed` replacements of that lane already promised.
+    pub fn has_donor(&self, lane: u32, claimed: u32) -> bool {
+        self.donors[lane as usize].len() > claimed as usize
     }
 
     /// Superblock `sb` was erased: count the erase of each member and draw its wear-out.
@@ -247,12 +272,41 @@ mod tests {
         assert_eq!(u.factory(7, 0.02), bad);
         assert_eq!(t.retired, u.retired);
         t.check().unwrap();
-        // In service = rows - the worst lane's bad blocks, or close (row-order greedy).
-        let retired = t.retired.iter().filter(|&&r| r).count();
-        assert!(retired < 40, "{retired}");
+        // Assembled from good blocks: in service = rows - the worst lane's bad blocks.
+        let worst = (0..8)
+            .map(|l| (0..1000).filter(|&r| t.bad[r * 8 + l]).count())
+            .max()
+            .unwrap();
+        assert_eq!(t.in_service() as usize, 1000 - worst);
     }
 
     proptest! {
+        /// Format assembles superblocks from good blocks: as many whole ones as the poorest
+        /// lane has good blocks, the rest retired, every other good block a donor of its lane.
+        #[test]
+        fn format_assembles_superblocks_from_good_blocks(
+            rows in 1u32..60,
+            lanes in 1u32..9,
+            fraction in 0.0f64..0.3,
+            seed in 0u64..1000,
+        ) {
+            let mut t = BlockTable::new(rows, lanes);
+            let bad = t.factory(seed, fraction);
+            t.check().map_err(TestCaseError::fail)?;
+            prop_assert_eq!(bad, t.bad_blocks());
+            let good = |l: u32| (0..rows).filter(|&r| !t.bad[(r * lanes + l) as usize]).count();
+            let whole = (0..lanes).map(good).min().unwrap() as u32;
+            prop_assert_eq!(t.in_service(), if fraction > 0.0 { whole } else { rows });
+            for sb in 0..rows {
+                prop_assert_eq!(t.retired[sb as usize], sb >= t.in_service());
+            }
+            if fraction > 0.0 {
+                for l in 0..lanes {
+                    prop_assert_eq!(t.donors[l as usize].len(), good(l) - whole as usize);
+                }
+            }
+        }
+
         /// Any sequence of failures keeps the table consistent: no bad or shared block in
         /// service, donors healthy and unused, and a retired superblock stays retired.
         #[test]

@@ -12,8 +12,14 @@
 //! retired.
 //!
 //! Spares: superblocks in service beyond what the namespace needs (its logical pages and
-//! [`min_spare_superblocks`], the fewest GC can run on, which config validation also asks). When a retirement takes
-//! that below zero the namespace goes read-only: writes are refused and counted, reads go on.
+//! [`min_spare_superblocks`], the fewest GC can run on, which config validation also asks); a
+//! superblock whose program failed in a lane with no donor left is already counted as lost,
+//! though it serves until its relocation retires it. When a loss takes the spares below zero
+//! the namespace goes read-only: writes are refused and counted, reads go on, and its wear is
+//! frozen (no more failures are drawn): from then on it programs and erases only to finish
+//! what it had accepted, which the one superblock below GC's reserve still lets it do, so the
+//! pool never runs dry. The exported capacity is set at format from the superblocks the good
+//! blocks make ([`Wear::exported`]), so factory-bad blocks alone never leave a namespace short.
 
 pub mod bad_blocks;
 pub mod leveling;
@@ -98,6 +104,19 @@ impl std::ops::AddAssign<&WearCounters> for WearCounters {
     }
 }
 
+/// Logical pages a namespace planned with `logical` pages exports when `in_service` superblocks
+/// of `slots` slots are whole at format: what the good blocks give minus the over-provisioning
+/// `op`, and no more than leaves GC its spare ([`min_spare_superblocks`] for `streams`
+/// streams). Equal to `logical` without factory-bad blocks. Never below one superblock (or
+/// `logical` if smaller): good blocks too few for that leave the namespace read-only from
+/// format rather than without a capacity.
+pub fn exported(logical: u64, in_service: u32, slots: u64, op: f64, streams: u32) -> u64 {
+    let total = in_service as u64 * slots;
+    let with_op = (total as f64 / (1.0 + op)).floor() as u64;
+    let with_spare = total.saturating_sub(min_spare_superblocks(streams) * slots);
+    logical.min(with_op).min(with_spare).max(logical.min(slots))
+}
+
 /// The wear state of one FTL's superblocks.
 pub struct Wear {
     seed: u64,
@@ -119,6 +138,12 @@ pub struct Wear {
     failed: Vec<u8>,
     /// Superblocks the namespace needs in service.
     need: u32,
+    /// Logical pages exported (fixed at format from the good blocks, [`Wear::exported`]).
+    logical: u64,
+    /// A zoned namespace's ([`Wear::set_need`]): it counts a superblock lost at its erase,
+    /// not when its program fails (a READ_ONLY zone is never erased), and its shortfalls take
+    /// zones out of service rather than freezing the wear (firmware/zoned/wear.rs).
+    zoned: bool,
     /// Host idle time before background reclaim runs, ns.
     idle_ns: u64,
     read_only: bool,
@@ -155,6 +180,13 @@ impl Wear {
         let mut table = BlockTable::new(sbs, lanes);
         let factory_bad = table.factory(seed, n.factory_bad_fraction);
         let slots = geo.slots_per_superblock() as u64;
+        let logical = exported(
+            logical,
+            table.in_service(),
+            slots,
+            f.overprovisioning,
+            streams,
+        );
         let mut w = Wear {
             seed,
             endurance: n.endurance_pe,
@@ -175,6 +207,8 @@ impl Wear {
             failed: vec![0; sbs as usize],
             need: (logical.div_ceil(slots) + min_spare_superblocks(streams)).min(u32::MAX as u64)
                 as u32,
+            logical,
+            zoned: false,
             idle_ns: SimTime::from_us(f.gc.idle_us).ns(),
             read_only: false,
             factory_bad,
@@ -191,6 +225,11 @@ impl Wear {
     /// Superblocks out of service from the start (factory-bad members without a spare).
     pub fn retired_at_format(&self) -> impl Iterator<Item = u32> + '_ {
         (0..self.why.len() as u32).filter(|&s| self.table.retired[s as usize])
+    }
+
+    /// Logical pages the namespace exports ([`exported`]).
+    pub fn logical(&self) -> u64 {
+        self.logical
     }
 
     pub fn is_retired(&self, sb: u32) -> bool {
@@ -214,16 +253,37 @@ impl Wear {
     }
 
     /// A zoned namespace needs a span of units for each zone in service: `need` superblocks;
-    /// it takes zones out of service instead of going read-only (firmware/zoned/wear.rs).
+    /// it takes zones out of service instead of going read-only (firmware/zoned/wear.rs), and
+    /// counts a failed member when its superblock is settled.
     pub fn set_need(&mut self, need: u32) {
         self.need = need;
+        self.zoned = true;
         self.read_only = self.spares() < 0;
     }
 
-    /// Superblocks in service beyond what the namespace needs (below zero: short).
+    /// Superblocks in service beyond what the namespace needs (below zero: short), less those
+    /// already lost: closed by a failed program in a lane whose donors the failed programs
+    /// before them have claimed (their relocation will retire them).
     pub fn spares(&self) -> i64 {
-        let in_service = self.table.retired.iter().filter(|&&r| !r).count() as i64;
-        in_service - self.need as i64
+        let surplus = self.table.in_service() as i64 - self.need as i64;
+        if self.zoned {
+            return surplus;
+        }
+        let mut claims = vec![0u32; self.table.lanes() as usize];
+        let mut lost = 0;
+        for &f in self.failed.iter().filter(|&&f| f > 0) {
+            let lane = f as u32 - 1;
+            if !self.table.has_donor(lane, claims[lane as usize]) {
+                lost += 1;
+            }
+            claims[lane as usize] += 1;
+        }
+        surplus - lost
+    }
+
+    /// No more failures are drawn: a conventional namespace gone read-only (module doc).
+    fn frozen(&self) -> bool {
+        self.read_only && !self.zoned
     }
 
     /// A host write (`pages` pages) at `now`: the span of the run's writes, or a refusal.
@@ -275,10 +335,14 @@ impl Wear {
             return false;
         }
         self.doomed[sb as usize] = 0;
+        if self.frozen() {
+            return false;
+        }
         self.failed[sb as usize] = d;
         self.c.program_failures += 1;
         self.grown_bad += 1;
         self.queue_for(sb, Why::Retire);
+        self.read_only |= self.spares() < 0;
         true
     }
 
@@ -326,7 +390,8 @@ impl Wear {
             failing[0] = prog as u32 - 1;
         }
         let mut doomed = 0;
-        let (seed, e, k) = (self.seed, self.endurance, self.shape);
+        let e = if self.frozen() { 0 } else { self.endurance };
+        let (seed, k) = (self.seed, self.shape);
         let mut erase_fails = 0;
         self.table.erased(sb, seed, e, k, |lane, fate| match fate {
             Fate::EraseFails if failing[1] == u32::MAX && lane != failing[0] => {
@@ -459,5 +524,25 @@ impl Wear {
             return Err("spares below zero but the namespace is writable".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_exported_capacity_is_what_the_good_blocks_give() {
+        // 48 rows of 2,048 slots at 7% OP, one stream: 45 whole superblocks after factory-bad
+        // blocks give 86,130 pages at that OP but only 42 x 2,048 leave GC its 3 spares.
+        let planned = (48.0 * 2048.0 / 1.07f64).floor() as u64;
+        assert_eq!(exported(planned, 48, 2048, 0.07, 1), planned);
+        assert_eq!(exported(planned, 45, 2048, 0.07, 1), 42 * 2048);
+        assert_eq!(
+            exported(planned, 46, 2048, 0.07, 1),
+            (46.0 * 2048.0 / 1.07f64) as u64
+        );
+        assert_eq!(exported(planned, 2, 2048, 0.07, 1), 2048);
+        assert_eq!(exported(100, 2, 2048, 0.07, 1), 100);
     }
 }
