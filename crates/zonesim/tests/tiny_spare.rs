@@ -147,6 +147,23 @@ fn a_retirement_mid_collection_leaves_the_namespace_read_only() {
     );
 }
 
+/// A case the wear-on property test found after that fix: with spare to spare (OP 0.3 above
+/// the tightest), a victim's erase failed while the pool stood at GC's reserve, so it was
+/// retired rather than freed and the next victim had no superblock to copy into. GC now keeps
+/// one superblock more in reserve while wear is on.
+#[test]
+fn a_failed_erase_at_the_reserve_leaves_gc_a_destination() {
+    let sets = [
+        "ftl.gc.placement=single".to_string(),
+        "nand.endurance_pe=5".to_string(),
+        "nand.factory_bad_fraction=0".to_string(),
+    ];
+    let (_, op) = tightest(38, 8, &sets).expect("an accepted OP");
+    let cfg = tiny(38, 8, &sets, op + 0.3).expect("more OP is accepted");
+    let r = run(&cfg, &four_capacities(38, 8), Precondition::None, 608);
+    check_worn(&r).unwrap();
+}
+
 #[test]
 fn one_spare_fewer_than_gc_needs_is_refused() {
     let (cfg, op) = tightest(24, 16, &placement(0)).expect("an accepted OP");

@@ -52,7 +52,9 @@ impl PageFtl {
         if self.gc.is_some() && !self.incremental {
             self.gc_step(lent, now, u32::MAX);
         }
-        let reserve = self.streams.len() as u32;
+        // With wear on, one superblock more: a victim whose erase fails is retired instead of
+        // freed, and the next victim must still find a superblock to copy into.
+        let reserve = self.streams.len() as u32 + self.wear.is_some() as u32;
         let mut budget = self.geo.superblocks;
         while self.sbs.free_count() <= reserve && budget > 0 {
             budget -= 1;

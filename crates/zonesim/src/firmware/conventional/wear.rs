@@ -71,15 +71,19 @@ impl PageFtl {
 
     /// A unit of `stream` was programmed into `sb`: if the program failed, close the
     /// superblock (the relocation queued in the wear state moves its data, this unit's
-    /// included, and retires the failed block). With the pool empty the frontier carries on
-    /// to its end instead (closing it would leave the stream nowhere to write; its relocation
-    /// is queued all the same).
+    /// included, and retires the failed block). With the pool down to GC's reserve (a
+    /// superblock per stream and one for a failed erase) the frontier carries on to its end
+    /// instead (closing it would take the superblock the next victim copies into; its
+    /// relocation is queued all the same).
     #[inline(never)]
     pub(super) fn check_program(&mut self, stream: usize, sb: u32, now: SimTime) {
         let Some(w) = self.wear.as_mut() else {
             return;
         };
-        if w.program_failed(sb) && self.streams[stream].sb == sb && self.sbs.free_count() > 0 {
+        if w.program_failed(sb)
+            && self.streams[stream].sb == sb
+            && self.sbs.free_count() > self.streams.len() as u32 + 1
+        {
             self.sbs.close(sb, now);
             self.streams[stream].sb = NO_SB;
         }
