@@ -124,6 +124,26 @@ fn check(d: &Driven, read: &mut dyn FnMut(u64) -> Option<Vec<u8>>) -> (u64, u64)
     (lost, writes.len() as u64)
 }
 
+/// Writes at the write pointers of zones 0..4 of `size` pages (`pages` of them, power cut after
+/// `cut_at` requests, as [`drive`] does), then every page below the write pointers read back
+/// and [`check`]ed: (lost, written) as `check` gives them.
+fn drive_zones(h: &mut Handle, size: u64, pages: u64, cut_at: u64) -> (u64, u64) {
+    let mut next =
+        |h: &mut Handle, w: u64| h.report_zones((w % 4) * size * PAGE, 1)[0].write_pointer.0;
+    let d = drive(h, pages, cut_at, 150, &mut next);
+    let zones = h.report_zones(0, 4);
+    let mut read = |p: u64| {
+        let z = zones[(p / size) as usize];
+        (p < z.write_pointer.0).then(|| {
+            let mut b = vec![0u8; PAGE as usize];
+            let t = h.read(p * PAGE, &mut b).unwrap();
+            h.complete(&t);
+            b
+        })
+    };
+    check(&d, &mut read)
+}
+
 fn report_losses(h: &mut Handle, ns: usize) -> (u64, u64) {
     let r = h.report();
     let p = r.power.expect("a power section");
@@ -203,20 +223,7 @@ fn a_zoned_cut_at_qd32_rolls_back_to_what_survived() {
     let size = zc.zone_size;
     let pages = 4 * size;
     // Zone w % 4, at its write pointer.
-    let mut next =
-        |h: &mut Handle, w: u64| h.report_zones((w % 4) * size * PAGE, 1)[0].write_pointer.0;
-    let d = drive(&mut h, pages, 700, 150, &mut next);
-    let zones = h.report_zones(0, 4);
-    let mut read = |p: u64| {
-        let z = zones[(p / size) as usize];
-        (p < z.write_pointer.0).then(|| {
-            let mut b = vec![0u8; PAGE as usize];
-            let t = h.read(p * PAGE, &mut b).unwrap();
-            h.complete(&t);
-            b
-        })
-    };
-    let seen = check(&d, &mut read);
+    let seen = drive_zones(&mut h, size, pages, 700);
     assert_eq!(seen, report_losses(&mut h, 1));
     // The host writes on from the write pointer the cut left.
     let z = h.report_zones(0, 1)[0];
@@ -412,20 +419,7 @@ fn a_second_cut_loses_exactly_what_the_report_adds() {
     let size = h.zone_config().unwrap().zone_size;
     let mut first = (0, 0);
     for round in 0..2 {
-        let mut next =
-            |h: &mut Handle, w: u64| h.report_zones((w % 4) * size * PAGE, 1)[0].write_pointer.0;
-        let d = drive(&mut h, 4 * size, 500, 150, &mut next);
-        let zones = h.report_zones(0, 4);
-        let mut read = |p: u64| {
-            let z = zones[(p / size) as usize];
-            (p < z.write_pointer.0).then(|| {
-                let mut b = vec![0u8; PAGE as usize];
-                let t = h.read(p * PAGE, &mut b).unwrap();
-                h.complete(&t);
-                b
-            })
-        };
-        let seen = check(&d, &mut read);
+        let seen = drive_zones(&mut h, size, 4 * size, 500);
         let total = losses_so_far(&h, 1);
         assert_eq!(
             seen,

@@ -423,6 +423,50 @@ mod tests {
         }
     }
 
+    /// The timeline under test beside the plain list, stepped together; each step asserts that
+    /// both answer alike, and `agree` that their intervals are the same.
+    struct Both {
+        t: Timeline,
+        flat: Flat,
+    }
+
+    impl Both {
+        fn new(min_gap: u64) -> Self {
+            Both {
+                t: Timeline::with_min_gap(min_gap),
+                flat: Flat {
+                    min_gap,
+                    ..Flat::default()
+                },
+            }
+        }
+
+        fn advance(&mut self, now: u64) {
+            self.t.advance(SimTime(now));
+            self.flat.advance(now);
+        }
+
+        fn occupy(&mut self, start: u64, end: u64) -> Result<(), TestCaseError> {
+            let got = self.t.occupy(SimTime(start), SimTime(end));
+            prop_assert_eq!(got, self.flat.occupy(start, end));
+            Ok(())
+        }
+
+        fn find_take(&mut self, ready: u64, dur: u64) -> Result<(), TestCaseError> {
+            let slot = self.t.find(SimTime(ready), dur);
+            self.t.take(slot, dur);
+            prop_assert_eq!(slot.start.0, self.flat.reserve(ready, dur));
+            Ok(())
+        }
+
+        fn agree(&self) -> Result<(), TestCaseError> {
+            prop_assert!(self.t.check());
+            let live: Vec<(u64, u64)> = self.t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
+            prop_assert_eq!(&live, &self.flat.busy);
+            Ok(())
+        }
+    }
+
     proptest! {
         /// Pruning the past, merging holes shorter than any reservation and searching once
         /// per reservation (find + take) never change where a reservation starts.
@@ -483,35 +527,23 @@ mod tests {
             ops in proptest::collection::vec(
                 (0u64..40, 0u64..20_000, 10u64..80, 0u8..16), 100..1500)
         ) {
-            let mut t = Timeline::with_min_gap(10);
-            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut both = Both::new(10);
             let mut now = 0;
             for (step, delay, dur, kind) in ops {
                 now += step;
                 let ready = now + delay;
                 match kind {
                     0 => {
-                        t.advance(SimTime(now));
-                        flat.advance(now);
+                        both.advance(now);
                     }
-                    1 => {
-                        let (s, e) = (SimTime(ready), SimTime(ready + 4 * dur));
-                        prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + 4 * dur));
+                    1 => both.occupy(ready, ready + 4 * dur)?,
+                    _ if kind % 2 == 0 => {
+                        let got = both.t.reserve(SimTime(ready), dur);
+                        prop_assert_eq!(got.0, both.flat.reserve(ready, dur));
                     }
-                    _ => {
-                        let got = if kind % 2 == 0 {
-                            t.reserve(SimTime(ready), dur)
-                        } else {
-                            let slot = t.find(SimTime(ready), dur);
-                            t.take(slot, dur);
-                            slot.start
-                        };
-                        prop_assert_eq!(got.0, flat.reserve(ready, dur));
-                    }
+                    _ => both.find_take(ready, dur)?,
                 }
-                prop_assert!(t.check());
-                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
-                prop_assert_eq!(&live, &flat.busy);
+                both.agree()?;
             }
         }
 
@@ -524,8 +556,7 @@ mod tests {
             ops in proptest::collection::vec(
                 (0u64..30, 0u64..30_000, any::<bool>(), 0u8..64), 200..2000)
         ) {
-            let mut t = Timeline::with_min_gap(10);
-            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut both = Both::new(10);
             let mut now = 0;
             for (step, delay, long, kind) in ops {
                 now += step;
@@ -533,22 +564,16 @@ mod tests {
                 let dur = if long { 150 + delay % 250 } else { 10 + delay % 15 };
                 match kind {
                     0 => {
-                        t.advance(SimTime(now));
-                        flat.advance(now);
+                        both.advance(now);
                     }
                     1 => {
-                        let (s, e) = (SimTime(ready), SimTime(ready + dur));
-                        prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + dur));
+                        both.occupy(ready, ready + dur)?;
                     }
                     _ => {
-                        let slot = t.find(SimTime(ready), dur);
-                        t.take(slot, dur);
-                        prop_assert_eq!(slot.start.0, flat.reserve(ready, dur));
+                        both.find_take(ready, dur)?;
                     }
                 }
-                prop_assert!(t.check());
-                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
-                prop_assert_eq!(&live, &flat.busy);
+                both.agree()?;
             }
         }
 
@@ -562,8 +587,7 @@ mod tests {
                 (0u64..30, 0u64..20_000, 0usize..10, 0u8..40, any::<bool>()), 200..2000)
         ) {
             const LENS: [u64; 10] = [12, 13, 17, 21, 30, 44, 60, 90, 150, 300];
-            let mut t = Timeline::with_min_gap(10);
-            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut both = Both::new(10);
             let mut now = 0;
             for (step, delay, len, kind, late) in ops {
                 now += step;
@@ -572,22 +596,16 @@ mod tests {
                 let dur = LENS[len];
                 match kind {
                     0..=2 => {
-                        t.advance(SimTime(now));
-                        flat.advance(now);
+                        both.advance(now);
                     }
                     3 => {
-                        let (s, e) = (SimTime(ready), SimTime(ready + dur));
-                        prop_assert_eq!(t.occupy(s, e), flat.occupy(ready, ready + dur));
+                        both.occupy(ready, ready + dur)?;
                     }
                     _ => {
-                        let slot = t.find(SimTime(ready), dur);
-                        t.take(slot, dur);
-                        prop_assert_eq!(slot.start.0, flat.reserve(ready, dur));
+                        both.find_take(ready, dur)?;
                     }
                 }
-                prop_assert!(t.check());
-                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
-                prop_assert_eq!(&live, &flat.busy);
+                both.agree()?;
             }
         }
 
@@ -600,33 +618,27 @@ mod tests {
             ops in proptest::collection::vec(
                 (0u64..200, 0u64..100_000, 0u64..400, 0u8..32), 500..3000)
         ) {
-            let mut t = Timeline::with_min_gap(10);
-            let mut flat = Flat { min_gap: 10, ..Flat::default() };
+            let mut both = Both::new(10);
             let mut now = 0;
             for (step, delay, len, kind) in ops {
                 let ready = now + delay;
                 match kind {
                     0 => {
                         now += step * 20;
-                        t.advance(SimTime(now));
-                        flat.advance(now);
+                        both.advance(now);
                     }
                     1 => {
                         // Up to a few thousand ns: over dozens of short intervals.
                         let end = ready + 10 + len * len / 40;
-                        prop_assert_eq!(t.occupy(SimTime(ready), SimTime(end)), flat.occupy(ready, end));
+                        both.occupy(ready, end)?;
                     }
                     _ => {
                         // Mostly short (reads), some long (programs) that pass short holes.
                         let dur = if kind % 5 == 0 { 100 + len } else { 10 + len % 30 };
-                        let slot = t.find(SimTime(ready), dur);
-                        t.take(slot, dur);
-                        prop_assert_eq!(slot.start.0, flat.reserve(ready, dur));
+                        both.find_take(ready, dur)?;
                     }
                 }
-                prop_assert!(t.check());
-                let live: Vec<(u64, u64)> = t.live().iter().map(|&(s, e)| (s.0, e.0)).collect();
-                prop_assert_eq!(&live, &flat.busy);
+                both.agree()?;
             }
         }
 
