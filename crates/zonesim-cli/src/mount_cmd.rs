@@ -146,9 +146,8 @@ impl Disk {
         f: impl FnOnce(&mut Handle) -> std::result::Result<Ticket, IoError>,
     ) -> std::result::Result<(), Errno> {
         let mut h = self.handle();
-        // --halt-after-cut: the host is gone with the device, nothing more reaches it.
         // Otherwise the device came back after its recovery and serves the request.
-        if self.halt && h.power_cuts() > 0 {
+        if self.halted(&h) {
             return Err(Errno::EIO);
         }
         let t = f(&mut h).map_err(errno)?;
@@ -160,11 +159,16 @@ impl Disk {
         }
     }
 
+    /// `--halt-after-cut` after a cut: the host is gone with the device, nothing more reaches it.
+    fn halted(&self, h: &Handle) -> bool {
+        self.halt && h.power_cuts() > 0
+    }
+
     /// Cuts power now (SIGUSR1): the device's power cycle and recovery. `false`: nothing was
     /// cut (with --halt-after-cut, only the first cut happens: the host is already down).
     fn power_cut(&self) -> zonesim::Result<bool> {
         let mut h = self.handle();
-        if self.halt && h.power_cuts() > 0 {
+        if self.halted(&h) {
             return Ok(false);
         }
         h.power_off()?;

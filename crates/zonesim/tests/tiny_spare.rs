@@ -66,6 +66,31 @@ fn four_capacities(blocks: u32, pages: u32) -> zonesim::sim::WorkloadSpec {
     ))
 }
 
+/// [`four_capacities`] with wear on (a rating of `endurance` cycles, `bad` factory-bad blocks)
+/// under `placement(place)`, `extra_op` above the tightest overprovisioning validation accepts;
+/// `None` when no OP is accepted.
+fn run_worn(
+    blocks: u32,
+    pages: u32,
+    place: usize,
+    endurance: u32,
+    bad: f64,
+    extra_op: f64,
+    seed: u64,
+) -> Option<zonesim::stats::Report> {
+    let mut sets = placement(place);
+    sets.push(format!("nand.endurance_pe={endurance}"));
+    sets.push(format!("nand.factory_bad_fraction={bad}"));
+    let (_, op) = tightest(blocks, pages, &sets)?;
+    let cfg = tiny(blocks, pages, &sets, op + extra_op).expect("more OP is accepted");
+    Some(run(
+        &cfg,
+        &four_capacities(blocks, pages),
+        Precondition::None,
+        seed,
+    ))
+}
+
 /// Wear on a tight spare: every request completed (`run` checks it and the invariants), reads
 /// served throughout, and a namespace short of spares read-only with its writes refused.
 fn check_worn(r: &zonesim::stats::Report) -> Result<(), TestCaseError> {
@@ -120,15 +145,10 @@ proptest! {
         extra_op in prop::sample::select(vec![0.0f64, 0.1, 0.3]),
         seed in 1u64..1000,
     ) {
-        let mut sets = placement(place);
-        sets.push(format!("nand.endurance_pe={endurance}"));
-        sets.push(format!("nand.factory_bad_fraction={bad}"));
-        let Some((_, op)) = tightest(blocks, pages, &sets) else {
-            return Ok(());
-        };
-        let cfg = tiny(blocks, pages, &sets, op + extra_op).expect("more OP is accepted");
-        let r = run(&cfg, &four_capacities(blocks, pages), Precondition::None, seed);
-        check_worn(&r)?;
+        // Too few superblocks for the streams' spare at any OP: refused, nothing to run.
+        if let Some(r) = run_worn(blocks, pages, place, endurance, bad, extra_op, seed) {
+            check_worn(&r)?;
+        }
     }
 }
 
@@ -153,14 +173,7 @@ fn a_retirement_mid_collection_leaves_the_namespace_read_only() {
 /// one superblock more in reserve while wear is on.
 #[test]
 fn a_failed_erase_at_the_reserve_leaves_gc_a_destination() {
-    let sets = [
-        "ftl.gc.placement=single".to_string(),
-        "nand.endurance_pe=5".to_string(),
-        "nand.factory_bad_fraction=0".to_string(),
-    ];
-    let (_, op) = tightest(38, 8, &sets).expect("an accepted OP");
-    let cfg = tiny(38, 8, &sets, op + 0.3).expect("more OP is accepted");
-    let r = run(&cfg, &four_capacities(38, 8), Precondition::None, 608);
+    let r = run_worn(38, 8, 0, 5, 0.0, 0.3, 608).expect("an accepted OP");
     check_worn(&r).unwrap();
 }
 

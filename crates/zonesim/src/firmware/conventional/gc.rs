@@ -52,9 +52,7 @@ impl PageFtl {
         if self.gc.is_some() && !self.incremental {
             self.gc_step(lent, now, u32::MAX);
         }
-        // With wear on, one superblock more: a victim whose erase fails is retired instead of
-        // freed, and the next victim must still find a superblock to copy into.
-        let reserve = self.streams.len() as u32 + self.wear.is_some() as u32;
+        let reserve = self.gc_reserve();
         let mut budget = self.geo.superblocks;
         while self.sbs.free_count() <= reserve && budget > 0 {
             budget -= 1;
@@ -63,6 +61,14 @@ impl PageFtl {
             }
             self.gc_step(lent, now, u32::MAX);
         }
+    }
+
+    /// Free superblocks foreground GC keeps: one per stream to copy into, and with wear on one
+    /// more, since a victim whose erase fails is retired instead of freed and the next victim
+    /// must still find a superblock to copy into. Queued relocations (firmware/wear) start
+    /// only above it, and a failed program closes its frontier only above it.
+    pub(super) fn gc_reserve(&self) -> u32 {
+        self.streams.len() as u32 + self.wear.is_some() as u32
     }
 
     /// One host page was placed: pay its share (`quota / unit`) of the victim's moves.

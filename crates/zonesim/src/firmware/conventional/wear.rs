@@ -71,8 +71,8 @@ impl PageFtl {
 
     /// A unit of `stream` was programmed into `sb`: if the program failed, close the
     /// superblock (the relocation queued in the wear state moves its data, this unit's
-    /// included, and retires the failed block). With the pool down to GC's reserve (a
-    /// superblock per stream and one for a failed erase) the frontier carries on to its end
+    /// included, and retires the failed block). With the pool down to GC's reserve
+    /// ([`PageFtl::gc_reserve`]) the frontier carries on to its end
     /// instead (closing it would take the superblock the next victim copies into; its
     /// relocation is queued all the same).
     #[inline(never)]
@@ -82,7 +82,7 @@ impl PageFtl {
         };
         if w.program_failed(sb)
             && self.streams[stream].sb == sb
-            && self.sbs.free_count() > self.streams.len() as u32 + 1
+            && self.sbs.free_count() > self.gc_reserve()
         {
             self.sbs.close(sb, now);
             self.streams[stream].sb = NO_SB;
@@ -109,10 +109,10 @@ impl PageFtl {
     }
 
     /// Start a queued relocation if no victim is under collection and the pool holds more
-    /// than GC's reserve (one open superblock per stream and one to copy into: GC's own
-    /// victims come first below that); true if one started.
+    /// than GC's reserve ([`PageFtl::gc_reserve`]: GC's own victims come first below that);
+    /// true if one started.
     pub(super) fn start_queued(&mut self, foreground: bool) -> bool {
-        if self.gc.is_some() || self.sbs.free_count() <= self.streams.len() as u32 + 1 {
+        if self.gc.is_some() || self.sbs.free_count() <= self.gc_reserve() {
             return false;
         }
         match self.queued_victim() {
