@@ -25,6 +25,7 @@ mod persist;
 mod placement;
 mod power;
 mod power_emulation;
+mod power_zoned;
 mod report_schema;
 mod run_path;
 mod slc_cache;

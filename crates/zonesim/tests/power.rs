@@ -292,13 +292,12 @@ fn zoned_cut(
     }
     let written = |dev: &Device| -> BTreeSet<u32> {
         let v = dev.zones(1).unwrap();
+        let ftl = dev.namespaces[1].as_zoned().unwrap();
         (0..zones)
             .flat_map(|z| {
                 let start = z * zone_lbas;
-                let w = v
-                    .zones
-                    .write_pointer(zonesim::interface::zone::ZoneId(z as u32))
-                    .0;
+                let w = start + ftl.written_lbas(z as u32);
+                assert!(w <= v.zones.write_pointer(zonesim::interface::zone::ZoneId(z as u32)).0);
                 (start..w).map(|l| l as u32)
             })
             .collect()

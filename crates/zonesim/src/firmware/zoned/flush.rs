@@ -9,7 +9,7 @@ use crate::firmware::alloc::HOST_FRONT;
 use crate::firmware::buffer::NO_ZONE;
 use crate::firmware::mapping::Lpa;
 use crate::firmware::Lent;
-use crate::nand::OpClass;
+use crate::nand::{NandArray, OpClass};
 
 /// Why a zone's buffer is flushed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +124,7 @@ impl ZonedFtl {
         let slc_hi = end.min(st.slc_end);
         let mut ready = t;
         if off < slc_hi {
-            ready = ready.max(self.read_slc(lent, t, z, off, slc_hi, class));
+            ready = ready.max(self.read_slc(lent.nand, t, z, off, slc_hi, class));
             if invalidate {
                 for o in off..slc_hi {
                     let l = self.lpa(z, o);
@@ -142,13 +142,16 @@ impl ZonedFtl {
         if self.wear.is_some() {
             self.wear_programmed(z, off);
         }
+        if let Some(p) = &mut self.power {
+            p.regular_programmed(z, off, end, done);
+        }
         done
     }
 
     /// Read zone offsets `[lo, hi)` from SLC, one array read per flash page.
-    fn read_slc(
+    pub(super) fn read_slc(
         &mut self,
-        lent: &mut Lent,
+        nand: &mut NandArray,
         t: SimTime,
         z: u32,
         lo: u32,
@@ -166,10 +169,10 @@ impl ZonedFtl {
                 // The flash page of the run: no need to locate it again.
                 reads.extend(t);
             } else {
-                reads.add(lent.nand, self.slc.page_of(ppa), t, CellType::Slc);
+                reads.add(nand, self.slc.page_of(ppa), t, CellType::Slc);
             }
         }
-        reads.finish(lent.nand)
+        reads.finish(nand)
     }
 
     /// Write zone offsets `[lo, lo + n)` from the buffer to SLC (partial programming).

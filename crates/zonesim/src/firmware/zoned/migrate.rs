@@ -54,6 +54,35 @@ impl Migrations {
     fn take(&mut self, i: usize) -> MigJob {
         self.jobs.remove(i).expect("job")
     }
+
+    /// Whether the migration of zone `z`'s unit at offset `lo` is queued (its SLC copy is
+    /// still valid: a power cut that tears its program loses nothing).
+    pub fn queued(&self, z: u32, lo: u32) -> bool {
+        self.jobs.iter().any(|j| j.zone == z && j.lo == lo)
+    }
+
+    /// Zone `z`'s queued migrations whose program ends after `cut`: `[lo, hi)` of each.
+    pub fn in_flight(&self, z: u32, cut: SimTime) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.jobs
+            .iter()
+            .filter(move |j| j.zone == z && j.done > cut)
+            .map(|j| (j.lo, j.hi))
+    }
+
+    /// Drop zone `z`'s queued migrations from offset `lo` on (power cut: their units are
+    /// discarded); returns how many.
+    pub fn abort_from(&mut self, z: u32, lo: u32) -> u32 {
+        let n = self.jobs.len();
+        self.jobs.retain(|j| j.zone != z || j.lo < lo);
+        (n - self.jobs.len()) as u32
+    }
+
+    /// The migration of zone `z`'s unit at `lo` was programmed again, ending at `done`.
+    pub fn reprogrammed(&mut self, z: u32, lo: u32, done: SimTime) {
+        if let Some(j) = self.jobs.iter_mut().find(|j| j.zone == z && j.lo == lo) {
+            j.done = done;
+        }
+    }
 }
 
 impl ZonedFtl {
