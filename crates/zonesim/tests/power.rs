@@ -297,7 +297,12 @@ fn zoned_cut(
             .flat_map(|z| {
                 let start = z * zone_lbas;
                 let w = start + ftl.written_lbas(z as u32);
-                assert!(w <= v.zones.write_pointer(zonesim::interface::zone::ZoneId(z as u32)).0);
+                assert!(
+                    w <= v
+                        .zones
+                        .write_pointer(zonesim::interface::zone::ZoneId(z as u32))
+                        .0
+                );
                 (start..w).map(|l| l as u32)
             })
             .collect()

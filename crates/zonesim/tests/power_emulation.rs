@@ -451,7 +451,7 @@ fn a_second_cut_loses_exactly_what_the_report_adds() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     /// Random zoned workloads on MLC and TLC, cut at a random request (regular programs and
     /// the word lines before them hit as the model says, buffers and SLC tails lost): after
     /// recovery every page reads back as its last write or, when lost, as zeros; nothing a
@@ -460,16 +460,22 @@ proptest! {
     #[test]
     fn any_zoned_cut_keeps_every_durable_write(
         seed in 1u64..1000,
-        cut_at in 40u64..2500,
+        cut_at in 40u64..6000,
         flush_every in 3u64..400,
         zones in 1u64..5,
         mlc in any::<bool>(),
+        migrate in any::<bool>(),
     ) {
         let cell = if mlc { "nand.cell=mlc" } else { "nand.cell=tlc" };
+        let mut sets = vec![cell.to_string()];
+        if migrate {
+            // Every flush to SLC, and SLC GC migrating whole units to regular flash.
+            sets.extend(["slc.policy=all", "slc.gc=migrate", "nand.slc_blocks_per_plane=13"].map(String::from));
+        }
         let mut h = Handle::open(HandleOptions {
             device: SMALL.into(),
             namespace: 1,
-            sets: vec![cell.into()],
+            sets,
             store: StoreSpec::Memory,
             power_cuts: true,
             seed,

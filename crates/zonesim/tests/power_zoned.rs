@@ -106,12 +106,15 @@ fn a_cut_mid_regular_program_on_mlc_loses_the_unit_and_its_paired_pages() {
             *s += b;
         }
     }
-    assert!(sum[1] > 0, "acknowledged data lost in torn regular programs: {sum:?}");
+    assert!(
+        sum[1] > 0,
+        "acknowledged data lost in torn regular programs: {sum:?}"
+    );
     assert!(sum[2] > 0, "paired pages lost on MLC: {sum:?}");
 }
 
 #[test]
-fn slc_backed_or_flushed_data_survives_a_torn_program() {
+fn no_paired_pages_on_slc_and_flushed_data_survives_a_torn_program() {
     // SLC has no paired pages.
     for cut in cuts().step_by(7) {
         let r = one_zone("nand.cell=slc", 1, None, cut);
@@ -127,7 +130,10 @@ fn slc_backed_or_flushed_data_survives_a_torn_program() {
             paired_after_flush += by[2];
         }
     }
-    assert!(paired_after_flush > 0, "later word lines still lose their paired pages");
+    assert!(
+        paired_after_flush > 0,
+        "later word lines still lose their paired pages"
+    );
 }
 
 #[test]
@@ -137,5 +143,8 @@ fn at_queue_depth_32_torn_units_lose_acknowledged_writes_the_buffer_had_released
         let r = one_zone("nand.cell=tlc", 32, None, cut);
         program += check(&r, cut)[1];
     }
-    assert!(program > 0, "the regular programs in flight held acknowledged data");
+    assert!(
+        program > 0,
+        "the regular programs in flight held acknowledged data"
+    );
 }

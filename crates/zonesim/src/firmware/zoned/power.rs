@@ -250,7 +250,7 @@ impl ZonedFtl {
         zs.reg_wp = zs.reg_wp.min(reg);
         zs.written = from;
         zs.slc_end = from;
-        if from > reg {
+        if torn.is_some() && from > reg {
             // The part of the torn unit that survived: its kept copy goes back to SLC.
             let f = self
                 .slc
