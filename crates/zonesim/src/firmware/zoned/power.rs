@@ -413,3 +413,41 @@ impl ZonedFtl {
         self.zst[z as usize].written as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The regular programs a zone remembers stay in offset order without overlap, at most
+        /// [`REGULAR_HISTORY`] of them, the latest always among them; a program at or below a
+        /// remembered unit (a new life of the zone) forgets the units from there on.
+        #[test]
+        fn the_regular_history_is_the_latest_units_in_order(
+            steps in proptest::collection::vec((0u32..4, 1u32..40), 1..300),
+        ) {
+            let mut p = ZonedPower {
+                track: PowerTrack::new(0, 1, 1),
+                slc: vec![Vec::new()],
+                regular: vec![Vec::new()],
+                redo: Vec::new(),
+            };
+            let mut next = 0u32;
+            for (i, &(restart, len)) in steps.iter().enumerate() {
+                // Mostly the next unit; sometimes the zone starts over (a reset).
+                let lo = if restart == 0 { next / 2 } else { next };
+                let done = SimTime(i as u64);
+                p.regular_programmed(0, lo, lo + len, done);
+                next = lo + len;
+                let v = &p.regular[0];
+                prop_assert!(v.len() <= REGULAR_HISTORY);
+                let last = *v.last().unwrap();
+                prop_assert_eq!((last.lo, last.hi, last.done), (lo, lo + len, done));
+                for w in v.windows(2) {
+                    prop_assert!(w[0].hi <= w[1].lo, "{:?}", v);
+                }
+            }
+        }
+    }
+}
