@@ -134,11 +134,7 @@ impl ZonedFtl {
             }
         }
         self.counters.padding_slots += (self.unit - (end - off)) as u64;
-        let p = self.space.locate(z, off);
-        let (pages, cell) = (self.space.prog_pages(), self.space.cell());
-        let done = lent
-            .nand
-            .program(ready, p.die, self.unit, pages, cell, class);
+        let done = self.program_regular(lent.nand, ready, z, off, class);
         if self.wear.is_some() {
             self.wear_programmed(z, off);
         }
@@ -146,6 +142,21 @@ impl ZonedFtl {
             p.regular_programmed(z, off, end, done);
         }
         done
+    }
+
+    /// Program zone `z`'s regular unit at offset `off`, its data ready at `ready`.
+    #[inline]
+    pub(super) fn program_regular(
+        &self,
+        nand: &mut NandArray,
+        ready: SimTime,
+        z: u32,
+        off: u32,
+        class: OpClass,
+    ) -> SimTime {
+        let p = self.space.locate(z, off);
+        let (pages, cell) = (self.space.prog_pages(), self.space.cell());
+        nand.program(ready, p.die, self.unit, pages, cell, class)
     }
 
     /// Read zone offsets `[lo, hi)` from SLC, one array read per flash page.

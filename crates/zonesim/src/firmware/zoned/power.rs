@@ -392,9 +392,7 @@ impl ZonedFtl {
             } else {
                 t
             };
-            let p = self.space.locate(z, lo);
-            let (pages, cell) = (self.space.prog_pages(), self.space.cell());
-            let done = nand.program(ready, p.die, self.unit, pages, cell, OpClass::Background);
+            let done = self.program_regular(nand, ready, z, lo, OpClass::Background);
             if queued {
                 self.mig.reprogrammed(z, lo, done);
             }
