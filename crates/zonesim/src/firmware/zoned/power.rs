@@ -24,7 +24,8 @@
 //! part of the torn unit that survived goes back to the SLC pool, and the map's entries of
 //! the zone are dropped (the ZMT entry is logged with the new length). As the standard says
 //! of a power cycle, open zones become CLOSED (EMPTY when nothing of them survived, their span
-//! released); a FULL zone stays FULL, what it lost reading as unwritten. With power-loss
+//! released); a FULL zone stays FULL, what it lost reading as unwritten (EMPTY if nothing
+//! survived). With power-loss
 //! protection the buffers are flushed on stored energy (to SLC, as a host flush does) and the
 //! programs in flight end: nothing is lost; open zones still become CLOSED.
 //!

@@ -595,14 +595,14 @@ impl ZoneSet {
     /// Power came back after a cut: zone `z` holds `len` LBAs (no more than it held; what the
     /// device lost is beyond), and an open zone is CLOSED — EMPTY if nothing of it survived
     /// (Zoned UFS §2: "When a power cycle occurs, zones in the OPEN state implicitly transition
-    /// to CLOSED"). FULL, read-only and offline zones keep their state.
+    /// to CLOSED"). FULL zones stay FULL unless nothing of them survived (then EMPTY);
+    /// read-only and offline zones keep their state.
     pub fn power_on(&mut self, z: ZoneId, len: u64) {
         let i = z.0;
-        if matches!(
-            self.slots[i as usize].cond,
-            ZoneCondition::Full | ZoneCondition::ReadOnly | ZoneCondition::Offline
-        ) {
-            return;
+        match self.slots[i as usize].cond {
+            ZoneCondition::Full if len > 0 => return,
+            ZoneCondition::ReadOnly | ZoneCondition::Offline => return,
+            _ => {}
         }
         let wp = self.start_of(i) + len;
         debug_assert!(wp <= self.slots[i as usize].wp, "power-on grows zone {i}");
