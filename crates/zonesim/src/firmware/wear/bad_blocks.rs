@@ -2,14 +2,21 @@
 //! remapping of a superblock's bad member onto a spare block of the same plane.
 //!
 //! Wear-out follows a Weibull life distribution, the usual form for wear-out failures (JEDEC
-//! JEP122, "Failure mechanisms and models for semiconductor devices"): a block survives `n` P/E cycles with probability
-//! `S(n) = exp(-(n / E)^k)`, `E` the rated endurance (`nand.endurance_pe`, the scale) and `k`
-//! the shape (`nand.endurance_shape`). The cycle that fails is drawn one cycle at a time from
-//! the hazard `h(n) = 1 - S(n) / S(n - 1) = 1 - exp(((n - 1)^k - n^k) / E^k)`, with a uniform
-//! number hashed from (seed, block, cycle), so the same run draws the same failures whatever
-//! else it does. A failing cycle fails the erase (half the draws below `h`) or the first
-//! program after it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in
-//! production") count both failed erases and failed writes in the field.
+//! JEP122, "Failure mechanisms and models for semiconductor devices"): a block survives `n` P/E
+//! cycles with probability `S(n) = exp(-(n / η)^k)`, `k` the shape (`nand.endurance_shape`).
+//! The scale `η` follows from the rating the way NAND datasheets state endurance: the rated
+//! P/E cycles `E` (`nand.endurance_pe`) are those up to which the device keeps its guaranteed
+//! minimum of valid blocks (the ONFI parameter page gives a block endurance beside a maximum
+//! number of bad blocks per LUN; vendor datasheets guarantee a minimum number of valid blocks
+//! through the rated life, about 98 % of the blocks), so a share
+//! `s` (`nand.failed_share_at_rating`, 2 %) has failed at `E`: `1 - S(E) = s`, which gives
+//! `η = E / (-ln(1 - s))^(1/k)` ([`weibull_scale`]; 3.67 E with the defaults). The cycle that
+//! fails is drawn one cycle at a time from the hazard
+//! `h(n) = 1 - S(n) / S(n - 1) = 1 - exp(((n - 1)^k - n^k) / η^k)`, with a uniform number
+//! hashed from (seed, block, cycle), so the same run draws the same failures whatever else it
+//! does. A failing cycle fails the erase (half the draws below `h`) or the first program after
+//! it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in production")
+//! count both failed erases and failed writes in the field.
 //!
 //! Spares: a superblock is one block per plane of every die (a *lane*). At format superblocks
 //! are assembled from good blocks only, the `n`-th superblock taking the `n`-th good block of
@@ -22,15 +29,31 @@
 
 use crate::engine::mix64;
 
-/// The chance that a block which survived `n - 1` cycles fails at cycle `n` (Weibull hazard,
-/// module doc). 0 with `endurance = 0` (no wear-out).
-pub fn hazard(n: u32, endurance: u32, shape: f64) -> f64 {
-    if endurance == 0 || n == 0 {
+/// The Weibull scale `η` of block wear-out for a rating of `endurance` cycles at which a share
+/// `share` of blocks has failed, with shape `shape` (module doc). 0 without a rating.
+pub fn weibull_scale(endurance: u32, share: f64, shape: f64) -> f64 {
+    if endurance == 0 {
         return 0.0;
     }
-    let e = endurance as f64;
-    let now = (n as f64 / e).powf(shape);
-    let before = ((n - 1) as f64 / e).powf(shape);
+    endurance as f64 / (-(-share).ln_1p()).powf(1.0 / shape)
+}
+
+/// The share of blocks worn out within `n` cycles: `1 - S(n)` (0 with `scale = 0`).
+pub fn failed_within(n: u32, scale: f64, shape: f64) -> f64 {
+    if scale <= 0.0 {
+        return 0.0;
+    }
+    -(-(n as f64 / scale).powf(shape)).exp_m1()
+}
+
+/// The chance that a block which survived `n - 1` cycles fails at cycle `n` (Weibull hazard,
+/// module doc). 0 with `scale = 0` (no wear-out).
+pub fn hazard(n: u32, scale: f64, shape: f64) -> f64 {
+    if scale <= 0.0 || n == 0 {
+        return 0.0;
+    }
+    let now = (n as f64 / scale).powf(shape);
+    let before = ((n - 1) as f64 / scale).powf(shape);
     1.0 - (before - now).exp()
 }
 
@@ -155,7 +178,7 @@ impl BlockTable {
         &mut self,
         sb: u32,
         seed: u64,
-        endurance: u32,
+        scale: f64,
         shape: f64,
         mut fate: impl FnMut(u32, Fate),
     ) {
@@ -163,7 +186,7 @@ impl BlockTable {
             let b = self.phys(sb, lane);
             self.erases[b] += 1;
             let n = self.erases[b];
-            let h = hazard(n, endurance, shape);
+            let h = hazard(n, scale, shape);
             if h <= 0.0 {
                 continue;
             }
@@ -252,15 +275,35 @@ mod tests {
 
     #[test]
     fn hazard_integrates_to_the_weibull_survival() {
-        // Surviving the first n cycles: prod (1 - h) = exp(-(n/E)^k).
-        let (e, k) = (3000, 3.0);
+        // Surviving the first n cycles: prod (1 - h) = exp(-(n/η)^k).
+        let (eta, k) = (3000.0, 3.0);
         let mut s = 1.0;
         for n in 1..=3000 {
-            s *= 1.0 - hazard(n, e, k);
+            s *= 1.0 - hazard(n, eta, k);
         }
         assert!((s - (-1.0f64).exp()).abs() < 1e-9, "{s}");
-        assert_eq!(hazard(10, 0, k), 0.0);
-        assert!(hazard(100, e, k) < hazard(2000, e, k));
+        assert!((1.0 - s - failed_within(3000, eta, k)).abs() < 1e-9);
+        assert_eq!(hazard(10, 0.0, k), 0.0);
+        assert!(hazard(100, eta, k) < hazard(2000, eta, k));
+    }
+
+    #[test]
+    fn the_rating_is_where_the_configured_share_has_failed() {
+        for (e, share, k) in [(3000, 0.02, 3.0), (40, 0.02, 3.0), (10_000, 0.1, 1.5)] {
+            let eta = weibull_scale(e, share, k);
+            assert!(
+                (failed_within(e, eta, k) - share).abs() < 1e-12,
+                "{e} {share} {k}"
+            );
+            // The product of the per-cycle hazards agrees with the closed form.
+            let survived: f64 = (1..=e).map(|n| 1.0 - hazard(n, eta, k)).product();
+            assert!((1.0 - survived - share).abs() < 1e-9);
+        }
+        // Datasheet defaults: 2 % by the rating, about 0.25 % by half of it (shape 3).
+        let eta = weibull_scale(3000, 0.02, 3.0);
+        assert!((eta / 3000.0 - 3.672).abs() < 1e-3, "{eta}");
+        assert!((failed_within(1500, eta, 3.0) - 0.00252).abs() < 1e-5);
+        assert_eq!(weibull_scale(0, 0.02, 3.0), 0.0);
     }
 
     #[test]

@@ -29,7 +29,7 @@ use crate::config::{DeviceConfig, WearLeveling};
 use crate::engine::SimTime;
 use crate::firmware::gc::min_spare_superblocks;
 use crate::nand::Geometry;
-use bad_blocks::{BlockTable, Fate};
+use bad_blocks::{weibull_scale, BlockTable, Fate};
 use reclaim::Reclaim;
 use std::collections::VecDeque;
 
@@ -121,6 +121,8 @@ pub fn exported(logical: u64, in_service: u32, slots: u64, op: f64, streams: u32
 pub struct Wear {
     seed: u64,
     endurance: u32,
+    /// Weibull scale of the wear-out ([`weibull_scale`]; 0: none).
+    scale: f64,
     shape: f64,
     leveling: WearLeveling,
     spread: u32,
@@ -178,6 +180,7 @@ impl Wear {
         let lanes = geo.dies * geo.planes;
         let seed = crate::engine::mix64(seed ^ 0x7765_6172);
         let mut table = BlockTable::new(sbs, lanes);
+        let scale = weibull_scale(n.endurance_pe, n.failed_share_at_rating, n.endurance_shape);
         let factory_bad = table.factory(seed, n.factory_bad_fraction);
         let slots = geo.slots_per_superblock() as u64;
         let logical = exported(
@@ -190,6 +193,7 @@ impl Wear {
         let mut w = Wear {
             seed,
             endurance: n.endurance_pe,
+            scale,
             shape: n.endurance_shape,
             leveling: f.wear_leveling,
             spread: f.wear_leveling_spread,
@@ -390,17 +394,18 @@ impl Wear {
             failing[0] = prog as u32 - 1;
         }
         let mut doomed = 0;
-        let e = if self.frozen() { 0 } else { self.endurance };
+        let scale = if self.frozen() { 0.0 } else { self.scale };
         let (seed, k) = (self.seed, self.shape);
         let mut erase_fails = 0;
-        self.table.erased(sb, seed, e, k, |lane, fate| match fate {
-            Fate::EraseFails if failing[1] == u32::MAX && lane != failing[0] => {
-                failing[1] = lane;
-                erase_fails += 1;
-            }
-            Fate::ProgramFails if doomed == 0 => doomed = lane as u8 + 1,
-            _ => {}
-        });
+        self.table
+            .erased(sb, seed, scale, k, |lane, fate| match fate {
+                Fate::EraseFails if failing[1] == u32::MAX && lane != failing[0] => {
+                    failing[1] = lane;
+                    erase_fails += 1;
+                }
+                Fate::ProgramFails if doomed == 0 => doomed = lane as u8 + 1,
+                _ => {}
+            });
         self.c.erase_failures += erase_fails;
         self.grown_bad += erase_fails;
         self.doomed[sb as usize] = doomed;
