@@ -220,6 +220,12 @@ section! {
         /// namespaces: zones without blocks are OFFLINE; not with `zone.sub_block`).
         #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
         pub factory_bad_fraction: f64 = 0.0, float(0.0, 0.1);
+        /// P/E cycles every block has been through before format (a pre-worn device): erase
+        /// counts start here, so the RBER of `nand.errors`, the wear-out draws and wear
+        /// levelling see the age; with a rating, the blocks whose wear-out fell within these
+        /// cycles are bad from format (`device.wear.preworn_bad_blocks`). 0: a fresh device.
+        #[serde(skip_serializing_if = "super::declare::is_zero_u32")]
+        pub initial_pe: u32 = 0, int(0, 1 << 24).unit("P/E cycles");
         // Flash that ages, NAND side (docs/nand.md): latency variability, program scheme,
         // bit errors with ECC and read retry. Off or neutral by default; each is absent from
         // the resolved device in the report while it keeps its default.

@@ -18,11 +18,15 @@
 //! it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in production")
 //! count both failed erases and failed writes in the field.
 //!
+//! A pre-worn device (`nand.initial_pe` = N) starts every block at N erases; a block whose
+//! wear-out fell within those cycles (chance `1 - S(N)`, its own draw) is bad at format (the
+//! firmware found it before the run) and skipped like a factory-bad one.
+//!
 //! Spares: a superblock is one block per plane of every die (a *lane*). At format superblocks
 //! are assembled from good blocks only, the `n`-th superblock taking the `n`-th good block of
-//! each lane, so factory-bad blocks are skipped rather than retiring whole superblocks, and the
-//! good blocks left over in richer lanes are the spares (donors). When a member goes bad later
-//! its lane takes a donor of the same lane, as real FTLs remap a plane's block from its spare
+//! each lane, so bad blocks are skipped rather than retiring whole superblocks, and the good
+//! blocks left over in richer lanes are the spares (donors). When a member goes bad later its
+//! lane takes a donor of the same lane, as real FTLs remap a plane's block from its spare
 //! area; when no donor is left in that lane the superblock itself is retired and its healthy
 //! members become donors. So superblocks in service = rows - (bad blocks of the worst lane),
 //! as with per-plane spare areas.
@@ -69,6 +73,17 @@ pub fn draw(seed: u64, block: u64, cycle: u64, purpose: u64) -> f64 {
 const FACTORY: u64 = 1;
 /// Draw purpose: wear-out at an erase.
 const WEAR: u64 = 2;
+/// Draw purpose: wear-out within the cycles of a pre-worn device.
+const PREWEAR: u64 = 3;
+
+/// A pre-worn device (`nand.initial_pe`): the cycles every block has been through before
+/// format and the wear-out law they were drawn from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PreWear {
+    pub cycles: u32,
+    pub scale: f64,
+    pub shape: f64,
+}
 
 /// How a wear-out draw came out for one block at one cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,23 +135,30 @@ impl BlockTable {
         self.lanes
     }
 
-    /// Mark the factory-bad blocks (each with chance `fraction`) and assemble the superblocks
-    /// from the good ones, as firmware does at format: superblock `sb` takes the `sb`-th good
-    /// block of each lane, so `min over lanes of good blocks` superblocks are whole; the rest
-    /// are retired from the start and the good blocks left over in richer lanes are the
-    /// donors that replace grown-bad blocks. Returns the number of bad blocks.
-    pub fn factory(&mut self, seed: u64, fraction: f64) -> u64 {
-        if fraction <= 0.0 {
-            return 0;
+    /// Mark the blocks bad at format and assemble the superblocks from the good ones, as
+    /// firmware does at format. Bad: factory-bad blocks (each with chance `fraction`) and, on
+    /// a pre-worn device, the blocks whose wear-out fell within its cycles (every block starts
+    /// at `pre.cycles` erases). Superblock `sb` takes the `sb`-th good block of each lane, so
+    /// `min over lanes of good blocks` superblocks are whole; the rest are retired from the
+    /// start and the good blocks left over in richer lanes are the donors that replace
+    /// grown-bad blocks. Returns the factory-bad blocks and those worn out before format.
+    pub fn format(&mut self, seed: u64, fraction: f64, pre: PreWear) -> (u64, u64) {
+        self.erases.fill(pre.cycles);
+        let worn = failed_within(pre.cycles, pre.scale, pre.shape);
+        if fraction <= 0.0 && worn <= 0.0 {
+            return (0, 0);
         }
         let rows = self.retired.len() as u32;
         let mut good: Vec<Vec<u32>> = vec![Vec::new(); self.lanes as usize];
-        let mut n = 0;
+        let (mut factory, mut preworn) = (0, 0);
         for row in 0..rows {
             for lane in 0..self.lanes {
                 let b = (row * self.lanes + lane) as usize;
                 if draw(seed, b as u64, 0, FACTORY) < fraction {
-                    n += 1;
+                    factory += 1;
+                    self.bad[b] = true;
+                } else if draw(seed, b as u64, 0, PREWEAR) < worn {
+                    preworn += 1;
                     self.bad[b] = true;
                 } else {
                     good[lane as usize].push(row);
@@ -158,7 +180,7 @@ impl BlockTable {
         for sb in whole..rows {
             self.retired[sb as usize] = true;
         }
-        n
+        (factory, preworn)
     }
 
     /// Superblocks in service.
@@ -273,6 +295,19 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    const FRESH: PreWear = PreWear {
+        cycles: 0,
+        scale: 0.0,
+        shape: 1.0,
+    };
+
+    impl BlockTable {
+        /// [`BlockTable::format`] of a fresh device: factory-bad blocks only.
+        fn factory(&mut self, seed: u64, fraction: f64) -> u64 {
+            self.format(seed, fraction, FRESH).0
+        }
+    }
+
     #[test]
     fn hazard_integrates_to_the_weibull_survival() {
         // Surviving the first n cycles: prod (1 - h) = exp(-(n/η)^k).
@@ -307,6 +342,31 @@ mod tests {
     }
 
     #[test]
+    fn a_preworn_device_formats_without_the_blocks_it_wore_out() {
+        let (rows, lanes, e) = (2000, 8, 3000);
+        let eta = weibull_scale(e, 0.02, 3.0);
+        let pre = |cycles| PreWear {
+            cycles,
+            scale: eta,
+            shape: 3.0,
+        };
+        let mut t = BlockTable::new(rows, lanes);
+        let (factory, worn) = t.format(5, 0.01, pre(e));
+        // 16,000 blocks: 1 % factory-bad, then 2 % of the rest worn out by the rating.
+        assert!((110..210).contains(&factory), "{factory}");
+        assert!((250..390).contains(&worn), "{worn}");
+        assert_eq!(t.bad_blocks(), factory + worn);
+        assert!(t.erases.iter().all(|&n| n == e));
+        t.check().unwrap();
+        // The factory draws are those of a fresh device; a fresh device wears nothing out.
+        let mut u = BlockTable::new(rows, lanes);
+        assert_eq!(u.format(5, 0.01, pre(0)), (factory, 0));
+        let mut v = BlockTable::new(rows, lanes);
+        assert_eq!(v.format(5, 0.0, FRESH), (0, 0));
+        assert_eq!(v.in_service(), rows);
+    }
+
+    #[test]
     fn factory_draws_hit_the_fraction_and_are_deterministic() {
         let mut t = BlockTable::new(1000, 8);
         let bad = t.factory(7, 0.02);
@@ -325,28 +385,30 @@ mod tests {
 
     proptest! {
         /// Format assembles superblocks from good blocks: as many whole ones as the poorest
-        /// lane has good blocks, the rest retired, every other good block a donor of its lane.
+        /// lane has good blocks, the rest retired, every other good block a donor of its lane;
+        /// factory-bad and pre-worn blocks alike (every block starts at the pre-wear cycles).
         #[test]
         fn format_assembles_superblocks_from_good_blocks(
             rows in 1u32..60,
             lanes in 1u32..9,
             fraction in 0.0f64..0.3,
+            cycles in 0u32..6000,
             seed in 0u64..1000,
         ) {
             let mut t = BlockTable::new(rows, lanes);
-            let bad = t.factory(seed, fraction);
+            let pre = PreWear { cycles, scale: weibull_scale(3000, 0.02, 3.0), shape: 3.0 };
+            let (factory, worn) = t.format(seed, fraction, pre);
             t.check().map_err(TestCaseError::fail)?;
-            prop_assert_eq!(bad, t.bad_blocks());
+            prop_assert_eq!(factory + worn, t.bad_blocks());
+            prop_assert!(t.erases.iter().all(|&n| n == cycles));
             let good = |l: u32| (0..rows).filter(|&r| !t.bad[(r * lanes + l) as usize]).count();
             let whole = (0..lanes).map(good).min().unwrap() as u32;
-            prop_assert_eq!(t.in_service(), if fraction > 0.0 { whole } else { rows });
+            prop_assert_eq!(t.in_service(), whole);
             for sb in 0..rows {
                 prop_assert_eq!(t.retired[sb as usize], sb >= t.in_service());
             }
-            if fraction > 0.0 {
-                for l in 0..lanes {
-                    prop_assert_eq!(t.donors[l as usize].len(), good(l) - whole as usize);
-                }
+            for l in 0..lanes {
+                prop_assert_eq!(t.donors[l as usize].len(), good(l) - whole as usize);
             }
         }
 
