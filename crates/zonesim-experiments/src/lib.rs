@@ -21,6 +21,7 @@ mod mcmq_isolation;
 mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
+mod nand_aged_read;
 mod nand_errors;
 mod pool;
 mod steady;
@@ -140,6 +141,11 @@ pub fn all() -> Vec<Experiment> {
             name: "mcmq-vs-mqsim",
             title: "MCMQ Fig. 6: 1, 2, 4 flows, firmware model off (MQSim) vs cores (MCMQ)",
             run: mcmq_vs_mqsim::run_exp,
+        },
+        Experiment {
+            name: "nand-aged-read",
+            title: "Random reads on an aged device: 0 / 1,000 / 3,000 P/E cycles, read retry and reclaim on",
+            run: nand_aged_read::run_exp,
         },
         Experiment {
             name: "nand-errors",

@@ -562,6 +562,7 @@ kind!(
         "nand.pages_per_block=6",
         "ftl.overprovisioning=0.3",
         "nand.endurance_pe=20",
+        "nand.initial_pe=15",
         "nand.factory_bad_fraction=0.05",
         "ftl.read_reclaim=true",
         "ftl.read_reclaim_reads=50",
@@ -583,6 +584,7 @@ kind!(
     zoned(&[
         "ftl.mapping=zone",
         "nand.endurance_pe=1000",
+        "nand.initial_pe=500",
         "ftl.read_reclaim=true",
         "ftl.read_reclaim_reads=4",
         "ftl.wear_leveling=static",

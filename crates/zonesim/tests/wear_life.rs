@@ -62,6 +62,43 @@ fn a_worn_device_retires_reclaims_levels_and_goes_read_only() {
     assert_eq!(r.deterministic_json(), again.deterministic_json());
 }
 
+/// A pre-worn device starts every block at its cycles: the array's erase counts (and so the
+/// bit errors), the wear's; with a rating, the blocks worn out by then are bad from format and
+/// counted apart; near the rating the reads of the same data need retries, fresh they do not.
+#[test]
+fn a_preworn_device_starts_at_its_cycles() {
+    let run_at = |pe: u32| {
+        let initial = format!("nand.initial_pe={pe}");
+        let cfg = device(
+            "ufs-conventional",
+            &[
+                "nand.blocks_per_plane=64",
+                "nand.endurance_pe=3000",
+                "nand.errors=true",
+                &initial,
+            ],
+        );
+        let wl = jobs("[r]\nrw=randread\nbs=4k\niodepth=4\nnorandommap=1\nnumber_ios=3000\n");
+        run(&cfg, &wl, Precondition::Seq, 1)
+    };
+    let (fresh, worn) = (run_at(0), run_at(3000));
+    let (wf, ww) = (wear(&fresh), wear(&worn));
+    let n = |w: &serde_json::Value, k: &str| w[k].as_u64().unwrap_or_else(|| panic!("{k} in {w}"));
+    assert_eq!(n(&wf, "preworn_bad_blocks"), 0, "{wf}");
+    assert_eq!(n(&wf, "erase_min"), 0, "{wf}");
+    // 512 blocks, 2 % worn out by the rating.
+    assert!((3..=25).contains(&n(&ww, "preworn_bad_blocks")), "{ww}");
+    assert_eq!(n(&ww, "retired_blocks"), 0, "{ww}");
+    assert!(
+        n(&ww, "erase_min") >= 3000 && n(&ww, "erase_p50") >= 3000,
+        "{ww}"
+    );
+    let retries = |r: &zonesim::stats::Report| r.device.flash.errors.as_ref().unwrap().read_retries;
+    assert_eq!(retries(&fresh), 0);
+    assert!(retries(&worn) > 1000, "{}", retries(&worn));
+    assert!(worn.host.read.latency_us.mean > fresh.host.read.latency_us.mean);
+}
+
 #[test]
 fn every_mechanism_off_adds_no_field() {
     let cfg = device("ufs-conventional", &["nand.blocks_per_plane=64"]);
@@ -129,10 +166,12 @@ fn sub_block_zones_refuse_the_wear_keys() {
 }
 
 /// The small zoned test device with the zone map (ZUFS) and every wear mechanism on: the
-/// worked example of docs/wear.md.
+/// worked example of docs/wear.md. Its zones' blocks see only a few erases in these runs, so
+/// the rating is 2 cycles (2 % worn out by then; a Weibull scale of 7.3 cycles).
 fn worn_zoned(sets: &[&str]) -> zonesim::config::DeviceConfig {
     let mut all = vec!["ftl.mapping=zone"];
     all.extend_from_slice(&WEAR_ON);
+    all.push("nand.endurance_pe=2");
     all.extend_from_slice(sets);
     crate::common::small_zoned(&all)
 }

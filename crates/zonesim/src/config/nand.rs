@@ -197,20 +197,35 @@ section! {
         /// an SLC buffer needs at least `slc.gc_threshold_free_superblocks + 3` of them.
         pub slc_blocks_per_plane: u32 = 0, int(0, (1 << 20) - 1).unit("blocks");
         // Wear-out and bad blocks (firmware/wear, docs/wear.md): keep these last.
-        /// Rated program/erase cycles of a block, the scale of its Weibull wear-out
-        /// (`endurance_shape`): grown bad blocks appear as erase counts approach it. 0: blocks
-        /// never wear out. Zoned namespaces: not with `zone.sub_block`.
+        /// Rated program/erase cycles of a block, as a datasheet states endurance: the cycle
+        /// count up to which the device keeps its guaranteed minimum of valid blocks, i.e. by
+        /// which only `failed_share_at_rating` of the blocks have worn out. Sets the scale of
+        /// the Weibull wear-out (`endurance_shape`) and where the RBER's wear part reaches the
+        /// hard-decision limit (`nand.errors`). 0: blocks never wear out. Zoned namespaces:
+        /// not with `zone.sub_block`.
         #[serde(skip_serializing_if = "super::declare::is_zero_u32")]
         pub endurance_pe: u32 = 0, int(0, 1 << 24).unit("P/E cycles");
-        /// Weibull shape of block wear-out (the scale is `endurance_pe`): the larger, the more
-        /// the failures bunch near the rating. Inert while `endurance_pe = 0`.
+        /// Weibull shape of block wear-out: the larger, the more the failures bunch near the
+        /// scale (the scale follows from `endurance_pe`, `failed_share_at_rating` and this).
+        /// Inert while `endurance_pe = 0`.
         #[serde(skip_serializing_if = "is_default_shape")]
         pub endurance_shape: f64 = DEFAULT_ENDURANCE_SHAPE, float(1.0, 20.0);
+        /// Share of blocks worn out (grown bad) by the time they reach `endurance_pe` cycles:
+        /// the datasheet convention of a rated endurance with a minimum of valid blocks kept
+        /// (about 98 %). Inert while `endurance_pe = 0`.
+        #[serde(skip_serializing_if = "is_default_failed_share")]
+        pub failed_share_at_rating: f64 = DEFAULT_FAILED_SHARE, float(0.0, 0.5).open_min();
         /// Share of blocks bad from the factory, drawn from the seed and never used: a
         /// superblock's bad member is replaced by a spare block of the same plane (zoned
         /// namespaces: zones without blocks are OFFLINE; not with `zone.sub_block`).
         #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
         pub factory_bad_fraction: f64 = 0.0, float(0.0, 0.1);
+        /// P/E cycles every block has been through before format (a pre-worn device): erase
+        /// counts start here, so the RBER of `nand.errors`, the wear-out draws and wear
+        /// levelling see the age; with a rating, the blocks whose wear-out fell within these
+        /// cycles are bad from format (`device.wear.preworn_bad_blocks`). 0: a fresh device.
+        #[serde(skip_serializing_if = "super::declare::is_zero_u32")]
+        pub initial_pe: u32 = 0, int(0, 1 << 24).unit("P/E cycles");
         // Flash that ages, NAND side (docs/nand.md): latency variability, program scheme,
         // bit errors with ECC and read retry. Off or neutral by default; each is absent from
         // the resolved device in the report while it keeps its default.
@@ -366,4 +381,11 @@ pub const DEFAULT_ENDURANCE_SHAPE: f64 = 3.0;
 
 fn is_default_shape(v: &f64) -> bool {
     *v == DEFAULT_ENDURANCE_SHAPE
+}
+
+/// Default share of blocks worn out at the rating (`nand.failed_share_at_rating`).
+pub const DEFAULT_FAILED_SHARE: f64 = 0.02;
+
+fn is_default_failed_share(v: &f64) -> bool {
+    *v == DEFAULT_FAILED_SHARE
 }

@@ -159,7 +159,7 @@ impl NandArray {
                 Timeline::with_min_gap(SLOT_BYTES * ch_ps_per_byte / 1000);
                 geo.channels as usize
             ],
-            erase_count: vec![0; geo.total_blocks()],
+            erase_count: vec![cfg.nand.initial_pe; geo.total_blocks()],
             counters: FlashCounters::default(),
             page_type_reads: [0; 4],
             var: (cfg.nand.variability).then(|| Box::new(Variability::new(cfg, seed, geo.dies))),

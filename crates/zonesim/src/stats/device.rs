@@ -316,10 +316,12 @@ pub struct WearLife {
     pub erase_p50: u64,
     pub erase_p90: u64,
     pub erase_p99: u64,
-    /// Grown bad blocks (failed erases and programs), factory-bad blocks, bad blocks replaced
-    /// by a spare of their plane, superblocks out of service.
+    /// Grown bad blocks (failed erases and programs), factory-bad blocks, blocks a pre-worn
+    /// device (`nand.initial_pe`) wore out before format, bad blocks replaced by a spare of
+    /// their plane, superblocks out of service.
     pub retired_blocks: u64,
     pub factory_bad_blocks: u64,
+    pub preworn_bad_blocks: u64,
     pub remapped_blocks: u64,
     pub retired_superblocks: u64,
     pub erase_failures: u64,
@@ -364,6 +366,7 @@ impl WearLife {
             erase_p99: percentile(&w.erase_hist, 0.99),
             retired_blocks: w.retired_blocks,
             factory_bad_blocks: w.factory_bad_blocks,
+            preworn_bad_blocks: w.preworn_bad_blocks,
             remapped_blocks: w.remapped_blocks,
             retired_superblocks: w.retired_superblocks,
             erase_failures: w.erase_failures,

@@ -2,35 +2,62 @@
 //! remapping of a superblock's bad member onto a spare block of the same plane.
 //!
 //! Wear-out follows a Weibull life distribution, the usual form for wear-out failures (JEDEC
-//! JEP122, "Failure mechanisms and models for semiconductor devices"): a block survives `n` P/E cycles with probability
-//! `S(n) = exp(-(n / E)^k)`, `E` the rated endurance (`nand.endurance_pe`, the scale) and `k`
-//! the shape (`nand.endurance_shape`). The cycle that fails is drawn one cycle at a time from
-//! the hazard `h(n) = 1 - S(n) / S(n - 1) = 1 - exp(((n - 1)^k - n^k) / E^k)`, with a uniform
-//! number hashed from (seed, block, cycle), so the same run draws the same failures whatever
-//! else it does. A failing cycle fails the erase (half the draws below `h`) or the first
-//! program after it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in
-//! production") count both failed erases and failed writes in the field.
+//! JEP122, "Failure mechanisms and models for semiconductor devices"): a block survives `n` P/E
+//! cycles with probability `S(n) = exp(-(n / η)^k)`, `k` the shape (`nand.endurance_shape`).
+//! The scale `η` follows from the rating the way NAND datasheets state endurance: the rated
+//! P/E cycles `E` (`nand.endurance_pe`) are those up to which the device keeps its guaranteed
+//! minimum of valid blocks (the ONFI parameter page gives a block endurance beside a maximum
+//! number of bad blocks per LUN; vendor datasheets guarantee a minimum number of valid blocks
+//! through the rated life, about 98 % of the blocks), so a share
+//! `s` (`nand.failed_share_at_rating`, 2 %) has failed at `E`: `1 - S(E) = s`, which gives
+//! `η = E / (-ln(1 - s))^(1/k)` ([`weibull_scale`]; 3.67 E with the defaults). The cycle that
+//! fails is drawn one cycle at a time from the hazard
+//! `h(n) = 1 - S(n) / S(n - 1) = 1 - exp(((n - 1)^k - n^k) / η^k)`, with a uniform number
+//! hashed from (seed, block, cycle), so the same run draws the same failures whatever else it
+//! does. A failing cycle fails the erase (half the draws below `h`) or the first program after
+//! it (the other half), as Schroeder et al. (FAST 2016, "Flash reliability in production")
+//! count both failed erases and failed writes in the field.
+//!
+//! A pre-worn device (`nand.initial_pe` = N) starts every block at N erases; a block whose
+//! wear-out fell within those cycles (chance `1 - S(N)`, its own draw) is bad at format (the
+//! firmware found it before the run) and skipped like a factory-bad one.
 //!
 //! Spares: a superblock is one block per plane of every die (a *lane*). At format superblocks
 //! are assembled from good blocks only, the `n`-th superblock taking the `n`-th good block of
-//! each lane, so factory-bad blocks are skipped rather than retiring whole superblocks, and the
-//! good blocks left over in richer lanes are the spares (donors). When a member goes bad later
-//! its lane takes a donor of the same lane, as real FTLs remap a plane's block from its spare
+//! each lane, so bad blocks are skipped rather than retiring whole superblocks, and the good
+//! blocks left over in richer lanes are the spares (donors). When a member goes bad later its
+//! lane takes a donor of the same lane, as real FTLs remap a plane's block from its spare
 //! area; when no donor is left in that lane the superblock itself is retired and its healthy
 //! members become donors. So superblocks in service = rows - (bad blocks of the worst lane),
 //! as with per-plane spare areas.
 
 use crate::engine::mix64;
 
-/// The chance that a block which survived `n - 1` cycles fails at cycle `n` (Weibull hazard,
-/// module doc). 0 with `endurance = 0` (no wear-out).
-pub fn hazard(n: u32, endurance: u32, shape: f64) -> f64 {
-    if endurance == 0 || n == 0 {
+/// The Weibull scale `η` of block wear-out for a rating of `endurance` cycles at which a share
+/// `share` of blocks has failed, with shape `shape` (module doc). 0 without a rating.
+pub fn weibull_scale(endurance: u32, share: f64, shape: f64) -> f64 {
+    if endurance == 0 {
         return 0.0;
     }
-    let e = endurance as f64;
-    let now = (n as f64 / e).powf(shape);
-    let before = ((n - 1) as f64 / e).powf(shape);
+    endurance as f64 / (-(-share).ln_1p()).powf(1.0 / shape)
+}
+
+/// The share of blocks worn out within `n` cycles: `1 - S(n)` (0 with `scale = 0`).
+pub fn failed_within(n: u32, scale: f64, shape: f64) -> f64 {
+    if scale <= 0.0 {
+        return 0.0;
+    }
+    -(-(n as f64 / scale).powf(shape)).exp_m1()
+}
+
+/// The chance that a block which survived `n - 1` cycles fails at cycle `n` (Weibull hazard,
+/// module doc). 0 with `scale = 0` (no wear-out).
+pub fn hazard(n: u32, scale: f64, shape: f64) -> f64 {
+    if scale <= 0.0 || n == 0 {
+        return 0.0;
+    }
+    let now = (n as f64 / scale).powf(shape);
+    let before = ((n - 1) as f64 / scale).powf(shape);
     1.0 - (before - now).exp()
 }
 
@@ -46,6 +73,17 @@ pub fn draw(seed: u64, block: u64, cycle: u64, purpose: u64) -> f64 {
 const FACTORY: u64 = 1;
 /// Draw purpose: wear-out at an erase.
 const WEAR: u64 = 2;
+/// Draw purpose: wear-out within the cycles of a pre-worn device.
+const PREWEAR: u64 = 3;
+
+/// A pre-worn device (`nand.initial_pe`): the cycles every block has been through before
+/// format and the wear-out law they were drawn from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PreWear {
+    pub cycles: u32,
+    pub scale: f64,
+    pub shape: f64,
+}
 
 /// How a wear-out draw came out for one block at one cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,23 +135,30 @@ impl BlockTable {
         self.lanes
     }
 
-    /// Mark the factory-bad blocks (each with chance `fraction`) and assemble the superblocks
-    /// from the good ones, as firmware does at format: superblock `sb` takes the `sb`-th good
-    /// block of each lane, so `min over lanes of good blocks` superblocks are whole; the rest
-    /// are retired from the start and the good blocks left over in richer lanes are the
-    /// donors that replace grown-bad blocks. Returns the number of bad blocks.
-    pub fn factory(&mut self, seed: u64, fraction: f64) -> u64 {
-        if fraction <= 0.0 {
-            return 0;
+    /// Mark the blocks bad at format and assemble the superblocks from the good ones, as
+    /// firmware does at format. Bad: factory-bad blocks (each with chance `fraction`) and, on
+    /// a pre-worn device, the blocks whose wear-out fell within its cycles (every block starts
+    /// at `pre.cycles` erases). Superblock `sb` takes the `sb`-th good block of each lane, so
+    /// `min over lanes of good blocks` superblocks are whole; the rest are retired from the
+    /// start and the good blocks left over in richer lanes are the donors that replace
+    /// grown-bad blocks. Returns the factory-bad blocks and those worn out before format.
+    pub fn format(&mut self, seed: u64, fraction: f64, pre: PreWear) -> (u64, u64) {
+        self.erases.fill(pre.cycles);
+        let worn = failed_within(pre.cycles, pre.scale, pre.shape);
+        if fraction <= 0.0 && worn <= 0.0 {
+            return (0, 0);
         }
         let rows = self.retired.len() as u32;
         let mut good: Vec<Vec<u32>> = vec![Vec::new(); self.lanes as usize];
-        let mut n = 0;
+        let (mut factory, mut preworn) = (0, 0);
         for row in 0..rows {
             for lane in 0..self.lanes {
                 let b = (row * self.lanes + lane) as usize;
                 if draw(seed, b as u64, 0, FACTORY) < fraction {
-                    n += 1;
+                    factory += 1;
+                    self.bad[b] = true;
+                } else if draw(seed, b as u64, 0, PREWEAR) < worn {
+                    preworn += 1;
                     self.bad[b] = true;
                 } else {
                     good[lane as usize].push(row);
@@ -135,7 +180,7 @@ impl BlockTable {
         for sb in whole..rows {
             self.retired[sb as usize] = true;
         }
-        n
+        (factory, preworn)
     }
 
     /// Superblocks in service.
@@ -155,7 +200,7 @@ impl BlockTable {
         &mut self,
         sb: u32,
         seed: u64,
-        endurance: u32,
+        scale: f64,
         shape: f64,
         mut fate: impl FnMut(u32, Fate),
     ) {
@@ -163,7 +208,7 @@ impl BlockTable {
             let b = self.phys(sb, lane);
             self.erases[b] += 1;
             let n = self.erases[b];
-            let h = hazard(n, endurance, shape);
+            let h = hazard(n, scale, shape);
             if h <= 0.0 {
                 continue;
             }
@@ -250,17 +295,75 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    const FRESH: PreWear = PreWear {
+        cycles: 0,
+        scale: 0.0,
+        shape: 1.0,
+    };
+
+    impl BlockTable {
+        /// [`BlockTable::format`] of a fresh device: factory-bad blocks only.
+        fn factory(&mut self, seed: u64, fraction: f64) -> u64 {
+            self.format(seed, fraction, FRESH).0
+        }
+    }
+
     #[test]
     fn hazard_integrates_to_the_weibull_survival() {
-        // Surviving the first n cycles: prod (1 - h) = exp(-(n/E)^k).
-        let (e, k) = (3000, 3.0);
+        // Surviving the first n cycles: prod (1 - h) = exp(-(n/η)^k).
+        let (eta, k) = (3000.0, 3.0);
         let mut s = 1.0;
         for n in 1..=3000 {
-            s *= 1.0 - hazard(n, e, k);
+            s *= 1.0 - hazard(n, eta, k);
         }
         assert!((s - (-1.0f64).exp()).abs() < 1e-9, "{s}");
-        assert_eq!(hazard(10, 0, k), 0.0);
-        assert!(hazard(100, e, k) < hazard(2000, e, k));
+        assert!((1.0 - s - failed_within(3000, eta, k)).abs() < 1e-9);
+        assert_eq!(hazard(10, 0.0, k), 0.0);
+        assert!(hazard(100, eta, k) < hazard(2000, eta, k));
+    }
+
+    #[test]
+    fn the_rating_is_where_the_configured_share_has_failed() {
+        for (e, share, k) in [(3000, 0.02, 3.0), (40, 0.02, 3.0), (10_000, 0.1, 1.5)] {
+            let eta = weibull_scale(e, share, k);
+            assert!(
+                (failed_within(e, eta, k) - share).abs() < 1e-12,
+                "{e} {share} {k}"
+            );
+            // The product of the per-cycle hazards agrees with the closed form.
+            let survived: f64 = (1..=e).map(|n| 1.0 - hazard(n, eta, k)).product();
+            assert!((1.0 - survived - share).abs() < 1e-9);
+        }
+        // Datasheet defaults: 2 % by the rating, about 0.25 % by half of it (shape 3).
+        let eta = weibull_scale(3000, 0.02, 3.0);
+        assert!((eta / 3000.0 - 3.672).abs() < 1e-3, "{eta}");
+        assert!((failed_within(1500, eta, 3.0) - 0.00252).abs() < 1e-5);
+        assert_eq!(weibull_scale(0, 0.02, 3.0), 0.0);
+    }
+
+    #[test]
+    fn a_preworn_device_formats_without_the_blocks_it_wore_out() {
+        let (rows, lanes, e) = (2000, 8, 3000);
+        let eta = weibull_scale(e, 0.02, 3.0);
+        let pre = |cycles| PreWear {
+            cycles,
+            scale: eta,
+            shape: 3.0,
+        };
+        let mut t = BlockTable::new(rows, lanes);
+        let (factory, worn) = t.format(5, 0.01, pre(e));
+        // 16,000 blocks: 1 % factory-bad, then 2 % of the rest worn out by the rating.
+        assert!((110..210).contains(&factory), "{factory}");
+        assert!((250..390).contains(&worn), "{worn}");
+        assert_eq!(t.bad_blocks(), factory + worn);
+        assert!(t.erases.iter().all(|&n| n == e));
+        t.check().unwrap();
+        // The factory draws are those of a fresh device; a fresh device wears nothing out.
+        let mut u = BlockTable::new(rows, lanes);
+        assert_eq!(u.format(5, 0.01, pre(0)), (factory, 0));
+        let mut v = BlockTable::new(rows, lanes);
+        assert_eq!(v.format(5, 0.0, FRESH), (0, 0));
+        assert_eq!(v.in_service(), rows);
     }
 
     #[test]
@@ -282,28 +385,30 @@ mod tests {
 
     proptest! {
         /// Format assembles superblocks from good blocks: as many whole ones as the poorest
-        /// lane has good blocks, the rest retired, every other good block a donor of its lane.
+        /// lane has good blocks, the rest retired, every other good block a donor of its lane;
+        /// factory-bad and pre-worn blocks alike (every block starts at the pre-wear cycles).
         #[test]
         fn format_assembles_superblocks_from_good_blocks(
             rows in 1u32..60,
             lanes in 1u32..9,
             fraction in 0.0f64..0.3,
+            cycles in 0u32..6000,
             seed in 0u64..1000,
         ) {
             let mut t = BlockTable::new(rows, lanes);
-            let bad = t.factory(seed, fraction);
+            let pre = PreWear { cycles, scale: weibull_scale(3000, 0.02, 3.0), shape: 3.0 };
+            let (factory, worn) = t.format(seed, fraction, pre);
             t.check().map_err(TestCaseError::fail)?;
-            prop_assert_eq!(bad, t.bad_blocks());
+            prop_assert_eq!(factory + worn, t.bad_blocks());
+            prop_assert!(t.erases.iter().all(|&n| n == cycles));
             let good = |l: u32| (0..rows).filter(|&r| !t.bad[(r * lanes + l) as usize]).count();
             let whole = (0..lanes).map(good).min().unwrap() as u32;
-            prop_assert_eq!(t.in_service(), if fraction > 0.0 { whole } else { rows });
+            prop_assert_eq!(t.in_service(), whole);
             for sb in 0..rows {
                 prop_assert_eq!(t.retired[sb as usize], sb >= t.in_service());
             }
-            if fraction > 0.0 {
-                for l in 0..lanes {
-                    prop_assert_eq!(t.donors[l as usize].len(), good(l) - whole as usize);
-                }
+            for l in 0..lanes {
+                prop_assert_eq!(t.donors[l as usize].len(), good(l) - whole as usize);
             }
         }
 

@@ -29,7 +29,7 @@ use crate::config::{DeviceConfig, WearLeveling};
 use crate::engine::SimTime;
 use crate::firmware::gc::min_spare_superblocks;
 use crate::nand::Geometry;
-use bad_blocks::{BlockTable, Fate};
+use bad_blocks::{weibull_scale, BlockTable, Fate, PreWear};
 use reclaim::Reclaim;
 use std::collections::VecDeque;
 
@@ -52,6 +52,7 @@ pub struct WearCounters {
     pub endurance_pe: u64,
     pub blocks_in_service: u64,
     pub factory_bad_blocks: u64,
+    pub preworn_bad_blocks: u64,
     pub retired_blocks: u64,
     pub remapped_blocks: u64,
     pub retired_superblocks: u64,
@@ -78,6 +79,7 @@ impl std::ops::AddAssign<&WearCounters> for WearCounters {
         self.endurance_pe = self.endurance_pe.max(o.endurance_pe);
         self.blocks_in_service += o.blocks_in_service;
         self.factory_bad_blocks += o.factory_bad_blocks;
+        self.preworn_bad_blocks += o.preworn_bad_blocks;
         self.retired_blocks += o.retired_blocks;
         self.remapped_blocks += o.remapped_blocks;
         self.retired_superblocks += o.retired_superblocks;
@@ -121,6 +123,8 @@ pub fn exported(logical: u64, in_service: u32, slots: u64, op: f64, streams: u32
 pub struct Wear {
     seed: u64,
     endurance: u32,
+    /// Weibull scale of the wear-out ([`weibull_scale`]; 0: none).
+    scale: f64,
     shape: f64,
     leveling: WearLeveling,
     spread: u32,
@@ -148,6 +152,8 @@ pub struct Wear {
     idle_ns: u64,
     read_only: bool,
     factory_bad: u64,
+    /// Blocks a pre-worn device (`nand.initial_pe`) wore out before format.
+    preworn: u64,
     grown_bad: u64,
     remapped: u64,
     first_write: Option<SimTime>,
@@ -178,7 +184,13 @@ impl Wear {
         let lanes = geo.dies * geo.planes;
         let seed = crate::engine::mix64(seed ^ 0x7765_6172);
         let mut table = BlockTable::new(sbs, lanes);
-        let factory_bad = table.factory(seed, n.factory_bad_fraction);
+        let scale = weibull_scale(n.endurance_pe, n.failed_share_at_rating, n.endurance_shape);
+        let pre = PreWear {
+            cycles: n.initial_pe,
+            scale,
+            shape: n.endurance_shape,
+        };
+        let (factory_bad, preworn) = table.format(seed, n.factory_bad_fraction, pre);
         let slots = geo.slots_per_superblock() as u64;
         let logical = exported(
             logical,
@@ -190,6 +202,7 @@ impl Wear {
         let mut w = Wear {
             seed,
             endurance: n.endurance_pe,
+            scale,
             shape: n.endurance_shape,
             leveling: f.wear_leveling,
             spread: f.wear_leveling_spread,
@@ -212,6 +225,7 @@ impl Wear {
             idle_ns: SimTime::from_us(f.gc.idle_us).ns(),
             read_only: false,
             factory_bad,
+            preworn,
             grown_bad: 0,
             remapped: 0,
             first_write: None,
@@ -390,17 +404,18 @@ impl Wear {
             failing[0] = prog as u32 - 1;
         }
         let mut doomed = 0;
-        let e = if self.frozen() { 0 } else { self.endurance };
+        let scale = if self.frozen() { 0.0 } else { self.scale };
         let (seed, k) = (self.seed, self.shape);
         let mut erase_fails = 0;
-        self.table.erased(sb, seed, e, k, |lane, fate| match fate {
-            Fate::EraseFails if failing[1] == u32::MAX && lane != failing[0] => {
-                failing[1] = lane;
-                erase_fails += 1;
-            }
-            Fate::ProgramFails if doomed == 0 => doomed = lane as u8 + 1,
-            _ => {}
-        });
+        self.table
+            .erased(sb, seed, scale, k, |lane, fate| match fate {
+                Fate::EraseFails if failing[1] == u32::MAX && lane != failing[0] => {
+                    failing[1] = lane;
+                    erase_fails += 1;
+                }
+                Fate::ProgramFails if doomed == 0 => doomed = lane as u8 + 1,
+                _ => {}
+            });
         self.c.erase_failures += erase_fails;
         self.grown_bad += erase_fails;
         self.doomed[sb as usize] = doomed;
@@ -497,6 +512,7 @@ impl Wear {
             endurance_pe: self.endurance as u64,
             blocks_in_service: blocks,
             factory_bad_blocks: self.factory_bad,
+            preworn_bad_blocks: self.preworn,
             retired_blocks: self.grown_bad,
             remapped_blocks: self.remapped,
             retired_superblocks: self.table.retired.iter().filter(|&&r| r).count() as u64,
