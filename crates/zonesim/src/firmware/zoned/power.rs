@@ -32,6 +32,7 @@ const SLC_HISTORY: usize = 64;
 
 /// What the zoned FTL records for a cut: the common track and, per zone, the SLC programs of
 /// its tail (first zone offset, end), the latest [`SLC_HISTORY`].
+#[derive(Clone)]
 pub(super) struct ZonedPower {
     pub track: PowerTrack,
     slc: Vec<Vec<(u32, SimTime)>>,

@@ -14,6 +14,7 @@
 use super::Place;
 use crate::firmware::mapping::Lpa;
 
+#[derive(Clone)]
 pub struct Gcar {
     /// Kept LPAs in insertion order (a ring of `capacity`).
     ring: Vec<u32>,
