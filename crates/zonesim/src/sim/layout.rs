@@ -71,6 +71,11 @@ impl Layout {
         &self.fs
     }
 
+    /// The device as laid out (its clock: when the layout ended).
+    pub fn device(&self) -> &Device {
+        &self.dev
+    }
+
     /// Run `workload` on a copy of the layout (the layout itself is unchanged): it starts when
     /// the layout ended, its counters from zero; files it opens by name are the laid-out ones.
     /// `opts` must carry the layout's seed and namespace.
