@@ -75,7 +75,6 @@ fn a_layout_needs_a_file_system_and_its_own_seed() {
     let layout = Layout::new(&cfg, &files(50, 1), &opts(1)).unwrap();
     let e = layout
         .run(&files(50, 10), &opts(2))
-        .err()
-        .expect("another seed");
+        .expect_err("another seed");
     assert!(format!("{e}").contains("seed"), "{e}");
 }
