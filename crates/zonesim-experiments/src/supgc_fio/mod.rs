@@ -80,7 +80,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         }
     }
     rows.extend(one_percent_rows(&at));
-    rows.extend(onset_rows(&at));
+    rows.extend(onset_rows(&at, o.scale));
     rows.extend(comparison_rows(&at));
     rows.extend(direction_rows(&at));
     // The checked rows name the free parameters they depend on and their sensitivity rows.
