@@ -255,12 +255,23 @@ impl HostCpu {
             }
             t
         };
+        // The core where the burst ends first (the first such core). The cores are ordered
+        // big before little, so the duration never falls from one core to the next: a core
+        // free at `ready` is one no later core can beat, and the search stops there; the
+        // duration is costed again only where the speed changes.
         let mut best: Option<(u64, usize, u64)> = None; // (end, core, duration)
+        let mut slow = (f64::NAN, 0u64); // (slowness, duration at it)
         for c in 0..self.cores.len() {
-            let dur: u64 = costs(self.slowness[c]).iter().sum();
+            if slow.0 != self.slowness[c] {
+                slow = (self.slowness[c], costs(self.slowness[c]).iter().sum());
+            }
+            let dur = slow.1;
             let start = self.cores[c].earliest(ready, dur).ns();
             if best.is_none_or(|(e, _, _)| start + dur < e) {
                 best = Some((start + dur, c, dur));
+            }
+            if start == ready.ns() {
+                break;
             }
         }
         let (end, c, dur) = best.expect("at least one core");

@@ -86,6 +86,7 @@ files_for!(Ext4, |_: &mut Ext4, _| false);
 
 /// The mounted model (one per run, held by value: no indirection on each call).
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum HostFs {
     F2fs(F2fs),
     Ext4(Ext4),

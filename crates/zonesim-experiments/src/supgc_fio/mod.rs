@@ -7,16 +7,19 @@
 //! moves and p99 latency at 700 GB; it also reads off where GC starts (Figs. 15-17) and that
 //! nothing is collected at 1 % writes (Fig. 14).
 //!
-//! Here: a Cosmos+-shaped MLC device (same page and block shape, 4 dies, a fraction of the
-//! capacity: [`size`]) with the ext4 model on it (the paper's fio ran on ext4 under Linux
-//! 4.15; mke2fs discards the device, so ext4 starts on an empty one), then ten 4 KiB direct
-//! `randrw` jobs per write ratio and policy, each on its own file in one directory (fio
-//! `numjobs=10` with `directory=`), the ten files laid out by fio first and together taking
-//! 90 % of the file system's free space; each request pays the host's kernel steps on the host
-//! CPU model (`[host.cpu]`, one core per job: docs/host-cpu.md). The access distribution is not stated, so fio's
-//! default (uniform) is the checked workload; zipf 1.2 is an assumption shown as sensitivity
-//! rows beside each checked one. Every checked row names its registry id; the rows that
-//! disagree carry their cause and the measured evidence ([`gaps::gap_of`]).
+//! Here: a Cosmos+-shaped MLC device (same page and block shape) — at paper scale the
+//! paper's own (64 dies of 8,192 blocks, 1 TiB raw, 700 GB of data volume per run), at quick
+//! and full scale 2 dies of a fraction of the capacity ([`size`]) — with the ext4 model on it
+//! (the paper's fio ran on ext4 under Linux 4.15; mke2fs discards the device, so ext4 starts
+//! on an empty one), then ten 4 KiB direct `randrw` jobs per write ratio and policy, each on
+//! its own file in one directory (fio `numjobs=10` with `directory=`), the ten files laid out
+//! by fio before any job starts and together taking 90 % of the file system's free space (one
+//! layout per policy, each run from an exact copy of it: `zonesim::sim::Layout`); each request
+//! pays the host's kernel steps on the host CPU model (`[host.cpu]`, one core per job:
+//! docs/host-cpu.md). The access distribution is not stated, so fio's default (uniform) is the
+//! checked workload; zipf 1.2 is an assumption shown as sensitivity rows beside each checked
+//! one. Every checked row names its registry id; the rows that disagree carry their cause and
+//! the measured evidence ([`gaps::gap_of`]).
 
 mod gaps;
 mod paper;
@@ -30,10 +33,10 @@ use rows::{comparison_rows, direction_rows, one_percent_rows, onset_rows};
 pub(crate) use setup::{
     cosmos_cpu, run_with, size, Setting, BLOOM_HASH_NS, FILES_PCT, GCAR_NS, HOST_CMD_NS,
 };
-use setup::{run_one, HOST_CORES, METRICS, POLICIES, RATIOS, ZIPF_THETA};
+use setup::{run_checked, HOST_CORES, JOBS, METRICS, POLICIES, RATIOS, ZIPF_THETA};
 
 use super::supgc_free;
-use super::{par_map, pct_change, row_info, ExpOptions, Outcome, Row, Scale};
+use super::{pct_change, row_info, ExpOptions, Outcome, Row, Scale};
 use zonesim::error::Result;
 use zonesim::host::fio::Distribution;
 
@@ -42,25 +45,19 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         ("uniform", Distribution::Uniform),
         ("zipf1.2", Distribution::Zipf(ZIPF_THETA)),
     ];
-    let mut cases = Vec::new();
-    for (d, dist) in dists {
-        for ratio in RATIOS {
-            for (p, _) in POLICIES.iter().enumerate() {
-                cases.push((d, dist, ratio, p));
-            }
-        }
+    // One layout per policy (the placement decides where the layout's pages land), its ten
+    // cases run from copies of it: pts[policy][dist][ratio].
+    let cases: Vec<(u32, Distribution)> = dists
+        .iter()
+        .flat_map(|&(_, dist)| RATIOS.map(|ratio| (ratio, dist)))
+        .collect();
+    let mut pts: Vec<Vec<Point>> = Vec::with_capacity(POLICIES.len());
+    for (_, placement) in POLICIES {
+        pts.push(run_checked(o, placement, &cases)?);
     }
-    let points = par_map(&cases, |&(_, dist, ratio, p)| {
-        run_one(o, POLICIES[p].1, ratio, dist)
-    });
-    let mut pts: Vec<Point> = Vec::with_capacity(points.len());
-    for p in points {
-        pts.push(p?);
-    }
-    // pts[dist][ratio][policy]
     let at = |d: usize, ratio: u32, p: usize| -> &Point {
         let ri = RATIOS.iter().position(|&r| r == ratio).unwrap_or(0);
-        &pts[(d * RATIOS.len() + ri) * POLICIES.len() + p]
+        &pts[p][d * RATIOS.len() + ri]
     };
     let mut rows: Vec<Row> = Vec::new();
     for (di, (dname, _)) in dists.iter().enumerate() {
@@ -83,7 +80,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         }
     }
     rows.extend(one_percent_rows(&at));
-    rows.extend(onset_rows(&at));
+    rows.extend(onset_rows(&at, o.scale));
     rows.extend(comparison_rows(&at));
     rows.extend(direction_rows(&at));
     // The checked rows name the free parameters they depend on and their sensitivity rows.
@@ -104,11 +101,16 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
 }
 
 fn notes(scale: Scale) -> Vec<String> {
-    let (blocks, ios) = size(scale);
+    let z = size(scale);
     vec![
         format!(
-            "This run ({scale} scale): 2 channels x 1 die x 2 planes x {blocks} blocks of 128 x 16 KiB pages ({} MiB raw), 10% OP, ext4 on it (mke2fs's discard: an empty device), then 10 jobs x {ios} 4 KiB direct I/Os per write ratio and policy, each job on its own file (fio numjobs=10 in one directory), the files laid out by fio before the jobs start and sized to 90% of the file system's free space together. Quick 64 blocks / 60k, full 128 / 250k, paper 256 / 500k (docs/experiments.md: why not the paper's 1 TB).",
-            4 * blocks as u64 * 2
+            "This run ({scale} scale): {} channels x {} dies x 2 planes x {} blocks of 128 x 16 KiB pages ({} MiB raw), 10% OP, ext4 on it (mke2fs's discard: an empty device), then 10 jobs x {} 4 KiB direct I/Os per write ratio and policy ({:.1} GB of data volume), each job on its own file (fio numjobs=10 in one directory), the files laid out by fio before any job starts and sized to 90% of the file system's free space together; the layout is made once per policy and each of its 10 runs (2 distributions x 5 write ratios) starts from an exact copy of it. Quick: 2 dies of 64 blocks per plane, 60k I/Os per job; full: 128 blocks, 250k; paper: the paper's 1 TiB Cosmos+ (64 dies of 8,192 blocks, §5.1) and 700 GB of data volume per run (§5.3.2).",
+            z.channels,
+            z.chips,
+            z.blocks,
+            z.raw_mib(),
+            z.ios,
+            (z.ios * 4096 * JOBS as u64) as f64 / 1e9
         ),
         "Checked: SUP-GC's change against each scheme under uniform access (fio's default; the paper names no distribution), against the numbers the paper quotes at 700 GB, in a band of 30% of the value (at least 3 points). Zipf 1.2 (each job its own hot set) is an assumed skew: its rows are sensitivity, not predictions.".to_string(),
         "GC onset (Figs. 15-17): reads + writes issued until the first GC page move, as a share of the raw capacity scaled to 1 TB; it depends on the free space at the start, which the paper does not give (its onsets imply about 13-15% of its 1 TB).".to_string(),

@@ -2,12 +2,12 @@
 //! run of a placement at a write ratio (SUP-GC §5.1 and §5.3.2).
 
 use super::point::{point, Point};
-use crate::{ExpOptions, Scale};
+use crate::{par_map, ExpOptions, Scale};
 use zonesim::config::DeviceConfig;
 use zonesim::error::{Error, Result};
 use zonesim::host::fio::{default_job, Distribution, RwMode, SizeSpec};
 use zonesim::sim::fs::mount;
-use zonesim::sim::{Precondition, RunOptions, WorkloadSpec};
+use zonesim::sim::{Layout, Precondition, RunOptions, WorkloadSpec};
 
 /// Write ratios of §5.3.2, percent.
 pub(super) const RATIOS: [u32; 5] = [1, 25, 50, 75, 99];
@@ -55,19 +55,57 @@ pub(crate) fn cosmos_cpu() -> [String; 6] {
 }
 /// The assumed skew of the sensitivity case (the paper names no distribution).
 pub(super) const ZIPF_THETA: f64 = 1.2;
+/// fio's `numjobs` of §5.3.2.
 pub(super) const JOBS: u32 = 10;
-/// Sampling interval of the runs' time series (GC onset, IOPS early vs late), ms.
-/// At the quick size (64 blocks per plane); larger devices run longer, and the interval grows
-/// with the square of the size (full 20 ms, paper 80 ms) so that the time series stays within
-/// the report's bound on its values.
-pub(super) const INTERVAL_MS: f64 = 5.0;
+/// SUP-GC §5.3.2's data volume per run: "a 700 GB data volume test", reads and writes
+/// together (its GC onsets are read off the same axis: 500 GB at 25 % writes is 125 GB of
+/// writes), bytes.
+pub(crate) const PAPER_VOLUME: u64 = 700_000_000_000;
 
-/// Blocks per plane and 4 KiB I/Os per job at each scale.
-pub(crate) fn size(scale: Scale) -> (u32, u64) {
+/// The device and the run length of a scale: the Cosmos+ shape (one die per chip, two planes
+/// per die, 128 pages of 16 KiB per block) with `channels` x `chips` dies of `blocks` blocks
+/// per plane, `ios` 4 KiB I/Os per job, the time series sampled every `interval_ms`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Size {
+    pub(crate) channels: u32,
+    pub(crate) chips: u32,
+    pub(crate) blocks: u32,
+    pub(crate) ios: u64,
+    /// Sampling interval of the time series (GC onset, IOPS early vs late), ms: long enough
+    /// that a run's series stays within the report's bound on its values, short enough that
+    /// the onset is read to a fraction of an x-axis step of the paper's figures.
+    pub(crate) interval_ms: f64,
+}
+
+impl Size {
+    /// Raw flash capacity, MiB.
+    pub(crate) fn raw_mib(&self) -> f64 {
+        (self.channels * self.chips * 2 * self.blocks) as f64 * 128.0 * 16.0 / 1024.0
+    }
+}
+
+/// The device and the run length at each scale. Quick and full: 2 dies (2 channels x 1 chip)
+/// of 64 / 128 blocks per plane (512 MiB / 1 GiB raw), 60k / 250k I/Os per job. Paper:
+/// the paper's Cosmos+ (§5.1: 8 channels x 8 ways, 64 dies of 8,192 blocks, 1 TiB raw MLC, the
+/// geometry of `supgc-throughput --scale paper`) and its 700 GB of data volume per run.
+pub(crate) fn size(scale: Scale) -> Size {
+    let small = |blocks: u32, ios: u64, interval_ms: f64| Size {
+        channels: 2,
+        chips: 1,
+        blocks,
+        ios,
+        interval_ms,
+    };
     match scale {
-        Scale::Quick => (64, 60_000),
-        Scale::Full => (128, 250_000),
-        Scale::Paper => (256, 500_000),
+        Scale::Quick => small(64, 60_000, 5.0),
+        Scale::Full => small(128, 250_000, 20.0),
+        Scale::Paper => Size {
+            channels: 8,
+            chips: 8,
+            blocks: 4096,
+            ios: PAPER_VOLUME / 4096 / JOBS as u64,
+            interval_ms: 1000.0,
+        },
     }
 }
 
@@ -77,14 +115,14 @@ pub(super) const HOST_CORES: u32 = JOBS;
 
 /// The scaled Cosmos+ device with ext4 on it (SUP-GC §5.3.2: fio on ext4 under Linux 4.15)
 /// and the host CPU on; `extra` settings last (a sensitivity's).
-pub(super) fn device(blocks: u32, placement: &str, extra: &[String]) -> Result<DeviceConfig> {
+pub(super) fn device(size: &Size, placement: &str, extra: &[String]) -> Result<DeviceConfig> {
     let sets: Vec<String> = [
         "name=\"cosmos-scaled\"".to_string(),
-        "nand.channels=2".into(),
-        "nand.chips_per_channel=1".into(),
+        format!("nand.channels={}", size.channels),
+        format!("nand.chips_per_channel={}", size.chips),
         "nand.dies_per_chip=1".into(),
         "nand.planes_per_die=2".into(),
-        format!("nand.blocks_per_plane={blocks}"),
+        format!("nand.blocks_per_plane={}", size.blocks),
         "nand.pages_per_block=128".into(),
         "nand.page_bytes=16384".into(),
         "nand.cell=mlc".into(),
@@ -96,10 +134,7 @@ pub(super) fn device(blocks: u32, placement: &str, extra: &[String]) -> Result<D
         "buffer.bytes=4194304".into(),
         "ftl.gc.victim=greedy".into(),
         "ftl.gc.threshold_free_superblocks=2".into(),
-        format!(
-            "stats.interval_ms={}",
-            INTERVAL_MS * (blocks as f64 / 64.0).powi(2)
-        ),
+        format!("stats.interval_ms={}", size.interval_ms),
         format!("ftl.gc.placement={placement}"),
         "fs.kind=ext4".into(),
         format!("host.cpu.cores={HOST_CORES}"),
@@ -149,25 +184,25 @@ pub(super) fn workload(
     WorkloadSpec::Jobs(jobs)
 }
 
-/// One run of `placement` at `ratio` % writes at the size of `o`'s scale, as checked.
-pub(super) fn run_one(
+/// The runs of `placement` at each (write ratio, distribution) of `cases` at the size of
+/// `o`'s scale, as checked.
+pub(super) fn run_checked(
     o: &ExpOptions,
     placement: &str,
-    ratio: u32,
-    dist: Distribution,
-) -> Result<Point> {
+    cases: &[(u32, Distribution)],
+) -> Result<Vec<Point>> {
     let checked = Setting {
         size: size(o.scale),
         extra: Vec::new(),
         files_pct: FILES_PCT,
     };
-    run_with(o.seed, &checked, placement, ratio, dist)
+    run_set(o.seed, &checked, placement, cases)
 }
 
-/// How a run is set up: (blocks per plane, I/Os per job), settings added to the device, and
-/// the share of the file system's free space the jobs' files take together, %.
+/// How a run is set up: the device and run length, settings added to the device, and the
+/// share of the file system's free space the jobs' files take together, %.
 pub(crate) struct Setting {
-    pub(crate) size: (u32, u64),
+    pub(crate) size: Size,
     pub(crate) extra: Vec<String>,
     pub(crate) files_pct: u64,
 }
@@ -180,42 +215,50 @@ pub(crate) fn run_with(
     ratio: u32,
     dist: Distribution,
 ) -> Result<Point> {
-    let (blocks, ios_per_job) = s.size;
-    let cfg = device(blocks, placement, &s.extra)?;
-    let dev = zonesim::device::Device::new(&cfg, seed)?;
-    // What mke2fs leaves free on this device (the run makes the same file system).
-    let free = mount(&cfg.fs.clone().unwrap_or_default(), &dev, 0)?
-        .fs
-        .free_bytes();
-    let n = &cfg.nand;
-    let raw = n.channels as f64
-        * n.chips_per_channel as f64
-        * n.dies_per_chip as f64
-        * n.planes_per_die as f64
-        * n.blocks_per_plane as f64
-        * n.pages_per_block as f64
-        * n.page_bytes as f64;
+    let mut v = run_set(seed, s, placement, &[(ratio, dist)])?;
+    v.pop()
+        .ok_or_else(|| Error::Internal("supgc-fio: a run gave no point".into()))
+}
+
+/// The runs of `placement` at each (write ratio, distribution) of `cases` under `s`, in
+/// parallel, all from one layout: ext4 made on the empty device (mke2fs discards it whole,
+/// its default) and the ten files laid out by fio before any job starts (`create_serialize`);
+/// the files do not depend on the write ratio or the distribution, so every case starts from
+/// an exact copy of the same state ([`zonesim::sim::Layout`]).
+pub(crate) fn run_set(
+    seed: u64,
+    s: &Setting,
+    placement: &str,
+    cases: &[(u32, Distribution)],
+) -> Result<Vec<Point>> {
+    let cfg = device(&s.size, placement, &s.extra)?;
+    // What mke2fs leaves free on this device (the layout makes the same file system).
+    let free = {
+        let dev = zonesim::device::Device::new(&cfg, seed)?;
+        mount(&cfg.fs.clone().unwrap_or_default(), &dev, 0)?
+            .fs
+            .free_bytes()
+    };
     let opts = RunOptions {
         seed,
-        // mke2fs discards the whole device (its default): the file system starts on an
-        // empty one, and fio lays the files out.
         precondition: Precondition::None,
         check_invariants: false,
         ..RunOptions::default()
     };
-    let r = zonesim::RunSpec::new(
-        cfg.clone(),
-        workload(free, ratio, ios_per_job, dist, s.files_pct),
-    )
-    .options(opts)
-    .run()?;
-    // A file short of its size would leave the jobs reading holes: the set-up is wrong.
-    if let Some(n) = r.fs.as_ref().map(|f| f.enospc()).filter(|&n| n > 0) {
-        return Err(Error::Internal(format!(
-            "supgc-fio: {n} ENOSPC laying out the jobs' files on ext4"
-        )));
-    }
-    Ok(point(&r, raw / (1 << 20) as f64))
+    let files =
+        |ratio: u32, dist: Distribution| workload(free, ratio, s.size.ios, dist, s.files_pct);
+    let layout = Layout::new(&cfg, &files(50, Distribution::Uniform), &opts)?;
+    let points = par_map(cases, |&(ratio, dist)| -> Result<Point> {
+        let r = layout.run(&files(ratio, dist), &opts)?;
+        // A file short of its size would leave the jobs reading holes: the set-up is wrong.
+        if let Some(n) = r.fs.as_ref().map(|f| f.enospc()).filter(|&n| n > 0) {
+            return Err(Error::Internal(format!(
+                "supgc-fio: {n} ENOSPC laying out the jobs' files on ext4"
+            )));
+        }
+        Ok(point(&r, s.size.raw_mib()))
+    });
+    points.into_iter().collect()
 }
 
 #[cfg(test)]

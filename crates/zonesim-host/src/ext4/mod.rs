@@ -78,6 +78,7 @@ pub(crate) struct Pa {
 }
 
 /// The file system.
+#[derive(Clone)]
 pub struct Ext4 {
     pub p: Ext4Params,
     pub l: Layout,

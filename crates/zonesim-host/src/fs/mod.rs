@@ -98,6 +98,7 @@ struct Cur {
 }
 
 /// The file system.
+#[derive(Clone)]
 pub struct F2fs {
     pub p: FsParams,
     pub geo: Geometry,

@@ -25,10 +25,14 @@ impl DirtySet {
         true
     }
 
+    /// Whether `i` is in the set. An empty set answers without reading the bitmap: a large
+    /// file's bitmap is megabytes, and a direct-I/O file's set is empty at every request, so
+    /// the bitmap read was a cache miss per page (measured: most of the ext4 model's time per
+    /// request on a 1 TiB device).
     #[inline]
     pub fn contains(&self, i: u32) -> bool {
         let w = (i >> 6) as usize;
-        w < self.bits.len() && self.bits[w] & (1u64 << (i & 63)) != 0
+        !self.list.is_empty() && w < self.bits.len() && self.bits[w] & (1u64 << (i & 63)) != 0
     }
 
     pub fn len(&self) -> usize {
@@ -69,5 +73,58 @@ impl DirtySet {
             self.bits[(i >> 6) as usize] &= !(1u64 << (i & 63));
         }
         self.list.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DirtySet;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    proptest! {
+        /// Under any sequence of inserts, removes, drains and clears the set answers as a
+        /// plain set does, and lists its members in insertion order.
+        #[test]
+        fn behaves_as_a_set(ops in proptest::collection::vec((0u8..4, 0u32..300), 0..200)) {
+            let mut s = DirtySet::default();
+            let mut model = BTreeSet::new();
+            let mut order: Vec<u32> = Vec::new();
+            let mut out = Vec::new();
+            for (op, i) in ops {
+                match op {
+                    0 => {
+                        prop_assert_eq!(s.insert(i), model.insert(i));
+                        if !order.contains(&i) {
+                            order.push(i);
+                        }
+                    }
+                    1 => {
+                        s.remove(i);
+                        model.remove(&i);
+                        if let Some(p) = order.iter().position(|&x| x == i) {
+                            order.swap_remove(p);
+                        }
+                    }
+                    2 => {
+                        s.drain_into(&mut out);
+                        prop_assert_eq!(&out, &order);
+                        model.clear();
+                        order.clear();
+                    }
+                    _ => {
+                        s.clear();
+                        model.clear();
+                        order.clear();
+                    }
+                }
+                for k in 0..300 {
+                    prop_assert_eq!(s.contains(k), model.contains(&k), "member {}", k);
+                }
+                prop_assert_eq!(s.len(), model.len());
+                prop_assert_eq!(s.is_empty(), model.is_empty());
+                prop_assert_eq!(s.items(), &order[..]);
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@ pub enum Submitted {
 }
 
 /// The firmware model's state of a device.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct FirmwareState {
     pub cores: Option<Cores>,
     /// The data cache of each namespace (None: zoned, or no `cache.bytes`).

@@ -38,6 +38,7 @@ use crate::nand::{Geometry, NandArray, SLOT_BYTES};
 /// One namespace (logical unit) of the device. Few per device and never moved on the hot path,
 /// so the variants are not boxed.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum Namespace {
     /// Block interface, page-mapped.
     Conventional(PageFtl),
@@ -168,6 +169,7 @@ impl From<ZonedFtl> for Namespace {
     }
 }
 
+#[derive(Clone)]
 pub struct Device {
     pub cfg: DeviceConfig,
     pub nand: NandArray,
@@ -189,6 +191,7 @@ pub struct Device {
 
 /// The blocks of one namespace, as views of the array: the regions of `device.wear.regions`
 /// (`ns{i}`, `ns{i}_slc`).
+#[derive(Clone)]
 struct NsRegions {
     /// Its blocks (a zoned namespace's: the zones' regular rows); on the dies of its NVM set.
     blocks: Geometry,

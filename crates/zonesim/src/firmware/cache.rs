@@ -29,6 +29,7 @@ impl CacheCounters {
     }
 }
 
+#[derive(Clone)]
 pub struct DataCache {
     /// Cache slot of each logical page, or NIL.
     slot_of: Vec<u32>,

@@ -4,6 +4,7 @@ use crate::nand::SLOT_BYTES;
 /// The host link (UFS M-PHY lanes, PCIe): one timeline per direction, each moving bytes at
 /// `link_mb_s`. Commands are small and not modelled; data transfers of one direction do not
 /// overlap and are served in the earliest gap after their data is ready.
+#[derive(Clone)]
 pub struct Link {
     ps_per_byte: u64,
     to_device: Timeline,

@@ -61,6 +61,7 @@ pub(super) struct Lat {
 /// Dies, like channels, are [`Timeline`]s: an operation takes the earliest gap of its die (and
 /// its channel) at or after its data is ready, so work booked ahead for a later start (a data
 /// read after its map read, a GC program after its read) leaves no hole other work cannot use.
+#[derive(Clone)]
 pub struct NandArray {
     pub geo: Geometry,
     pub(super) lat: [Lat; 4],

@@ -8,6 +8,7 @@
 use crate::engine::mix64;
 
 /// The draw streams of one mechanism, one counter per die.
+#[derive(Clone)]
 pub(super) struct DieDraws {
     key: u64,
     next: Vec<u64>,

@@ -75,6 +75,7 @@ struct BlockAge {
 }
 
 /// The model, the per-block state and the counters of `nand.errors`.
+#[derive(Clone)]
 pub(super) struct ReadErrors {
     draws: DieDraws,
     model: RberModel,

@@ -27,6 +27,7 @@ struct CellCv {
 }
 
 /// The draws and spreads of `nand.variability`.
+#[derive(Clone)]
 pub(super) struct Variability {
     draws: DieDraws,
     cells: [CellCv; 4],

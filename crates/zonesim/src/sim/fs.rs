@@ -21,6 +21,7 @@ use crate::nand::SLOT_BYTES;
 use std::collections::HashMap;
 
 /// The mounted file system of a run and where it lives on the device.
+#[derive(Clone)]
 pub struct FsHost {
     pub fs: HostFs,
     pub meta_ns: usize,

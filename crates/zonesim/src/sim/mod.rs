@@ -8,7 +8,8 @@
 //! - `host_path.rs`: what a request meets between its source and the device: the host queues
 //!   (`queues.rs`), IOTailor, the zone write ordering and the device tags;
 //! - `fs.rs`: the host file system bound to the device's namespaces; `scenario.rs`: aging
-//!   scenarios on it, step by step;
+//!   scenarios on it, step by step; `layout.rs`: a file system and a workload's files laid
+//!   out once, runs from exact copies of it;
 //! - `report.rs`: the report, built in one place; `sweep.rs`: grids of runs.
 
 mod clock_gating;
@@ -17,6 +18,7 @@ mod fio_log;
 pub mod fs;
 mod host_cpu;
 mod host_path;
+mod layout;
 mod power;
 mod precondition;
 mod queues;
@@ -28,6 +30,7 @@ pub mod sweep;
 pub mod sysbench;
 
 pub use host_cpu::cpu_model;
+pub use layout::Layout;
 pub use power::{report_cuts, PowerOff};
 pub use precondition::Precondition;
 pub use report::{assemble, RunRecord};
@@ -162,10 +165,12 @@ pub fn precondition_device(
 }
 
 /// Run a resolved workload on `dev` (fresh, or after what it already ran): the body of
-/// [`execute`] and [`run_device`]. A scenario runs on the host file system step by step
-/// (`scenario.rs`); jobs and traces run on the event engine.
+/// [`execute`], [`run_device`] and [`Layout::run`]. A scenario runs on the host file system
+/// step by step (`scenario.rs`); jobs and traces run on the event engine. `mounted`: the
+/// file system already made on `dev` (a shared layout's); `None` makes `[fs]` afresh.
 pub(crate) fn run_resolved(
     dev: &mut Device,
+    mounted: Option<fs::FsHost>,
     workload: &Workload,
     opts: &RunOptions,
     ctl: &mut Control,
@@ -192,9 +197,10 @@ pub(crate) fn run_resolved(
     }
     // mkfs reads the device's layout only, so its rules are checked before preconditioning;
     // its writes reach the device after it, before the measured run.
-    let mut fs_host = match &dev.cfg.fs {
-        Some(c) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
-        None => None,
+    let mut fs_host = match (mounted, &dev.cfg.fs) {
+        (Some(h), _) => Some(h),
+        (None, Some(c)) => Some(fs::mount(&c.clone(), dev, opts.namespace)?),
+        (None, None) => None,
     };
     let pre = precondition::run(dev, opts, ctl)?;
     let t0 = dev.clock;

@@ -66,7 +66,7 @@ impl WorkloadSpec {
 
     /// The workload, parsed, and what to call it (`fio PATH`, `trace PATH`, `scenario PATH`);
     /// `zoned`: whether the run's namespace is zoned (it picks the default workload).
-    fn resolve(&self, zoned: bool) -> Result<(Workload, String)> {
+    pub(super) fn resolve(&self, zoned: bool) -> Result<(Workload, String)> {
         let (text, name) = match self {
             WorkloadSpec::Trace(t) => {
                 let name = format!("trace {}", t.path.display());
@@ -193,13 +193,13 @@ pub fn execute(spec: &RunSpec, ctl: &mut Control) -> Result<Report> {
     let o = &spec.options;
     let provenance = provenance(&spec.device, &spec.workload, &workload, name, o);
     let mut dev = Device::new(&spec.device, o.seed)?;
-    let mut report = super::run_resolved(&mut dev, &workload, o, ctl)?;
+    let mut report = super::run_resolved(&mut dev, None, &workload, o, ctl)?;
     report.provenance = Some(provenance);
     Ok(report)
 }
 
 /// The provenance of a run of `spec` (resolved: `workload`, called `name`) on `device`.
-fn provenance(
+pub(super) fn provenance(
     device: &DeviceConfig,
     spec: &WorkloadSpec,
     workload: &Workload,
@@ -273,7 +273,7 @@ pub fn run_device(
         .is_some_and(|n| n.kind == NamespaceKind::Zoned);
     let (resolved, name) = workload.resolve(zoned)?;
     let provenance = provenance(&dev.cfg, workload, &resolved, name, opts);
-    let mut report = super::run_resolved(dev, &resolved, opts, ctl)?;
+    let mut report = super::run_resolved(dev, None, &resolved, opts, ctl)?;
     report.provenance = Some(provenance);
     Ok(report)
 }

@@ -103,6 +103,7 @@ pub struct SlcCounters {
     pub gc_migrated_pages: u64,
 }
 
+#[derive(Clone)]
 pub struct SlcPool {
     geo: Geometry,
     sbs: Superblocks,

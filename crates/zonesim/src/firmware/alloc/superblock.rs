@@ -29,6 +29,7 @@ pub struct SbInfo {
 
 /// All superblocks of one FTL and the free pool (FIFO of erased superblocks, which spreads
 /// erases evenly: a simple dynamic wear levelling).
+#[derive(Clone)]
 pub struct Superblocks {
     pub info: Vec<SbInfo>,
     free: VecDeque<u32>,

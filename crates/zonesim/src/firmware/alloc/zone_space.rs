@@ -16,6 +16,7 @@ use std::collections::VecDeque;
 
 pub const NO_UNIT: u32 = u32::MAX;
 
+#[derive(Clone)]
 pub struct ZoneSpace {
     /// Regular-flash view (superblocks = block rows of this namespace).
     geo: Geometry,

@@ -27,6 +27,7 @@ pub struct BufferCounters {
 
 /// The global write buffer: a FIFO of buffered pages plus the in-flight flushes holding space
 /// until their program completes.
+#[derive(Clone)]
 pub struct GlobalBuffer {
     capacity: u32,
     buffered: u32,

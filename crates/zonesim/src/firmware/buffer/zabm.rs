@@ -52,6 +52,7 @@ pub struct ZabmCounters {
     samples: u64,
 }
 
+#[derive(Clone)]
 pub struct Zabm {
     slots: u32,
     min: u32,

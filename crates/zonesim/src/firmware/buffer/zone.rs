@@ -27,6 +27,7 @@ struct Buf {
     inflight: InflightSpace<IssueOrder>,
 }
 
+#[derive(Clone)]
 pub struct ZoneBuffers {
     bufs: Vec<Buf>,
     slots: u32,

@@ -9,6 +9,7 @@ use crate::config::{BufferKind, DeviceConfig};
 use crate::engine::SimTime;
 use crate::nand::SLOT_BYTES;
 
+#[derive(Clone)]
 pub enum ZoneWriteBuffers {
     Static(ZoneBuffers),
     Zabm(Zabm),

@@ -90,6 +90,7 @@ pub fn gc_preemption(cfg: &DeviceConfig) -> Preemption {
     }
 }
 
+#[derive(Clone)]
 pub struct PageFtl {
     geo: Geometry,
     cell: CellType,

@@ -25,7 +25,7 @@ struct Parked {
 
 /// A request with parked reads: the latest data-ready time of its booked reads and the bytes
 /// it returns to the host.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Request {
     /// The parked read of a request that parked exactly one (the common case: a 4 KiB read),
     /// kept inline; `reads` is then empty.
@@ -37,7 +37,7 @@ struct Request {
 }
 
 /// The requests waiting for map reads, indexed by token.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PendingReads {
     requests: Vec<Request>,
     free: Vec<u32>,

@@ -37,6 +37,7 @@ pub(super) struct Moved {
 }
 
 /// A conventional namespace's SLC write cache.
+#[derive(Clone)]
 pub struct SlcCache {
     pub(super) pool: SlcPool,
     policy: SlcPolicy,

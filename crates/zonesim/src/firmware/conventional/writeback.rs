@@ -44,6 +44,7 @@ pub struct WritebackCounters {
 }
 
 /// The write-back policy of one SLC cache and its progress.
+#[derive(Clone)]
 pub struct Writeback {
     pub mode: SlcWriteback,
     /// `idle`: host idle time before a run, ns.

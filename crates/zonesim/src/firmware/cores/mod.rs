@@ -240,6 +240,7 @@ impl Breakdown {
 }
 
 /// The firmware cores, their locks and mailboxes.
+#[derive(Clone)]
 pub struct Cores {
     pub cores: Vec<Core>,
     pub locks: Vec<Lock>,

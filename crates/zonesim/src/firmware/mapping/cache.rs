@@ -24,6 +24,7 @@ pub struct CacheAccess {
 /// arrays gives O(1) lookup, touch and eviction with no hashing or allocation on the hot path.
 /// Capacity is enforced by the owner ([`super::L2pSram`]), which shares one byte budget and one
 /// LRU order (the `stamp`s) with the zoned entry cache.
+#[derive(Clone)]
 pub struct L2pCache {
     len: u32,
     lru: LruList,

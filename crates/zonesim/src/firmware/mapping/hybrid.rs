@@ -59,6 +59,7 @@ impl LastMapPage {
     }
 }
 
+#[derive(Clone)]
 pub struct HybridMap {
     ns: u8,
     kind: MappingKind,

@@ -35,6 +35,7 @@ pub struct HybridCacheCounters {
     pub inserts: u64,
 }
 
+#[derive(Clone)]
 pub struct HybridCache {
     capacity: u32,
     len: u32,

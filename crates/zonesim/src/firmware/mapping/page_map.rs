@@ -26,6 +26,7 @@ pub const TAG_MASK: u32 = (1 << 30) - 1;
 
 /// Page-level map and reverse map, 4 bytes per logical page and 4 bytes per physical slot
 /// (the memory target of README "Speed": 8 bytes per logical page plus OP).
+#[derive(Clone)]
 pub struct PageMap {
     l2p: Vec<u32>,
     rmap: Vec<u32>,

@@ -17,6 +17,7 @@ use crate::config::CellType;
 use crate::engine::SimTime;
 use crate::nand::{NandArray, OpClass};
 
+#[derive(Clone)]
 pub struct L2pSram {
     pub pages: L2pCache,
     pub entries: HybridCache,

@@ -44,6 +44,7 @@ pub struct TwoLevelCounters {
     pub compressed_regions: u64,
 }
 
+#[derive(Clone)]
 pub struct TwoLevelMap {
     region_pages: u32,
     /// L1 entries per cached L1 segment.

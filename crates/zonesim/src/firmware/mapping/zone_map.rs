@@ -57,6 +57,7 @@ pub struct ZoneMapCounters {
     pub checkpoint_pages: u64,
 }
 
+#[derive(Clone)]
 pub struct ZoneMap {
     zmt: Vec<ZmtEntry>,
     /// The ZML: (zone, new entry), oldest first.

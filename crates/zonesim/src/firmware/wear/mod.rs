@@ -120,6 +120,7 @@ pub fn exported(logical: u64, in_service: u32, slots: u64, op: f64, streams: u32
 }
 
 /// The wear state of one FTL's superblocks.
+#[derive(Clone)]
 pub struct Wear {
     seed: u64,
     endurance: u32,

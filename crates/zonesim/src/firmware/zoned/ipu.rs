@@ -60,6 +60,7 @@ pub struct IpuCounters {
 }
 
 /// The IPU budget and its books.
+#[derive(Clone)]
 pub(super) struct Ipu {
     budget: u64,
     /// Valid IPU copies in SLC.

@@ -24,6 +24,7 @@ pub(super) struct MigJob {
 }
 
 /// Migrations in flight and victims waiting for their data to leave.
+#[derive(Clone)]
 pub(super) struct Migrations {
     jobs: VecDeque<MigJob>,
     /// Victims whose valid data is migrating; erased once all of it is gone.

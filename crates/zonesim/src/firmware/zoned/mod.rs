@@ -134,6 +134,7 @@ impl ZState {
     }
 }
 
+#[derive(Clone)]
 pub struct ZonedFtl {
     /// Write commands take their data in arrival order (one command queue, as a UFS device or
     /// NVMeVirt's dispatcher): a write stalled for buffer space holds back later writes.

@@ -72,6 +72,7 @@ struct Hit {
 /// What the zoned FTL records for a cut: the common track and, per zone, the SLC programs of
 /// its tail (first zone offset, end), the latest [`SLC_HISTORY`], and its regular programs,
 /// the latest [`REGULAR_HISTORY`].
+#[derive(Clone)]
 pub(super) struct ZonedPower {
     pub track: PowerTrack,
     slc: Vec<Vec<(u32, SimTime)>>,

@@ -37,6 +37,7 @@ use crate::nand::{FlashPage, OpClass};
 use std::collections::VecDeque;
 
 /// A whole-zone remap in flight: reads of `zone` before `done` are served from `victim`.
+#[derive(Clone)]
 pub(super) struct Remap {
     zone: u32,
     victim: Vec<u32>,
@@ -44,6 +45,7 @@ pub(super) struct Remap {
 }
 
 /// The wear state of one zoned namespace (None when every wear mechanism is off).
+#[derive(Clone)]
 pub(super) struct ZonedWear {
     w: Box<Wear>,
     remap: Option<Remap>,

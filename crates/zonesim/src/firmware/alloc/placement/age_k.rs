@@ -6,6 +6,7 @@
 use super::Place;
 use crate::firmware::mapping::Lpa;
 
+#[derive(Clone)]
 pub struct AgeK {
     k: usize,
 }

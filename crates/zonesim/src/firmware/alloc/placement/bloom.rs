@@ -39,6 +39,7 @@ use rand::RngCore;
 pub const HOT: usize = 0;
 pub const COLD: usize = 1;
 
+#[derive(Clone)]
 pub struct MultiBloom {
     filters: Vec<Bloom<u32>>,
     current: usize,

@@ -14,9 +14,12 @@
 use super::Place;
 use crate::firmware::mapping::Lpa;
 
+#[derive(Clone)]
 pub struct Gcar {
-    /// Kept LPAs in insertion order (a ring of `capacity`).
+    /// Kept LPAs in insertion order (a ring of `cap`).
     ring: Vec<u32>,
+    /// Pages the ring holds (its own field: a cloned `Vec` does not keep its capacity).
+    cap: usize,
     head: usize,
     /// Membership bitmap over the logical pages.
     held: Vec<u64>,
@@ -31,6 +34,7 @@ impl Gcar {
     pub fn new(capacity: usize, logical_pages: u64) -> Gcar {
         Gcar {
             ring: Vec::with_capacity(capacity.max(1)),
+            cap: capacity.max(1),
             head: 0,
             held: vec![0; logical_pages.div_ceil(64) as usize],
             kept: 0,
@@ -40,7 +44,7 @@ impl Gcar {
 
     /// Pages the GC share of the buffer holds.
     pub fn capacity(&self) -> usize {
-        self.ring.capacity()
+        self.cap
     }
 
     #[inline]
@@ -60,7 +64,7 @@ impl Gcar {
             return;
         }
         self.kept += 1;
-        if self.ring.len() < self.ring.capacity() {
+        if self.ring.len() < self.cap {
             self.ring.push(lpa.0);
         } else {
             let old = std::mem::replace(&mut self.ring[self.head], lpa.0);

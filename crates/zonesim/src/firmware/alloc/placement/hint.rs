@@ -9,6 +9,7 @@ use crate::firmware::mapping::Lpa;
 /// none, short, medium, long, extreme (defined in `config`, which counts streams with it).
 pub use crate::config::HINT_STREAMS;
 
+#[derive(Clone)]
 pub struct Hint;
 
 impl Place for Hint {

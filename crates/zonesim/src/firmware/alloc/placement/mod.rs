@@ -46,6 +46,7 @@ pub trait Place {
 pub use crate::config::stream_count;
 
 /// The placement policy of one FTL.
+#[derive(Clone)]
 pub enum Placement {
     Single(Single),
     Sup(Sup),

@@ -4,6 +4,7 @@
 use super::Place;
 use crate::firmware::mapping::Lpa;
 
+#[derive(Clone)]
 pub struct Single;
 
 impl Place for Single {

@@ -11,6 +11,7 @@ pub const HOT: usize = 0;
 /// Stream of GC survivors.
 pub const COLD: usize = 1;
 
+#[derive(Clone)]
 pub struct Sup;
 
 impl Place for Sup {
