@@ -16,7 +16,7 @@ pub use hostmem::{huge_vec, prefetch};
 pub use perm::{below, mix64, unit_f64, Perm, BATCH};
 pub use queue::EventQueue;
 pub use time::SimTime;
-pub use timeline::{program_gaps, read_gaps, Slot, Timeline};
+pub use timeline::{Slot, Timeline};
 
 use rand::SeedableRng;
 

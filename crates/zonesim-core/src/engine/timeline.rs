@@ -1,8 +1,5 @@
 use super::SimTime;
 
-mod joint;
-pub use joint::{program_gaps, read_gaps};
-
 /// A shared resource (a channel, a link direction) that serves transfers in the earliest gap
 /// at or after their ready time.
 ///

@@ -2,7 +2,7 @@ use super::errors::{ErrorCounters, ReadErrors};
 use super::geometry::{FlashPage, Geometry, SLOT_BYTES};
 use super::variability::{pass_us, Variability};
 use crate::config::{CellType, DeviceConfig, ProgramScheme};
-use crate::engine::{program_gaps, read_gaps, SimTime, Slot, Timeline};
+use crate::engine::{SimTime, Slot, Timeline};
 use serde::Serialize;
 
 /// Flash operation counters, in flash pages (page_bytes each) and blocks.
@@ -398,8 +398,20 @@ impl NandArray {
             // After all booked work on the die (the common case): any channel wait fits.
             self.channels[ch].reserve(slot.start + lat, dur)
         } else {
-            let xslot;
-            (slot, xslot) = read_gaps(self.die_tl(d, class), &self.channels[ch], slot, lat, dur);
+            let xslot = loop {
+                let xslot = self.channels[ch].find(slot.start + lat, dur);
+                if xslot.start == slot.start + lat {
+                    break xslot; // the gap found for the die covers the transfer
+                }
+                let s2 = self
+                    .die_tl(d, class)
+                    .find(slot.start, xslot.start + dur - slot.start);
+                if s2.start == slot.start {
+                    slot = s2;
+                    break xslot;
+                }
+                slot = s2;
+            };
             self.channels[ch].take(xslot, dur);
             xslot.start
         };
@@ -460,9 +472,18 @@ impl NandArray {
             }
             xs
         } else {
-            let xslot;
-            (slot, xslot) =
-                program_gaps(self.die_tl(d, class), &self.channels[ch], slot, dur, prog);
+            let xslot = loop {
+                let xslot = self.channels[ch].find(slot.start, dur);
+                if xslot.start == slot.start {
+                    break xslot; // the gap found for the die covers transfer and program
+                }
+                let s2 = self.die_tl(d, class).find(xslot.start, dur + prog);
+                if s2.start == xslot.start {
+                    slot = s2;
+                    break xslot;
+                }
+                slot = s2;
+            };
             self.channels[ch].take(xslot, dur);
             xslot.start
         };
