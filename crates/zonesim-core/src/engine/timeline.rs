@@ -15,10 +15,6 @@ use super::SimTime;
 /// first (a die and its channel) search once per candidate and insert once. The list is a
 /// `Vec` whose past intervals are skipped by an index and dropped in batches, so a search
 /// walks one plain slice and nothing allocates once the list has reached its working size.
-///
-/// On a long list (work booked ahead) a search would walk every hole too short for it; the
-/// timeline remembers the last gaps taken ([`Memo`]) and starts a search where one of them
-/// proves no earlier gap can fit (see [`Timeline::find`]), which finds the same gap.
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
     /// Busy intervals; `busy[head..]` are the live ones, sorted and disjoint.
@@ -29,45 +25,6 @@ pub struct Timeline {
     /// could never be used, and dropping them keeps the list short (dies: the shortest read;
     /// channels and the link: one 4 KiB slot).
     min_gap: u64,
-    /// Latest simulation clock given to [`Timeline::advance`]: intervals ending at or before
-    /// it may have been dropped, so only searches ready at or after it may use `memo`.
-    floor: SimTime,
-    /// The last gaps taken, one per search length (round robin on a new length).
-    memo: [Memo; MEMOS],
-    /// The entry of `memo` a new search length replaces.
-    memo_next: usize,
-}
-
-/// A gap taken: the earliest gap of `dur` ns at or after `ready` started at `start`.
-///
-/// Reservations only ever add busy time at or after the clock (dropping the past removes only
-/// intervals that ended before it), so the earliest gap of a search at least as late and at
-/// least as long, made later, cannot start before `start`: the search may start there.
-#[derive(Debug, Clone, Copy)]
-struct Memo {
-    ready: SimTime,
-    dur: u64,
-    start: SimTime,
-}
-
-/// An entry no search can use.
-const NO_MEMO: Memo = Memo {
-    ready: SimTime(u64::MAX),
-    dur: u64::MAX,
-    start: SimTime::ZERO,
-};
-
-/// Gaps remembered per timeline: the few search lengths a die sees (reads of one and two
-/// slots, map reads, programs).
-const MEMOS: usize = 4;
-
-/// Lists this long or shorter are walked from their front (a binary search costs more).
-const SHORT: usize = 4;
-
-impl Default for Memo {
-    fn default() -> Memo {
-        NO_MEMO
-    }
 }
 
 /// A gap found by [`Timeline::find`]: where the reservation starts and where it goes in the
@@ -79,9 +36,6 @@ pub struct Slot {
     pos: usize,
     /// The gap is after every reservation.
     at_end: bool,
-    /// The search that found it: ready time and length.
-    ready: SimTime,
-    need: u64,
 }
 
 impl Slot {
@@ -106,9 +60,6 @@ impl Timeline {
             busy: Vec::with_capacity(64),
             head: 0,
             min_gap,
-            floor: SimTime::ZERO,
-            memo: [NO_MEMO; MEMOS],
-            memo_next: 0,
         }
     }
 
@@ -122,7 +73,6 @@ impl Timeline {
     /// before the current simulation time).
     #[inline]
     pub fn advance(&mut self, now: SimTime) {
-        self.floor = self.floor.max(now);
         let n = self.busy.len();
         let mut h = self.head;
         while h < n && self.busy[h].1 <= now {
@@ -158,56 +108,42 @@ impl Timeline {
     }
 
     /// The earliest gap of `dur` ns at or after `ready`, to reserve with [`Timeline::take`].
-    ///
-    /// On a long list the search starts at the latest remembered gap that bounds it (a gap
-    /// taken by a search no later and no longer, ready at or after the clock; [`Memo`]), so it
-    /// does not walk again the holes an earlier search found too short.
     #[inline]
     pub fn find(&self, ready: SimTime, dur: u64) -> Slot {
         let live = self.live();
-        let at_end = |start| Slot {
-            start,
-            pos: self.busy.len(),
-            at_end: true,
-            ready,
-            need: dur,
-        };
-        let last_end = match live.last() {
-            Some(last) if last.1 > ready => last.1,
-            _ => return at_end(ready),
-        };
-        let mut from = ready;
-        if live.len() > SHORT && ready >= self.floor {
-            for m in &self.memo {
-                if m.dur <= dur && m.ready <= ready && m.start > from {
-                    from = m.start;
+        match live.last() {
+            Some(last) if last.1 > ready => {}
+            _ => {
+                return Slot {
+                    start: ready,
+                    pos: self.busy.len(),
+                    at_end: true,
                 }
             }
-            if from >= last_end {
-                return at_end(from);
-            }
         }
-        // Skip every interval that ends before `from` (binary search on long lists: the list
+        // Skip every interval that ends before `ready` (binary search on long lists: the list
         // is sorted; the walk below passes over them on short ones).
-        let first = if live.len() <= SHORT || live[0].1 > from {
+        let first = if live.len() <= 4 || live[0].1 > ready {
             0
         } else {
-            live.partition_point(|&(_, e)| e <= from)
+            live.partition_point(|&(_, e)| e <= ready)
         };
-        let mut start = from;
+        let mut start = ready;
         for (i, &(s, e)) in live[first..].iter().enumerate() {
             if s >= start + dur {
                 return Slot {
                     start,
                     pos: self.head + first + i,
                     at_end: false,
-                    ready,
-                    need: dur,
                 };
             }
             start = start.max(e);
         }
-        at_end(start)
+        Slot {
+            start,
+            pos: self.busy.len(),
+            at_end: true,
+        }
     }
 
     /// Reserve `dur` ns at `slot` (found by [`Timeline::find`] for at least `dur` ns, with no
@@ -217,7 +153,6 @@ impl Timeline {
         if dur == 0 {
             return;
         }
-        self.remember(slot);
         let end = slot.start + dur;
         if !slot.at_end {
             self.insert(slot.start, end, slot.pos);
@@ -229,27 +164,6 @@ impl Timeline {
         match self.busy.last_mut() {
             Some(last) if slot.start - last.1 < gap => last.1 = end,
             _ => self.busy.push((slot.start, end)),
-        }
-    }
-
-    /// Remember the gap `slot` as the bound of later searches of its length (only when its
-    /// search was ready at or after the clock: before it, dropped intervals no longer count).
-    #[inline(always)]
-    fn remember(&mut self, slot: Slot) {
-        if slot.ready < self.floor {
-            return;
-        }
-        let m = Memo {
-            ready: slot.ready,
-            dur: slot.need,
-            start: slot.start,
-        };
-        match self.memo.iter().position(|o| o.dur == slot.need) {
-            Some(i) => self.memo[i] = m,
-            None => {
-                self.memo[self.memo_next] = m;
-                self.memo_next = (self.memo_next + 1) % MEMOS;
-            }
         }
     }
 
@@ -577,12 +491,11 @@ mod tests {
             }
         }
 
-        /// Searches of more lengths than are remembered (as a die sees: reads, programs, odd
-        /// lengths), some ready before the clock, on lists hundreds long: starting a search at
-        /// a remembered gap never changes the gap found, against the plain list, and the list
-        /// stays the same.
+        /// Searches of ten lengths (as a die sees: reads, programs, odd lengths), some ready
+        /// before the clock, on lists hundreds long: against the plain list, the same gaps and
+        /// the same intervals.
         #[test]
-        fn remembered_gaps_keep_the_earliest_gap(
+        fn many_lengths_some_ready_before_the_clock_match_a_plain_sorted_list(
             ops in proptest::collection::vec(
                 (0u64..30, 0u64..20_000, 0usize..10, 0u8..40, any::<bool>()), 200..2000)
         ) {
