@@ -258,18 +258,12 @@ impl Engine {
             });
         }
         if let Some(p) = text(eo.precondition) {
-            o.precondition = match p.trim() {
-                "steady-fast" => {
-                    return Err(
-                        "zs_precondition=steady-fast: not in this build of zonesim (the \
-                                fast steady-state preconditioning is not merged yet); use steady"
-                            .into(),
-                    )
-                }
-                v => v.parse::<Precondition>().map_err(|_| {
-                    format!("zs_precondition: `{v}`: expected none, seq, steady or steady-fast")
-                })?,
-            };
+            o.precondition = p.trim().parse::<Precondition>().map_err(|_| {
+                format!(
+                    "zs_precondition: `{}`: expected none, seq, steady or steady-fast",
+                    p.trim()
+                )
+            })?;
         }
         if let Some(path) = text(eo.record) {
             let fmt = match text(eo.record_format) {
