@@ -105,7 +105,9 @@ fn run_worn(
 }
 
 /// Wear on a tight spare: every request completed (`run` checks it and the invariants), reads
-/// served throughout, and a namespace short of spares read-only with its writes refused.
+/// served throughout, a namespace read-only exactly when it is short of spares, and writes
+/// refused only by a read-only one (one that went read-only after its last write refuses none:
+/// blocks 13, pages 32, placement 2, scale 8, 8 % bad, seed 36 retires its last spare there).
 fn check_worn(r: &zonesim::stats::Report) -> Result<(), TestCaseError> {
     prop_assert!(field(r, "host.read.ios").as_u64().unwrap() > 0);
     let w = field(r, "device.wear");
@@ -118,9 +120,9 @@ fn check_worn(r: &zonesim::stats::Report) -> Result<(), TestCaseError> {
     );
     if n("read_only_namespaces") > 0 {
         prop_assert!(w["spare_superblocks"].as_i64().unwrap() < 0, "{}", w);
-        prop_assert!(n("refused_writes") > 0, "{}", w);
     } else {
         prop_assert!(w["spare_superblocks"].as_i64().unwrap() >= 0, "{}", w);
+        prop_assert_eq!(n("refused_writes"), 0, "{}", w);
     }
     Ok(())
 }
