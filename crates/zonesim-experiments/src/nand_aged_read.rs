@@ -75,6 +75,24 @@ fn point((pe, label): (u32, &'static str), ios: u64, o: &ExpOptions) -> Result<P
     Ok(Point { label, report })
 }
 
+/// The hot range: the first [`HOT_MIB`] MiB of the namespace, read [`HOT_READS`] times.
+const HOT_MIB: u64 = 1;
+/// 4 GiB of 4 KiB reads: the range's pages sit in one block per plane of the first superblock
+/// (8 planes), so each block meets about 131,000 reads, past read reclaim's default threshold
+/// of 100,000 (the same at every scale: the threshold is per block, not per capacity).
+const HOT_READS: u64 = 1 << 20;
+
+/// [`HOT_READS`] 4 KiB random reads at queue depth 1 on the first [`HOT_MIB`] MiB, after a
+/// sequential fill: read disturb drives read reclaim, and one read waits for the relocation.
+fn hot_point((pe, label): (u32, &'static str), o: &ExpOptions) -> Result<Point> {
+    let job = format!(
+        "[r]\nrw=randread\nbs=4k\niodepth=1\nnorandommap=1\nsize={HOT_MIB}m\nio_size={}k\n",
+        HOT_READS * 4
+    );
+    let report = run(&device(pe, o.quick())?, &job, Precondition::Seq, 0, o.seed)?;
+    Ok(Point { label, report })
+}
+
 pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
     let ios: u64 = match o.scale {
         Scale::Quick => 5_000,
@@ -99,6 +117,26 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             "blocks worn out before format",
             p.wear(|w| w.preworn_bad_blocks) as f64,
         ));
+        rows.push(
+            row_info(
+                &case,
+                "pages moved by read reclaim",
+                p.wear(|w| w.reclaim_moves) as f64,
+            )
+            .src(SRC_ZUFS),
+        );
+    }
+    for age in [AGES[0], AGES[AGES.len() - 1]] {
+        let p = hot_point(age, o)?;
+        let case = format!("{} P/E cycles, reads on {HOT_MIB} MiB", p.label);
+        let l = &p.report.host.read.latency_us;
+        rows.push(row_info(&case, "read latency mean us", l.mean).src(SRC_ZUFS));
+        rows.push(row_info(&case, "read latency p99 us", l.p99).src(SRC_ZUFS));
+        rows.push(row_info(&case, "read latency max us", l.max).src(SRC_ZUFS));
+        rows.push(row_info(&case, "retry steps per read", p.retries().0).src(SRC_CAI));
+        rows.push(
+            row_info(&case, "read reclaims", p.wear(|w| w.read_reclaims) as f64).src(SRC_ZUFS),
+        );
         rows.push(
             row_info(
                 &case,
@@ -142,7 +180,8 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         notes: vec![
             format!("Device: {dev}, rated for 3,000 P/E cycles (2 % of blocks worn out at the rating), nand.errors and ftl.read_reclaim on with their defaults; every block starts at the row's P/E cycles (nand.initial_pe), so the blocks whose wear-out fell within them are bad from format. Filled sequentially (precondition seq), then {ios} reads of 4 KiB at uniform offsets over the whole namespace at queue depth 1 (seed {})." , o.seed),
             "The rating puts a block's wear errors at the ECC's hard-decision limit (docs/nand.md): at 1,000 cycles reads decode at once, at 3,000 most need the retry steps and a soft decode. Retries per read count every checked flash read (host reads and any reclaim copies). Neither seed paper gives a number on an aged device: the checked rows are directions.".into(),
-            "Read reclaim is on but these reads, spread over the whole namespace, leave every block far below its threshold (ftl.read_reclaim_reads, 100,000 reads since the block's erase), so nothing is reclaimed: the latency difference is the retries' and soft decodes'.".into(),
+            "Read reclaim is on but the reads spread over the whole namespace leave every block far below its threshold (ftl.read_reclaim_reads, 100,000 reads since the block's erase), so they reclaim nothing: their latency difference is the retries' and soft decodes'.".into(),
+            format!("The \"reads on {HOT_MIB} MiB\" rows read only the first {HOT_MIB} MiB, {HOT_READS} times (one block per plane of the first superblock, about 131,000 reads each): read disturb passes the threshold and the firmware relocates the superblock; the read that meets the relocation waits for it (the max latency), the others are the retries' and soft decodes' as above. On the conventional device the superblock moves; a zoned namespace moves the whole zone (docs/wear.md), not run here."),
         ],
     })
 }
