@@ -148,3 +148,108 @@ fn at_queue_depth_32_torn_units_lose_acknowledged_writes_the_buffer_had_released
         "the regular programs in flight held acknowledged data"
     );
 }
+
+/// Zone 0's LBAs holding data (below its write pointer).
+fn zone0_written(dev: &Device) -> u64 {
+    dev.namespaces[1].as_zoned().unwrap().written_lbas(0)
+}
+
+/// Writes of `bytes` at zone 0's write pointer from `at` at queue depth 1, `n` of them (fewer
+/// at the zone's end or once the next would come after `until`); returns each (issue,
+/// completion).
+fn write_on(
+    dev: &mut Device,
+    mut at: SimTime,
+    until: SimTime,
+    bytes: u64,
+    n: usize,
+) -> Vec<(SimTime, SimTime)> {
+    let cap = dev.zones(1).unwrap().zone_config().zone_capacity;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let wp = zone0_written(dev);
+        if wp + bytes / 4096 > cap || at > until {
+            break;
+        }
+        let c = dev.submit(
+            at,
+            1,
+            Command::widen(Op::Write { hint: 0 }, wp * 4096, bytes),
+        );
+        assert!(!c.rejected);
+        out.push((at, c.done));
+        at = c.done;
+    }
+    out
+}
+
+/// Two cuts in one run. Cut 1 lands on a 512 KiB write `W` (larger than a zone buffer, so its
+/// first units were programmed, and ended, before it was acknowledged): once just before its
+/// acknowledgement, once just at it. Both twins keep the same part of `W` on flash; only
+/// whether the host saw `W` complete differs. The host then writes on identically, and cut 2
+/// tears the units programmed after cut 1 — on MLC also the word lines before them, `W`'s
+/// units. Whether the host saw a write complete cannot change what flash keeps: both twins
+/// must lose the same LBAs at cut 2 and read back the same prefix; only the acknowledged
+/// counts may differ (`W`'s pages are acknowledged losses only in the twin that saw it
+/// complete).
+#[test]
+fn a_write_in_flight_at_a_first_cut_is_lost_like_any_other_at_the_second() {
+    let cfg = crate::common::small_zoned(&["nand.cell=mlc"]);
+    let mut dev = Device::new(&cfg, 1).unwrap();
+    dev.track_power().unwrap();
+    let big = write_on(&mut dev, SimTime::ZERO, SimTime::MAX, 512 << 10, 4);
+    let (w_issued, w_done) = big[3];
+    let w_start = 3 * 128;
+    let mut reached_w = 0;
+    assert!(SimTime(w_done.0 - 1) > w_issued);
+    let twin = |c1: SimTime| {
+        let mut d = dev.clone();
+        let cy = d.power_cycle(c1, false);
+        d.check_invariants().unwrap();
+        (d, cy)
+    };
+    let (a, cya) = twin(SimTime(w_done.0 - 1));
+    let (b, cyb) = twin(w_done);
+    let kept = zone0_written(&a);
+    assert_eq!(
+        kept,
+        zone0_written(&b),
+        "the twins keep the same data at cut 1"
+    );
+    assert_eq!(cya.losses[1].lost_lpas, cyb.losses[1].lost_lpas);
+    assert!(
+        kept > w_start,
+        "part of W survived cut 1 ({kept} LBAs kept)"
+    );
+    // The host writes on identically once both have recovered.
+    let on = cya.recovered.max(cyb.recovered);
+    for k in 1..120u64 {
+        let c2 = SimTime(on.0 + SimTime::from_us(25.0 * k as f64).0);
+        let mut seen = Vec::new();
+        for base in [&a, &b] {
+            let mut d = base.clone();
+            write_on(&mut d, on, c2, 16 << 10, 400);
+            let cy = d.power_cycle(c2, false);
+            d.check_invariants().unwrap();
+            seen.push((zone0_written(&d), cy.losses[1].clone()));
+        }
+        let (wa, la) = &seen[0];
+        let (wb, lb) = &seen[1];
+        assert_eq!(
+            wa, wb,
+            "cut 2 at {c2:?}: LBAs kept by the twin with W in flight at cut 1 (left) and by \
+             the one that saw W complete (right)"
+        );
+        assert_eq!(la.lost_lpas, lb.lost_lpas, "cut 2 at {c2:?}");
+        assert_eq!(la.lost_after_flush + lb.lost_after_flush, 0);
+        if *wa < kept {
+            // W lost at cut 2: an acknowledged loss only where the host saw it complete.
+            reached_w += 1;
+            assert_eq!(la.lost_acknowledged_writes + 1, lb.lost_acknowledged_writes);
+        }
+    }
+    assert!(
+        reached_w > 0,
+        "some second cut reached back into what survived of W"
+    );
+}

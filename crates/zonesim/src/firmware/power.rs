@@ -17,6 +17,13 @@
 //! move: the victim is erased only after its survivors are programmed), when the write that
 //! put each logical page's data in the device was acknowledged, and which host flushes had
 //! completed. [`PowerLoss`] is the answer of a cut.
+//!
+//! Several cuts in one run: a write in flight at a cut was never acknowledged, but the part of
+//! its data that survived the cut is on flash like any other data written then. It has no
+//! second copy until a later host flush covers it, so a later cut that tears or disturbs its
+//! unit loses it (not counted as an acknowledged loss). The track records it as data written
+//! at the cut by a write never acknowledged; only data written before tracking began counts
+//! as durable without a flush.
 
 use crate::engine::SimTime;
 
@@ -94,7 +101,8 @@ pub struct PowerTrack {
     /// One bit per slot: its data is a GC copy.
     gc_slot: Vec<u64>,
     /// Per logical page: acknowledgement of the write of its data (`SimTime::MAX`: written
-    /// before tracking began, durable by then) and that write's number.
+    /// before tracking began, durable by then; a write in flight at an earlier cut: that cut)
+    /// and that write's number (0: never acknowledged).
     ack: Vec<SimTime>,
     seq: Vec<u32>,
     writes: u32,
@@ -151,7 +159,8 @@ impl PowerTrack {
     /// A write of `n` pages from `lpa` was acknowledged at `done`.
     #[inline]
     pub fn acked(&mut self, lpa: u32, n: u32, done: SimTime) {
-        self.writes = self.writes.wrapping_add(1);
+        // Write numbers start at 1: 0 marks data no write acknowledged.
+        self.writes = self.writes.wrapping_add(1).max(1);
         for l in lpa..lpa + n {
             self.ack[l as usize] = done;
             self.seq[l as usize] = self.writes;
@@ -187,20 +196,33 @@ impl PowerTrack {
         (self.ack[lpa as usize], self.seq[lpa as usize])
     }
 
+    /// Whether logical page `lpa`'s data has a copy besides its program unit, given the latest
+    /// issue time `covered` of a host flush that completed ([`Self::covered_at`]): it was
+    /// written before tracking began, or a completed flush covered it. Data of a write in
+    /// flight at an earlier cut is covered only by a flush issued after that cut.
+    #[inline]
+    pub fn durable(&self, lpa: u32, covered: SimTime) -> bool {
+        let ack = self.ack[lpa as usize];
+        ack == SimTime::MAX || ack <= covered
+    }
+
     /// Power failed at `cut` and came back (the cut's loss already applied): the track goes
     /// on for the next cut. Programs that had not ended were aborted (they count as ended at
     /// `cut`, so no later cut finds them in flight), a flush that had not ended never
-    /// completed (it covers nothing), and a write in flight was never acknowledged to the host
-    /// (its surviving pages are not counted as acknowledged by a later cut).
+    /// completed (it covers nothing), and a write in flight was never acknowledged to the host:
+    /// its surviving pages are not counted as acknowledged by a later cut, and they are as
+    /// durable as data written at the cut (a later cut loses them with their unit unless a
+    /// flush issued after this cut completed).
     pub fn power_cycle(&mut self, cut: SimTime) {
         for d in &mut self.unit_done {
             *d = (*d).min(cut);
         }
         self.covered = self.covered_at(cut);
         self.flushes.clear();
-        for a in &mut self.ack {
-            if *a > cut {
-                *a = SimTime::MAX;
+        for (a, s) in self.ack.iter_mut().zip(&mut self.seq) {
+            if *a > cut && *a != SimTime::MAX {
+                *a = cut;
+                *s = 0;
             }
         }
     }
@@ -215,7 +237,7 @@ impl PowerTrack {
         let mut writes: Vec<u32> = Vec::new();
         for &(l, why) in lost {
             let (ack, seq) = self.ack_of(l);
-            if ack > cut {
+            if ack > cut || seq == 0 {
                 continue; // never acknowledged (or written before tracking: not lost)
             }
             out.lost_acknowledged_pages += 1;
@@ -282,6 +304,13 @@ mod tests {
         assert_eq!(t.ack_of(0).0, SimTime(60));
         let l = t.tally(SimTime(400), &[(1, LossReason::Buffer)]);
         assert_eq!(l.lost_acknowledged_pages, 0);
+        // What survived of it has no second copy: only a flush issued after the cut covers it.
+        assert!(!t.durable(1, t.covered_at(SimTime(400))));
+        t.flushed(SimTime(500), SimTime(600));
+        assert!(!t.durable(1, t.covered_at(SimTime(550))));
+        assert!(t.durable(1, t.covered_at(SimTime(600))));
+        // Data written before tracking began is durable without a flush.
+        assert!(t.durable(3, SimTime::ZERO));
     }
 
     #[test]

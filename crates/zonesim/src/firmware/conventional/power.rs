@@ -114,8 +114,7 @@ impl PageFtl {
             // The next word line of this block (same die, same superblock): mid-program at the
             // cut, and programmed after this one (not a stale record of an erased block).
             let next = track.unit_done(unit + dies);
-            let (ack, _) = track.ack_of(l);
-            if next > cut && next > done && ack != SimTime::MAX && ack > covered {
+            if next > cut && next > done && !track.durable(l, covered) {
                 lost.push((l, LossReason::PairedPage));
             }
         }

@@ -207,10 +207,7 @@ impl ZonedFtl {
         let mut torn = None;
         for h in &hits {
             if !self.mig.queued(z, h.lo) {
-                let first = (h.lo..h.hi).find(|&o| {
-                    let (ack, _) = power.track.ack_of(self.lpa(z, o).0);
-                    ack != SimTime::MAX && ack > covered
-                });
+                let first = (h.lo..h.hi).find(|&o| !power.track.durable(self.lpa(z, o).0, covered));
                 if let Some(o) = first {
                     end = Some((o, h.why));
                     torn = Some(h.lo);
