@@ -127,8 +127,8 @@ impl Namespace {
         dispatch!(self, f => f.check_invariants())
     }
 
-    pub fn track_power(&mut self) -> bool {
-        dispatch!(self, f => f.track_power())
+    pub fn track_power(&mut self, lag: u64) -> bool {
+        dispatch!(self, f => f.track_power(lag))
     }
 
     pub fn power_cut(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {

@@ -45,8 +45,9 @@ impl Device {
                 "with the cores model; set firmware.model = \"off\"",
             );
         }
+        let lag = self.overhead_ns;
         for (i, ns) in self.namespaces.iter_mut().enumerate() {
-            if !ns.track_power() {
+            if !ns.track_power(lag) {
                 let key = if ns.zones().is_some() {
                     "zone.ipu_budget_bytes"
                 } else {

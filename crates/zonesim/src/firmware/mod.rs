@@ -152,8 +152,10 @@ pub trait Ftl {
         false
     }
     /// Start recording what a power cut would lose ([`power::PowerTrack`]); whether the kind
-    /// models a power cut (the default: it does not, and a cut is refused up front).
-    fn track_power(&mut self) -> bool {
+    /// models a power cut (the default: it does not, and a cut is refused up front). `lag`:
+    /// the time from a command reaching the device to reaching the FTL (the host overhead), so
+    /// a cut at the device's time may come before the FTL saw a command arrive.
+    fn track_power(&mut self, _lag: u64) -> bool {
         false
     }
     /// Power fails at `cut`: apply what is lost (with `plp` the buffer is flushed on stored

@@ -111,6 +111,9 @@ pub struct PowerTrack {
     /// Latest issue time of a host flush known to have ended (writes acknowledged before it
     /// are covered).
     covered: SimTime,
+    /// Time from a command reaching the device to reaching the FTL: a cut (device time) comes
+    /// after every command's arrival at the FTL less this.
+    lag: u64,
 }
 
 impl PowerTrack {
@@ -125,7 +128,14 @@ impl PowerTrack {
             writes: 0,
             flushes: Vec::new(),
             covered: SimTime::ZERO,
+            lag: 0,
         }
+    }
+
+    /// The track of an FTL that sees commands `lag` ns after the device does.
+    pub fn lagging(mut self, lag: u64) -> PowerTrack {
+        self.lag = lag;
+        self
     }
 
     /// Unit `unit` was programmed, ending at `done`.
@@ -168,10 +178,13 @@ impl PowerTrack {
     }
 
     /// A host flush issued at `issued` (flush commands arrive in time order) ends at `done`.
+    /// An earlier flush is known to have ended by any later cut once it ended by the time the
+    /// device saw this one (`issued` less the lag): a cut may come before `issued`.
     pub fn flushed(&mut self, issued: SimTime, done: SimTime) {
         let mut covered = self.covered;
+        let lag = self.lag;
         self.flushes.retain(|f| {
-            let over = f.done <= issued;
+            let over = f.done + lag <= issued;
             if over {
                 covered = covered.max(f.issued);
             }
@@ -311,6 +324,21 @@ mod tests {
         assert!(t.durable(1, t.covered_at(SimTime(600))));
         // Data written before tracking began is durable without a flush.
         assert!(t.durable(3, SimTime::ZERO));
+    }
+
+    #[test]
+    fn a_flush_seen_after_the_cut_does_not_prune_one_in_flight() {
+        // Commands reach the FTL 15 ns after the device: a cut at 100 (device time) may come
+        // after the FTL saw a flush arrive at 110.
+        let mut t = PowerTrack::new(1, 1, 4).lagging(15);
+        t.acked(0, 1, SimTime(10));
+        t.flushed(SimTime(20), SimTime(105));
+        t.flushed(SimTime(110), SimTime(300));
+        assert_eq!(t.covered_at(SimTime(100)), SimTime::ZERO);
+        assert_eq!(t.covered_at(SimTime(105)), SimTime(20));
+        // Once the device saw a flush after the first one's end, it is folded in.
+        t.flushed(SimTime(120), SimTime(400));
+        assert_eq!(t.covered_at(SimTime(110)), SimTime(20));
     }
 
     #[test]

@@ -666,8 +666,8 @@ impl Ftl for PageFtl {
         self.resume_read(lent, now, token)
     }
 
-    fn track_power(&mut self) -> bool {
-        self.start_power_track()
+    fn track_power(&mut self, lag: u64) -> bool {
+        self.start_power_track(lag)
     }
 
     fn power_cut(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {

@@ -32,16 +32,14 @@ const OOB_BYTES: u64 = 64;
 
 impl PageFtl {
     /// Start recording what a power cut would lose.
-    pub(super) fn start_power_track(&mut self) -> bool {
+    pub(super) fn start_power_track(&mut self, lag: u64) -> bool {
         if self.slc.is_some() {
             return false; // the SLC write cache's programs are not tracked
         }
         let units = self.geo.superblocks as usize * (self.slots_per_sb / self.unit) as usize;
-        self.power = Some(Box::new(PowerTrack::new(
-            units,
-            self.unit,
-            self.logical_pages(),
-        )));
+        self.power = Some(Box::new(
+            PowerTrack::new(units, self.unit, self.logical_pages()).lagging(lag),
+        ));
         true
     }
 

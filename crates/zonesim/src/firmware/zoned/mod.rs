@@ -660,8 +660,8 @@ impl Ftl for ZonedFtl {
         self.age_wear(now, ns);
     }
 
-    fn track_power(&mut self) -> bool {
-        self.start_power_track()
+    fn track_power(&mut self, lag: u64) -> bool {
+        self.start_power_track(lag)
     }
 
     fn power_cut(&mut self, lent: &mut Lent, cut: SimTime, plp: bool) -> PowerLoss {

@@ -127,13 +127,13 @@ const ZMT_ENTRY_BYTES: u64 = 8;
 impl ZonedFtl {
     /// Start recording what a power cut would lose (not with in-place updates, whose SLC
     /// copies are not tracked).
-    pub(super) fn start_power_track(&mut self) -> bool {
+    pub(super) fn start_power_track(&mut self, lag: u64) -> bool {
         if self.ipu.is_some() {
             return false;
         }
         let lbas = self.zones.namespace_lbas();
         self.power = Some(Box::new(ZonedPower {
-            track: PowerTrack::new(0, 1, lbas),
+            track: PowerTrack::new(0, 1, lbas).lagging(lag),
             slc: vec![Vec::new(); self.zst.len()],
             regular: vec![Vec::new(); self.zst.len()],
             redo: Vec::new(),
