@@ -35,3 +35,30 @@ pub fn s(p: &Path) -> &str {
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
+
+pub fn tmp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("zonesim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Exit code 2 and exactly one line on stderr containing every `needles`.
+pub fn bad_input(args: &[&str], needles: &[&str]) {
+    let out = zonesim(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
+    }
+}
+
+/// Exit code 0; returns stderr.
+pub fn good_run(args: &[&str]) -> String {
+    let out = zonesim(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    err
+}
