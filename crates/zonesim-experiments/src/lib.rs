@@ -22,6 +22,7 @@ mod mcmq_latency_table;
 mod mcmq_scaling;
 mod mcmq_vs_mqsim;
 mod nand_aged_read;
+mod nand_aged_read_zoned;
 mod nand_errors;
 mod pool;
 mod steady;

@@ -12,6 +12,9 @@
 //! latency grows. Rows: read latency mean and p99, retry steps per read, the share of reads
 //! that went to soft decoding, reclaim moves; the two directions (retries and mean latency
 //! rise from 0 to 3,000 P/E cycles) are the registry's rows.
+//!
+//! The "zoned" rows (`nand_aged_read_zoned`) repeat the reads on the zoned LU of Zoned UFS,
+//! where read reclaim moves a whole zone (ZUFS §4.1).
 
 use super::conzone_common::run;
 use super::{row_dir, row_info, ExpOptions, Outcome, Row, Scale};
@@ -167,6 +170,8 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
         .id("mcmq.table1.aged-read-latency")
         .src(&format!("{SRC_MCMQ}; {SRC_CAI}")),
     );
+    let (zoned_rows, zoned_note) = super::nand_aged_read_zoned::rows(ios, o)?;
+    rows.extend(zoned_rows);
     let dev = if o.quick() {
         "ufs-conventional with 64 blocks per plane (3 GiB of TLC)"
     } else {
@@ -181,7 +186,8 @@ pub fn run_exp(o: &ExpOptions) -> Result<Outcome> {
             format!("Device: {dev}, rated for 3,000 P/E cycles (2 % of blocks worn out at the rating), nand.errors and ftl.read_reclaim on with their defaults; every block starts at the row's P/E cycles (nand.initial_pe), so the blocks whose wear-out fell within them are bad from format. Filled sequentially (precondition seq), then {ios} reads of 4 KiB at uniform offsets over the whole namespace at queue depth 1 (seed {})." , o.seed),
             "The rating puts a block's wear errors at the ECC's hard-decision limit (docs/nand.md): at 1,000 cycles reads decode at once, at 3,000 most need the retry steps and a soft decode. Retries per read count every checked flash read (host reads and any reclaim copies). Neither seed paper gives a number on an aged device: the checked rows are directions.".into(),
             "Read reclaim is on but the reads spread over the whole namespace leave every block far below its threshold (ftl.read_reclaim_reads, 100,000 reads since the block's erase), so they reclaim nothing: their latency difference is the retries' and soft decodes'.".into(),
-            format!("The \"reads on {HOT_MIB} MiB\" rows read only the first {HOT_MIB} MiB, {HOT_READS} times (one block per plane of the first superblock, about 131,000 reads each): read disturb passes the threshold and the firmware relocates the superblock; the read that meets the relocation waits for it (the max latency), the others are the retries' and soft decodes' as above. On the conventional device the superblock moves; a zoned namespace moves the whole zone (docs/wear.md), not run here."),
+            format!("The \"reads on {HOT_MIB} MiB\" rows read only the first {HOT_MIB} MiB, {HOT_READS} times (one block per plane of the first superblock, about 131,000 reads each): read disturb passes the threshold and the firmware relocates the superblock; the read that meets the relocation waits for it (the max latency), the others are the retries' and soft decodes' as above. On the conventional device the superblock moves; a zoned namespace moves the whole zone (docs/wear.md), the \"zoned\" rows below."),
+            zoned_note,
         ],
     })
 }
