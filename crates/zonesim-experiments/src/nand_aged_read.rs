@@ -28,45 +28,52 @@ const SRC_ZUFS: &str =
 const SRC_MCMQ: &str = "MCMQ §IV-B, Table I (read latencies of a chip whose reads decode at once)";
 const SRC_CAI: &str = "Cai et al., Proc. IEEE 105(9), 2017, §II-C (a block's life ends where its raw bit errors exceed the ECC) and §V-B (read-retry)";
 
-/// The device's rating and the pre-wear points, P/E cycles (with their labels).
-const RATING: u32 = 3000;
-const AGES: [(u32, &str); 3] = [(0, "0"), (1000, "1,000"), (3000, "3,000")];
+/// The device's rating and the pre-wear points, P/E cycles (with their labels); the zoned rows
+/// use the same.
+pub(super) const RATING: u32 = 3000;
+pub(super) const AGES: [(u32, &str); 3] = [(0, "0"), (1000, "1,000"), (3000, "3,000")];
 
-/// `ufs-conventional` rated for [`RATING`] cycles, every block at `pe` cycles, errors and
-/// reclaim on; `quick`: 64 blocks per plane (3 GiB) instead of the preset's 368 (16 GiB).
-fn device(pe: u32, quick: bool) -> Result<DeviceConfig> {
-    let mut sets = vec![
+/// The keys of an aged device: rated for [`RATING`] cycles, every block at `pe` cycles, bit
+/// errors with read retry and read reclaim on.
+pub(super) fn aged_sets(pe: u32) -> Vec<String> {
+    vec![
         format!("nand.endurance_pe={RATING}"),
         format!("nand.initial_pe={pe}"),
         "nand.errors=true".into(),
         "ftl.read_reclaim=true".into(),
-    ];
+    ]
+}
+
+/// `ufs-conventional` rated for [`RATING`] cycles, every block at `pe` cycles, errors and
+/// reclaim on; `quick`: 64 blocks per plane (3 GiB) instead of the preset's 368 (16 GiB).
+fn device(pe: u32, quick: bool) -> Result<DeviceConfig> {
+    let mut sets = aged_sets(pe);
     if quick {
         sets.push("nand.blocks_per_plane=64".into());
     }
     zonesim::load_device("ufs-conventional", &sets)
 }
 
-/// What the reads of one age met.
-struct Point {
-    label: &'static str,
-    report: Report,
+/// What the reads of one age met (the zoned rows' points too).
+pub(super) struct Point {
+    pub(super) label: &'static str,
+    pub(super) report: Report,
 }
 
 impl Point {
-    fn lat(&self) -> (f64, f64) {
+    pub(super) fn lat(&self) -> (f64, f64) {
         let l = &self.report.host.read.latency_us;
         (l.mean, l.p99)
     }
     /// Retry steps per checked read, share of checked reads soft-decoded (%).
-    fn retries(&self) -> (f64, f64) {
+    pub(super) fn retries(&self) -> (f64, f64) {
         let e = self.report.device.flash.errors.as_ref();
         e.map_or((0.0, 0.0), |e| {
             let soft = e.soft_decodes as f64 * 100.0 / e.checked_reads.max(1) as f64;
             (e.retries_per_read, soft)
         })
     }
-    fn wear(&self, f: impl Fn(&zonesim::stats::device::WearLife) -> u64) -> u64 {
+    pub(super) fn wear(&self, f: impl Fn(&zonesim::stats::device::WearLife) -> u64) -> u64 {
         self.report.device.wear.life.as_ref().map_or(0, f)
     }
 }

@@ -11,6 +11,7 @@
 //! completes); the read that meets the move waits behind the copy on its die.
 
 use super::conzone_common::run;
+use super::nand_aged_read::{aged_sets, Point, AGES};
 use super::zufs_common::{zufs, ZONE_BYTES, ZUFS_NS};
 use super::{row_dir, row_info, ExpOptions, Row};
 use zonesim::error::Result;
@@ -21,17 +22,13 @@ const SRC_ZUFS: &str = "ZUFS §4.1 (read reclaim migrates a victim zone whole: t
 const SRC_CAI: &str =
     "Cai et al., Proc. IEEE 105(9), 2017, §II-C (wear raises raw bit errors), §V-B (read-retry)";
 
-/// The rating and the pre-wear points, P/E cycles (with their labels), as the conventional half.
-const RATING: u32 = 3000;
-const AGES: [(u32, &str); 3] = [(0, "0"), (1000, "1,000"), (3000, "3,000")];
-
 /// The hot range: the first MiB of zone 0.
 const HOT_MIB: u64 = 1;
 /// 8 GiB of 4 KiB reads: the MiB's 64 flash pages sit in one block of each of the zone's 16
 /// planes (4 dies x 4 planes), so each block meets about 131,000 reads, past read reclaim's
 /// default threshold of 100,000 reads since the block's erase (twice the conventional half's
 /// reads, whose superblock spans 8 planes).
-pub const HOT_READS: u64 = 1 << 21;
+const HOT_READS: u64 = 1 << 21;
 
 /// Zones written before the reads: 8 of the preset's 12 (the rest leave the pool the spans a
 /// remap needs; at 3,000 cycles the blocks worn out before format take the highest zone
@@ -44,49 +41,37 @@ fn zones_written(o: &ExpOptions) -> u64 {
     }
 }
 
-/// What the reads on the zoned LU met at one age.
-pub struct ZPoint {
-    pub label: &'static str,
-    pub report: Report,
-}
-
-impl ZPoint {
-    pub fn lat(&self) -> (f64, f64, f64) {
-        let l = &self.report.host.read.latency_us;
-        (l.mean, l.p99, l.max)
-    }
-    pub fn retries(&self) -> f64 {
-        let e = self.report.device.flash.errors.as_ref();
-        e.map_or(0.0, |e| e.retries_per_read)
-    }
-    fn wear(&self, f: impl Fn(&zonesim::stats::device::WearLife) -> u64) -> u64 {
-        self.report.device.wear.life.as_ref().map_or(0, f)
-    }
+/// What the zoned rows read off a [`Point`] besides its latency and retries.
+trait Zoned {
+    fn max_us(&self) -> f64;
     /// Pages moved by read reclaim (4 KiB).
-    pub fn moved(&self) -> u64 {
-        self.wear(|w| w.reclaim_moves)
-    }
+    fn moved(&self) -> u64;
     /// Whole zones moved: every move of this run is a FULL zone's (one remap moves the zone's
     /// capacity), so the pages moved over a zone's pages.
-    pub fn remaps(&self) -> f64 {
+    fn remaps(&self) -> f64;
+    /// Host commands completed with a media error (a refused read stops the run instead).
+    fn failed_reads(&self) -> u64;
+}
+
+impl Zoned for Point {
+    fn max_us(&self) -> f64 {
+        self.report.host.read.latency_us.max
+    }
+    fn moved(&self) -> u64 {
+        self.wear(|w| w.reclaim_moves)
+    }
+    fn remaps(&self) -> f64 {
         self.moved() as f64 / (ZONE_BYTES / 4096) as f64
     }
-    /// Host commands completed with a media error (a refused read stops the run instead).
-    pub fn failed_reads(&self) -> u64 {
+    fn failed_reads(&self) -> u64 {
         let e = self.report.device.flash.errors.as_ref();
         e.map_or(0, |e| e.media_errors)
     }
 }
 
-/// Fill `zones` zones with sequential zone writes, then the read job `read`.
+/// Fill the first [`zones_written`] zones with sequential zone writes, then the read job `read`.
 fn zoned_run(pe: u32, read: &str, o: &ExpOptions) -> Result<Report> {
-    let sets = [
-        format!("nand.endurance_pe={RATING}"),
-        format!("nand.initial_pe={pe}"),
-        "nand.errors=true".into(),
-        "ftl.read_reclaim=true".into(),
-    ];
-    let cfg = zufs(o, &sets)?;
+    let cfg = zufs(o, &aged_sets(pe))?;
     let z = zones_written(o);
     let job = format!(
         "[fill]\nrw=write\nbs=128k\nzonemode=zbd\nsize={z}z\niodepth=8\n\
@@ -96,34 +81,34 @@ fn zoned_run(pe: u32, read: &str, o: &ExpOptions) -> Result<Report> {
 }
 
 /// `ios` 4 KiB random reads over the written zones.
-fn point((pe, label): (u32, &'static str), ios: u64, o: &ExpOptions) -> Result<ZPoint> {
+fn point((pe, label): (u32, &'static str), ios: u64, o: &ExpOptions) -> Result<Point> {
     let read = format!(
         "zonemode=zbd\nsize={}z\nnumber_ios={ios}\n",
         zones_written(o)
     );
-    Ok(ZPoint {
+    Ok(Point {
         label,
         report: zoned_run(pe, &read, o)?,
     })
 }
 
 /// [`HOT_READS`] 4 KiB random reads on the first [`HOT_MIB`] MiB of zone 0.
-pub fn hot_point((pe, label): (u32, &'static str), o: &ExpOptions) -> Result<ZPoint> {
+fn hot_point((pe, label): (u32, &'static str), o: &ExpOptions) -> Result<Point> {
     let read = format!("size={HOT_MIB}m\nio_size={}k\n", HOT_READS * 4);
-    Ok(ZPoint {
+    Ok(Point {
         label,
         report: zoned_run(pe, &read, o)?,
     })
 }
 
 /// The fresh and rated ages (for the hot-range case and the test).
-pub fn ends() -> [(u32, &'static str); 2] {
+fn ends() -> [(u32, &'static str); 2] {
     [AGES[0], AGES[AGES.len() - 1]]
 }
 
 /// The zoned rows: the uniform reads per age, the hot range fresh and at the rating, the two
 /// directions. Returns the rows and the note describing them.
-pub fn rows(ios: u64, o: &ExpOptions) -> Result<(Vec<Row>, String)> {
+pub(super) fn rows(ios: u64, o: &ExpOptions) -> Result<(Vec<Row>, String)> {
     let points = AGES
         .iter()
         .map(|&age| point(age, ios, o))
@@ -131,20 +116,21 @@ pub fn rows(ios: u64, o: &ExpOptions) -> Result<(Vec<Row>, String)> {
     let mut rows = Vec::new();
     for p in &points {
         let case = format!("zoned, {} P/E cycles", p.label);
-        let (mean, p99, _) = p.lat();
+        let (mean, p99) = p.lat();
         rows.push(row_info(&case, "read latency mean us", mean).src(SRC_ZUFS));
         rows.push(row_info(&case, "read latency p99 us", p99).src(SRC_ZUFS));
-        rows.push(row_info(&case, "retry steps per read", p.retries()).src(SRC_CAI));
+        rows.push(row_info(&case, "retry steps per read", p.retries().0).src(SRC_CAI));
         rows.push(row_info(&case, "zones moved whole", p.remaps()).src(SRC_ZUFS));
     }
     for age in ends() {
         let p = hot_point(age, o)?;
         let case = format!("zoned, {} P/E cycles, reads on {HOT_MIB} MiB", p.label);
-        let (mean, p99, max) = p.lat();
+        let (mean, p99) = p.lat();
+        let max = p.max_us();
         rows.push(row_info(&case, "read latency mean us", mean).src(SRC_ZUFS));
         rows.push(row_info(&case, "read latency p99 us", p99).src(SRC_ZUFS));
         rows.push(row_info(&case, "read latency max us", max).src(SRC_ZUFS));
-        rows.push(row_info(&case, "retry steps per read", p.retries()).src(SRC_CAI));
+        rows.push(row_info(&case, "retry steps per read", p.retries().0).src(SRC_CAI));
         rows.push(
             row_info(&case, "read reclaims", p.wear(|w| w.read_reclaims) as f64).src(SRC_ZUFS),
         );
@@ -159,7 +145,7 @@ pub fn rows(ios: u64, o: &ExpOptions) -> Result<(Vec<Row>, String)> {
         row_dir(
             case,
             "retry steps per read, difference",
-            worn.retries() - fresh.retries(),
+            worn.retries().0 - fresh.retries().0,
             true,
         )
         .id("zufs.s4-1.zoned-aged-read-retries")
@@ -205,6 +191,9 @@ mod tests {
         assert_eq!(p.failed_reads(), 0);
         assert!(p.remaps() >= 1.0, "zones moved {}", p.remaps());
         assert_eq!(p.moved() % (ZONE_BYTES / 4096), 0);
-        assert!(p.lat().2 > 1000.0 * p.lat().0, "a read waited for the copy");
+        assert!(
+            p.max_us() > 1000.0 * p.lat().0,
+            "a read waited for the copy"
+        );
     }
 }
