@@ -13,6 +13,26 @@ build_release() {
     cargo build --release --locked -q -p zonesim-cli
 }
 
+# Records whose rows the current code can judge again from their measurements
+# (`zonesim experiment rederive`; the others are only made by simulating).
+REDERIVABLE="results/paper/supgc-fio.json"
+
+# rederived_differs RECORD OUTDIR: re-judge RECORD into OUTDIR/; true when its outcome (rows,
+# notes) differs from the record's, i.e. the record is stale against the current rows.
+rederived_differs() {
+    local rec=$1 dir=$2 c
+    set +e
+    "$Z" experiment rederive "$rec" --out "$dir" >/dev/null
+    c=$?
+    set -e
+    [ "$c" = 0 ] || [ "$c" = 1 ] || { echo "rederive $rec: exit $c" >&2; exit 2; }
+    python3 - "$rec" "$dir/$(basename "$rec")" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["outcome"] for f in sys.argv[1:3])
+sys.exit(0 if a != b else 1)
+PY
+}
+
 # run_all OUTDIR: each experiment's --quick markdown into OUTDIR/NAME.md; prints the verdict
 # lines; returns 1 if any experiment has a failing row (not a marked known gap), 2 on error.
 run_all() {

@@ -1,4 +1,4 @@
-//! `zonesim experiment list | run NAME|all | scoreboard`.
+//! `zonesim experiment list | run NAME|all | rederive RECORD | scoreboard`.
 //!
 //! Exit status: 0 when every checked row passes or is a declared known gap, 1 when a row
 //! fails (outside its band, or a declared gap whose row now passes) or, with
@@ -56,6 +56,19 @@ pub enum ExperimentCmd {
         /// marked scale-dependent, or when rows and the registry of seed results disagree.
         #[arg(long)]
         check_record: bool,
+    },
+    /// Judge a record's measurements again with the current rows, without simulating again
+    /// (supgc-fio, whose paper-scale run takes hours): prints the outcome; `--out DIR` writes
+    /// DIR/NAME.json with the record's scale, seed and wall time and `rows_rederived` set.
+    Rederive {
+        /// The record (a `NAME.json` written by `experiment run --out`).
+        record: PathBuf,
+        /// Write the re-judged record to DIR/NAME.json.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the table as markdown.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Every seed result with its status at the paper's scale, per paper and in total.
     Scoreboard {
@@ -126,6 +139,11 @@ pub fn run(cmd: ExperimentCmd) -> Result<()> {
             };
             run_cmd(&ask, json, markdown, out, check_record)
         }
+        ExperimentCmd::Rederive {
+            record,
+            out,
+            markdown,
+        } => rederive_cmd(&record, out, markdown),
         ExperimentCmd::Scoreboard {
             json,
             markdown,
@@ -225,6 +243,27 @@ fn run_cmd(
         failed |= check_against_record(&outs)?;
     }
     if failed {
+        std::io::stdout().flush().ok();
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn rederive_cmd(record: &Path, out: Option<PathBuf>, markdown: bool) -> Result<()> {
+    let rec = scoreboard::read(record)?;
+    let o = experiments::rederive(&rec, &record.display().to_string())?;
+    if markdown {
+        println!("{}", experiments::render_markdown(&o));
+    } else {
+        print!("{}", experiments::render(&o));
+    }
+    if let Some(dir) = out {
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let p = dir.join(format!("{}.json", o.name));
+        let text = Recorded::rederived_text(&o, &rec)?;
+        std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
+    }
+    if o.failures() > 0 {
         std::io::stdout().flush().ok();
         std::process::exit(1);
     }

@@ -161,6 +161,35 @@ fn bad_input_is_one_line_and_exit_2() {
     bad_input(&["experiment", "run", "no-such"], &["no-such"]);
 }
 
+/// `experiment rederive` of a record it cannot read back: exit 2, one line naming the file
+/// and what is missing (another experiment's record, a record without the rows the
+/// measurements are read from, a file that is not JSON).
+#[test]
+fn rederive_refuses_records_it_cannot_read_back() {
+    let head = r#"{"scale": "paper", "seed": 1, "wall_s": 1.0, "outcome": {"name": "#;
+    let other = tmp(
+        "zms.json",
+        &format!(r#"{head}"zms-randread", "rows": []}}}}"#),
+    );
+    bad_input(
+        &["experiment", "rederive", other.to_str().unwrap()],
+        &["zms.json", "zms-randread", "only supgc-fio"],
+    );
+    let empty = tmp(
+        "supgc.json",
+        &format!(r#"{head}"supgc-fio", "rows": []}}}}"#),
+    );
+    bad_input(
+        &["experiment", "rederive", empty.to_str().unwrap()],
+        &["supgc.json", "uniform, 1% writes, single"],
+    );
+    let broken = tmp("broken.json", "{");
+    bad_input(
+        &["experiment", "rederive", broken.to_str().unwrap()],
+        &["broken.json"],
+    );
+}
+
 #[test]
 fn same_seed_same_report() {
     let a = zonesim(&[

@@ -25,6 +25,10 @@ pub struct Recorded<'a> {
     pub seed: u64,
     /// Wall time of the run, seconds (the docs state each experiment's paper-scale time).
     pub wall_s: f64,
+    /// Set when the rows were derived again from an earlier record's measurements by the
+    /// current code (`zonesim experiment rederive`), not simulated for this record: how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows_rederived: Option<String>,
     pub outcome: &'a Outcome,
 }
 
@@ -37,9 +41,34 @@ impl Recorded<'_> {
             scale,
             seed,
             wall_s: (wall_s * 10.0).round() / 10.0,
+            rows_rederived: None,
             outcome: o,
         };
-        serde_json::to_string_pretty(&rec).expect("a record serialises") + "\n"
+        rec.to_text()
+    }
+
+    /// The record of `o`, whose rows were derived again from the measurements of `from`
+    /// (its scale, seed and wall time are the simulation's).
+    pub fn rederived_text(o: &Outcome, from: &Record) -> Result<String> {
+        let scale: Scale = from
+            .scale
+            .parse()
+            .map_err(|e: String| Error::internal(format!("record scale: {e}")))?;
+        let how = from.rows_rederived.clone().unwrap_or_else(|| {
+            "rows derived again from the measurements of the record by `zonesim experiment rederive` (the simulation was not run again)".into()
+        });
+        let rec = Recorded {
+            scale,
+            seed: from.seed,
+            wall_s: from.wall_s,
+            rows_rederived: Some(how),
+            outcome: o,
+        };
+        Ok(rec.to_text())
+    }
+
+    fn to_text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serialises") + "\n"
     }
 }
 
@@ -49,6 +78,9 @@ pub struct Record {
     pub scale: String,
     pub seed: u64,
     pub wall_s: f64,
+    /// How the rows were derived again, if they were ([`Recorded::rows_rederived`]).
+    #[serde(default)]
+    pub rows_rederived: Option<String>,
     pub outcome: RecordOutcome,
 }
 
@@ -103,6 +135,12 @@ pub fn from_dir(dir: &Path) -> Result<BTreeMap<String, Record>> {
         out.insert(name.to_string(), parse(&p.display().to_string(), &text)?);
     }
     Ok(out)
+}
+
+/// The record in the file `p`.
+pub fn read(p: &Path) -> Result<Record> {
+    let text = zonesim::error::read_text_file(p)?;
+    parse(&p.display().to_string(), &text)
 }
 
 fn parse(name: &str, text: &str) -> Result<Record> {
@@ -457,6 +495,7 @@ mod tests {
             scale: Scale::Paper,
             seed: 1,
             wall_s: 0.0,
+            rows_rederived: None,
             outcome: o,
         })
         .expect("serialises");

@@ -24,11 +24,13 @@
 mod gaps;
 mod paper;
 mod point;
+mod rederive;
 mod rows;
 mod setup;
 
 pub(crate) use paper::{band, ONSET, PAPER};
 pub(crate) use point::Point;
+pub use rederive::rederive;
 use rows::{comparison_rows, direction_rows, one_percent_rows, onset_rows};
 pub(crate) use setup::{
     cosmos_cpu, run_with, size, Setting, BLOOM_HASH_NS, FILES_PCT, GCAR_NS, HOST_CMD_NS,
@@ -41,26 +43,45 @@ use zonesim::error::Result;
 use zonesim::host::fio::Distribution;
 
 pub fn run(o: &ExpOptions) -> Result<Outcome> {
-    let dists = [
-        ("uniform", Distribution::Uniform),
-        ("zipf1.2", Distribution::Zipf(ZIPF_THETA)),
-    ];
+    let dists = [Distribution::Uniform, Distribution::Zipf(ZIPF_THETA)];
     // One layout per policy (the placement decides where the layout's pages land), its ten
     // cases run from copies of it: pts[policy][dist][ratio].
     let cases: Vec<(u32, Distribution)> = dists
         .iter()
-        .flat_map(|&(_, dist)| RATIOS.map(|ratio| (ratio, dist)))
+        .flat_map(|&dist| RATIOS.map(|ratio| (ratio, dist)))
         .collect();
     let mut pts: Vec<Vec<Point>> = Vec::with_capacity(POLICIES.len());
     for (_, placement) in POLICIES {
         pts.push(run_checked(o, placement, &cases)?);
     }
+    outcome(o, &pts)
+}
+
+/// The distributions' names, in the order of the points of each policy.
+const DISTS: [&str; 2] = ["uniform", "zipf1.2"];
+
+/// The outcome of the points `pts[policy][dist * RATIOS.len() + ratio]` (simulated by [`run`]
+/// or read back from a record by [`rederive`]); the free parameters' tables are simulated.
+fn outcome(o: &ExpOptions, pts: &[Vec<Point>]) -> Result<Outcome> {
+    let mut rows = point_rows(o.scale, pts);
+    rows.extend(supgc_free::rows(o)?);
+    Ok(Outcome {
+        name: "supgc-fio".into(),
+        title: "SUP-GC vs Cosmos+ / BF-Optimized / GCaR-Optimized, fio randrw 4 KiB numjobs 10: uniform (checked) and zipf 1.2 (assumed skew, sensitivity)".into(),
+        source: "SUP-GC §5.3.2, Figs. 14-18 and their text".into(),
+        rows,
+        notes: notes(o.scale),
+    })
+}
+
+/// The rows of the points: each run's measurements (info), then the checked rows.
+fn point_rows(scale: Scale, pts: &[Vec<Point>]) -> Vec<Row> {
     let at = |d: usize, ratio: u32, p: usize| -> &Point {
         let ri = RATIOS.iter().position(|&r| r == ratio).unwrap_or(0);
         &pts[p][d * RATIOS.len() + ri]
     };
     let mut rows: Vec<Row> = Vec::new();
-    for (di, (dname, _)) in dists.iter().enumerate() {
+    for (di, dname) in DISTS.iter().enumerate() {
         for ratio in RATIOS {
             for (p, (label, _)) in POLICIES.iter().enumerate() {
                 let case = format!("{dname}, {ratio}% writes, {label}");
@@ -80,7 +101,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
         }
     }
     rows.extend(one_percent_rows(&at));
-    rows.extend(onset_rows(&at, o.scale));
+    rows.extend(onset_rows(&at, scale));
     rows.extend(comparison_rows(&at));
     rows.extend(direction_rows(&at));
     // The checked rows name the free parameters they depend on and their sensitivity rows.
@@ -90,14 +111,7 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
             r.source.push_str(&note);
         }
     }
-    rows.extend(supgc_free::rows(o)?);
-    Ok(Outcome {
-        name: "supgc-fio".into(),
-        title: "SUP-GC vs Cosmos+ / BF-Optimized / GCaR-Optimized, fio randrw 4 KiB numjobs 10: uniform (checked) and zipf 1.2 (assumed skew, sensitivity)".into(),
-        source: "SUP-GC §5.3.2, Figs. 14-18 and their text".into(),
-        rows,
-        notes: notes(o.scale),
-    })
+    rows
 }
 
 fn notes(scale: Scale) -> Vec<String> {
