@@ -24,13 +24,18 @@ rederived_differs() {
     set +e
     "$Z" experiment rederive "$rec" --out "$dir" >/dev/null
     c=$?
-    set -e
-    [ "$c" = 0 ] || [ "$c" = 1 ] || { echo "rederive $rec: exit $c" >&2; exit 2; }
-    python3 - "$rec" "$dir/$(basename "$rec")" <<'PY'
-import json, sys
-a, b = (json.load(open(f))["outcome"] for f in sys.argv[1:3])
-sys.exit(0 if a != b else 1)
+    [ "$c" = 0 ] || [ "$c" = 1 ] || { set -e; echo "rederive $rec: exit $c" >&2; exit 2; }
+    # Exit 0: the outcomes differ; 3: equal; anything else: the comparison failed.
+    python3 - "$rec" "$dir" <<'PY'
+import json, os, sys
+a = json.load(open(sys.argv[1]))["outcome"]
+b = json.load(open(os.path.join(sys.argv[2], a["name"] + ".json")))["outcome"]
+sys.exit(0 if a != b else 3)
 PY
+    c=$?
+    set -e
+    [ "$c" = 0 ] || [ "$c" = 3 ] || { echo "rederive $rec: the comparison failed" >&2; exit 2; }
+    [ "$c" = 0 ]
 }
 
 # run_all OUTDIR: each experiment's --quick markdown into OUTDIR/NAME.md; prints the verdict
