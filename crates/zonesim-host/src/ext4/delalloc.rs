@@ -28,6 +28,20 @@ impl Ext4 {
     /// one); direct I/O is written back now.
     pub fn write(&mut self, ino: Ino, off: u64, len: u64, direct: bool) -> Result<(), FsError> {
         let idx = ino.0;
+        if direct && self.write_direct_overwrite(idx, off, len) {
+            return Ok(());
+        }
+        self.write_cached(idx, off, len, direct)
+    }
+
+    /// [`Ext4::write`] through the page cache (direct I/O written back at once).
+    pub(super) fn write_cached(
+        &mut self,
+        idx: u32,
+        off: u64,
+        len: u64,
+        direct: bool,
+    ) -> Result<(), FsError> {
         let first = (off / BLOCK_BYTES) as u32;
         let end = (off + len).div_ceil(BLOCK_BYTES) as u32;
         self.c.user_bytes_requested += len;
@@ -336,7 +350,7 @@ impl Ext4 {
     }
 
     /// Data writes of blocks `[b, b + n)` (merged into bio-sized commands).
-    fn write_blocks(&mut self, b: u64, n: u64) {
+    pub(super) fn write_blocks(&mut self, b: u64, n: u64) {
         for x in b..b + n {
             self.out
                 .push(Area::Main, IoKind::Write, x * BLOCK_BYTES, BLOCK_BYTES);

@@ -13,6 +13,7 @@
 
 pub mod check;
 mod delalloc;
+mod direct;
 pub mod extent;
 pub mod journal;
 pub mod layout;

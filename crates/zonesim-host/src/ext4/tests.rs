@@ -215,3 +215,114 @@ proptest! {
         }
     }
 }
+
+/// What a file system has done and will do: its commands, counters, journal, page cache and
+/// every file's state (the dirty set by its pages, not its representation).
+fn state(fs: &Ext4) -> String {
+    let files: Vec<String> = fs
+        .inodes
+        .iter()
+        .map(|f| {
+            let mut dirty = f.dirty.items().to_vec();
+            dirty.sort_unstable();
+            format!(
+                "{} {:?} {:?} {} {} {} {} {} {:?} {:?} {:?}",
+                f.size,
+                dirty,
+                f.ext,
+                f.in_dirty_list,
+                f.dirty_since,
+                f.reserved,
+                f.sync_tid,
+                f.datasync_tid,
+                f.tree,
+                f.pa,
+                f.alive
+            )
+        })
+        .collect();
+    format!(
+        "{:?}\n{:?}\n{:?}\n{} {} {:?} {} {}\n{}",
+        fs.out.cmds,
+        fs.c,
+        fs.j,
+        fs.dirty_pages,
+        fs.reserved,
+        fs.dirty_files,
+        fs.now,
+        fs.last_flusher,
+        files.join("\n")
+    )
+}
+
+/// Files of 1 MiB written and synced, as fio lays its files out.
+fn laid_out(delalloc: bool) -> (Ext4, Vec<Ino>) {
+    let p = Ext4Params {
+        delalloc,
+        journal_blocks: Some(1024),
+        ..Ext4Params::default()
+    };
+    let mut fs = Ext4::new(p, 48 << 20).unwrap();
+    let dir = fs.mkdir(ROOT).unwrap();
+    let files: Vec<Ino> = (0..3).map(|_| fs.create(dir, "x", 0).unwrap()).collect();
+    for &f in &files {
+        fs.write(f, 0, 1 << 20, false).unwrap();
+    }
+    fs.sync();
+    (fs, files)
+}
+
+#[test]
+fn a_direct_overwrite_of_written_blocks_skips_the_page_cache() {
+    let (mut fs, files) = laid_out(true);
+    assert!(fs.write_direct_overwrite(files[0].0, 8192, 4096));
+    assert_eq!(fs.c.flushes.direct, 1);
+    // Beyond the end of the file, or over pages in the page cache: the general path.
+    assert!(!fs.write_direct_overwrite(files[0].0, 1 << 20, 4096));
+    fs.write(files[1], 0, 4096, false).unwrap();
+    assert!(!fs.write_direct_overwrite(files[1].0, 0, 8192));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    /// Direct writes through the shortcut of `direct.rs` leave the file system as the general
+    /// path does, command for command, among buffered writes, fsyncs, fallocate (unwritten
+    /// extents) and writes that grow a file.
+    #[test]
+    fn direct_overwrites_equal_the_general_path(
+        ops in proptest::collection::vec((0u8..6, 0usize..3, 0u64..3000), 1..150),
+        nodelalloc in any::<bool>(),
+    ) {
+        let (mut a, files) = laid_out(!nodelalloc);
+        let mut b = a.clone();
+        for (op, k, x) in ops {
+            let f = files[k];
+            let (off, len) = ((x % 300) * 4096, 4096 * (1 + x % 4));
+            for fs in [&mut a, &mut b] {
+                fs.now += x * 1_000_000;
+            }
+            match op {
+                0..=2 => {
+                    let (ra, rb) = (a.write(f, off, len, true), b.write_cached(f.0, off, len, true));
+                    prop_assert_eq!(ra.is_ok(), rb.is_ok());
+                }
+                3 => {
+                    for fs in [&mut a, &mut b] {
+                        let _ = fs.write(f, off, len, false);
+                    }
+                }
+                4 => {
+                    for fs in [&mut a, &mut b] {
+                        fs.fsync(f, x % 2 == 0);
+                    }
+                }
+                _ => {
+                    for fs in [&mut a, &mut b] {
+                        let _ = fs.fallocate(f, (x % 8 + 1) << 20);
+                    }
+                }
+            }
+            prop_assert_eq!(state(&a), state(&b));
+        }
+    }
+}
