@@ -3,8 +3,8 @@
 //! allocation). The general path ([`Ext4::write`] with `direct`) puts the pages in the page
 //! cache and writes them back at once, which for this case issues the same commands and counts
 //! the same things; this path does it without the dirty set. It is a shortcut kept because it
-//! pays: 4 KiB direct overwrites of laid-out files (supgc-fio's fio jobs) spent about 13 % of
-//! their CPU in the dirty set's insert, sort and drain. The test
+//! pays: on supgc-fio's paper-scale path (ten 4 KiB direct randrw jobs over laid-out files of
+//! the 1 TiB device, 2 M I/Os each) it takes 6-12 % less CPU, both binaries run side by side. The test
 //! `direct_overwrites_equal_the_general_path` holds the two paths equal, state and commands.
 
 use super::layout::BLOCK_BYTES;
