@@ -253,3 +253,59 @@ fn a_write_in_flight_at_a_first_cut_is_lost_like_any_other_at_the_second() {
         "some second cut reached back into what survived of W"
     );
 }
+
+/// Re-programming after recovery (docs/power.md, "Recovery"): a regular unit a cut tore or
+/// disturbed whose data a completed flush covered lost nothing, so the firmware programs it
+/// again from the copy it kept, after the recovery and not in `recovery_us`. A flush after
+/// write 40, then cuts every 97 µs: the word lines before a torn unit, or the torn units
+/// themselves, hold flushed data at some of them. Each cut's re-programming is whole units and
+/// takes time after the recovery; a cut that re-programs nothing reports 0 time.
+#[test]
+fn flushed_units_a_cut_hits_are_programmed_again_after_recovery() {
+    let cfg = crate::common::small_zoned(&["nand.cell=mlc"]);
+    let unit = u64::from(cfg.nand.cell.program_unit_pages() * cfg.nand.planes_per_die);
+    let mut again = 0;
+    for cut in cuts() {
+        let r = one_zone("nand.cell=mlc", 1, Some(40), cut);
+        check(&r, cut);
+        let cy = &r.cy;
+        if cy.reprogrammed_pages == 0 {
+            assert_eq!(cy.reprogram_ns, 0, "cut at {cut:?}: no pages, no time");
+            continue;
+        }
+        again += 1;
+        assert_eq!(
+            cy.reprogrammed_pages % unit,
+            0,
+            "cut at {cut:?}: whole units"
+        );
+        assert!(cy.reprogram_ns > 0, "cut at {cut:?}: programs take time");
+        assert!(
+            r.covered.is_some(),
+            "cut at {cut:?}: only flushed data survives a hit"
+        );
+    }
+    assert!(again > 0, "some cut hit a unit of flushed data");
+}
+
+/// Without a flush nothing a cut hits survives on this run (no SLC migration is in flight at
+/// queue depth 1 into one zone), and with power-loss protection nothing is hit: no unit is
+/// programmed again, and the re-programming time is 0.
+#[test]
+fn nothing_is_programmed_again_when_nothing_hit_survived() {
+    for cut in cuts().step_by(3) {
+        for plp in [false, true] {
+            let cfg = crate::common::small_zoned(&["nand.cell=mlc"]);
+            let mut dev = Device::new(&cfg, 1).unwrap();
+            dev.track_power().unwrap();
+            write_on(&mut dev, SimTime::ZERO, cut, 16 << 10, 4000);
+            let cy = dev.power_cycle(cut, plp);
+            dev.check_invariants().unwrap();
+            assert_eq!(
+                (cy.reprogrammed_pages, cy.reprogram_ns),
+                (0, 0),
+                "cut at {cut:?}, plp {plp}"
+            );
+        }
+    }
+}

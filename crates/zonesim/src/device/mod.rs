@@ -20,7 +20,7 @@ use crate::engine::SimTime;
 use crate::error::{Error, Result};
 use crate::firmware::conventional::PageFtl;
 use crate::firmware::mapping::{L2pSram, Lpa};
-use crate::firmware::power::PowerLoss;
+use crate::firmware::power::{PowerLoss, Recovery};
 use crate::firmware::steady::Synthesized;
 use crate::firmware::zoned::ZonedFtl;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample, ZonedView};
@@ -135,7 +135,7 @@ impl Namespace {
         dispatch!(self, f => f.power_cut(lent, cut, plp))
     }
 
-    pub fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+    pub fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> Recovery {
         dispatch!(self, f => f.recover(nand, on, plp))
     }
 

@@ -1,7 +1,8 @@
 //! A power cycle of the whole device (docs/power.md): power fails at a time, every namespace
 //! loses what its FTL says (`firmware::power`), power comes back at once and each namespace
 //! rebuilds its state (`Ftl::recover`) with its flash reads booked on the array as powered
-//! on (nothing in flight: the operations booked past the cut were aborted). The invariants
+//! on (nothing in flight: the operations booked past the cut were aborted); what a cut hit
+//! and did not lose is then programmed again as background work, counted beside the recovery. The invariants
 //! are checked after recovery by the caller.
 
 use super::Device;
@@ -21,6 +22,10 @@ pub struct PowerCycle {
     pub recovered: SimTime,
     /// Flash pages read by the recovery (map checkpoint and OOB scan).
     pub recovery_reads: u64,
+    /// Flash pages programmed again after the recovery (units a cut hit whose data survived).
+    pub reprogrammed_pages: u64,
+    /// Nanoseconds from `recovered` until the last of them was programmed (0 with none).
+    pub reprogram_ns: u64,
 }
 
 impl Device {
@@ -74,12 +79,14 @@ impl Device {
         }
         // Power on: an array with nothing in flight, the same geometry and timing.
         let mut array = NandArray::new(&self.cfg);
-        let mut recovered = cut;
-        let mut reads = 0;
+        let (mut recovered, mut reprogrammed) = (cut, cut);
+        let (mut reads, mut reprogrammed_pages) = (0, 0);
         for ns in &mut self.namespaces {
-            let (end, n) = ns.recover(&mut array, cut, plp);
-            recovered = recovered.max(end);
-            reads += n;
+            let r = ns.recover(&mut array, cut, plp);
+            recovered = recovered.max(r.end);
+            reads += r.reads;
+            reprogrammed = reprogrammed.max(r.reprogrammed);
+            reprogrammed_pages += r.reprogrammed_pages;
         }
         // The device goes on from here (the emulation continues after a cut).
         self.nand.power_on(array);
@@ -88,6 +95,8 @@ impl Device {
             losses,
             recovered,
             recovery_reads: reads,
+            reprogrammed_pages,
+            reprogram_ns: reprogrammed.since(recovered),
         }
     }
 }

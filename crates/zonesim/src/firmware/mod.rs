@@ -164,10 +164,10 @@ pub trait Ftl {
         power::PowerLoss::default()
     }
     /// Power is back at `on`: rebuild the state as the device would, booking its flash reads
-    /// on `nand` (the array as powered on: nothing in flight). Returns when recovery ends and
-    /// the flash pages it read.
-    fn recover(&mut self, _nand: &mut NandArray, on: SimTime, _plp: bool) -> (SimTime, u64) {
-        (on, 0)
+    /// on `nand` (the array as powered on: nothing in flight). Returns when recovery ends, the
+    /// flash pages it read and what it programmed again after it.
+    fn recover(&mut self, _nand: &mut NandArray, on: SimTime, _plp: bool) -> power::Recovery {
+        power::Recovery::reads_only(on, 0)
     }
     /// Bytes the namespace exports.
     /// The device sat idle and unpowered for `ns` at `now`: retention time passes without

@@ -86,6 +86,32 @@ impl PowerLoss {
     }
 }
 
+/// What a namespace's recovery did ([`crate::firmware::Ftl::recover`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Recovery {
+    /// When the recovery ended: the namespace serves commands again.
+    pub end: SimTime,
+    /// Flash pages the recovery read (map checkpoint, OOB scan).
+    pub reads: u64,
+    /// Flash pages programmed again after it, as background work: the units a cut tore or disturbed
+    /// whose data survived elsewhere (an SLC copy, a copy kept for a flush).
+    pub reprogrammed_pages: u64,
+    /// When the last of them was programmed (`end` when there were none).
+    pub reprogrammed: SimTime,
+}
+
+impl Recovery {
+    /// A recovery that ended at `end` after `reads` page reads and programs nothing again.
+    pub fn reads_only(end: SimTime, reads: u64) -> Recovery {
+        Recovery {
+            end,
+            reads,
+            reprogrammed_pages: 0,
+            reprogrammed: end,
+        }
+    }
+}
+
 /// A host flush: issued at, ended at.
 #[derive(Debug, Clone, Copy)]
 struct Flush {

@@ -166,6 +166,8 @@ impl PowerRun {
             r.cut_at_us = Some(cy.cut.since(self.start) as f64 / 1e3);
             r.recovery_us = Some(cy.recovered.since(cy.cut) as f64 / 1e3);
             r.recovery_reads = Some(cy.recovery_reads);
+            r.reprogrammed_pages = Some(cy.reprogrammed_pages);
+            r.reprogram_us = Some(cy.reprogram_ns as f64 / 1e3);
             r.namespaces = cy
                 .losses
                 .iter()
@@ -198,19 +200,22 @@ impl PowerRun {
 }
 
 /// The cuts of a run that went on after each recovery, folded into one cycle for the report:
-/// the last cut's time, the losses and recovery reads summed, the recovery ending the sum of
-/// the recovery times after the last cut (so `recovery_us` is the total).
+/// the last cut's time, the losses, recovery reads and re-programming (pages and time) summed,
+/// the recovery ending the sum of the recovery times after the last cut (so `recovery_us` is
+/// the total).
 pub fn fold_cycles(cycles: &[PowerCycle]) -> Option<PowerCycle> {
     let last = cycles.last()?;
     let mut out = PowerCycle {
         cut: last.cut,
         losses: Vec::new(),
         recovered: last.cut,
-        recovery_reads: 0,
+        ..PowerCycle::default()
     };
     for c in cycles {
         out.recovered += c.recovered.since(c.cut);
         out.recovery_reads += c.recovery_reads;
+        out.reprogrammed_pages += c.reprogrammed_pages;
+        out.reprogram_ns += c.reprogram_ns;
         for (i, l) in c.losses.iter().enumerate() {
             match out.losses.get_mut(i) {
                 Some(a) => a.add(l),

@@ -104,6 +104,13 @@ pub struct PowerReport {
     /// Flash pages the recovery read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery_reads: Option<u64>,
+    /// Flash pages programmed again after the recovery, as background work (the units a cut
+    /// tore or disturbed whose data survived in another copy); not part of `recovery_us`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reprogrammed_pages: Option<u64>,
+    /// Time from the end of recovery until the last of those pages was programmed (0: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reprogram_us: Option<f64>,
     /// Energy of the run, J, and its parts.
     pub energy_j: f64,
     pub energy: EnergyParts,

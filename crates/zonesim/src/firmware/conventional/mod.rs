@@ -31,7 +31,7 @@ use crate::firmware::buffer::GlobalBuffer;
 use crate::firmware::cost::{Costs, Cpu};
 use crate::firmware::gc::{GcStats, VictimParams};
 use crate::firmware::mapping::{Entry, Lpa, MapPageSet, PageMap, Ppa, TwoLevelMap};
-use crate::firmware::power::{PowerLoss, PowerTrack};
+use crate::firmware::power::{PowerLoss, PowerTrack, Recovery};
 use crate::firmware::steady::Synthesized;
 use crate::firmware::wear::Wear;
 use crate::firmware::{Ftl, IdleTimer, IdleWork, Lent, NsCounters, NsReport, NsSample};
@@ -674,7 +674,7 @@ impl Ftl for PageFtl {
         self.cut_power(lent, cut, plp)
     }
 
-    fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+    fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> Recovery {
         self.recover_power(nand, on, plp)
     }
 

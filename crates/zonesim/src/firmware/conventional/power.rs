@@ -22,7 +22,7 @@ use crate::config::CellType;
 use crate::engine::SimTime;
 use crate::firmware::alloc::NO_SB;
 use crate::firmware::mapping::{Entry, Lpa};
-use crate::firmware::power::{LossReason, PowerLoss, PowerTrack};
+use crate::firmware::power::{LossReason, PowerLoss, PowerTrack, Recovery};
 use crate::firmware::Lent;
 use crate::nand::{NandArray, OpClass};
 
@@ -120,13 +120,9 @@ impl PageFtl {
     }
 
     /// Power is back at `on`, nothing in flight: read the map checkpoint and scan the open
-    /// superblocks on `nand`. Returns when recovery ends and the flash pages it read.
-    pub(super) fn recover_power(
-        &self,
-        nand: &mut NandArray,
-        on: SimTime,
-        plp: bool,
-    ) -> (SimTime, u64) {
+    /// superblocks on `nand`. Returns when recovery ends and the flash pages it read (the
+    /// conventional FTL programs nothing again after it).
+    pub(super) fn recover_power(&self, nand: &mut NandArray, on: SimTime, plp: bool) -> Recovery {
         let mut end = on;
         let mut reads = 0u64;
         let map_pages = self
@@ -147,7 +143,7 @@ impl PageFtl {
             reads += 1;
         }
         if plp {
-            return (end, reads);
+            return Recovery::reads_only(end, reads);
         }
         for s in &self.streams {
             if s.sb == NO_SB {
@@ -169,7 +165,7 @@ impl PageFtl {
                 off += self.geo.slots_per_page;
             }
         }
-        (end, reads)
+        Recovery::reads_only(end, reads)
     }
 
     /// The mapped logical pages (on flash or in the buffer), for the tests of a cut.

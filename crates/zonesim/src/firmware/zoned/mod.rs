@@ -45,7 +45,7 @@ use crate::firmware::buffer::{Admit, Bind, ZoneWriteBuffers, NO_ZONE};
 use crate::firmware::mapping::{
     HybridCounters, HybridMap, LastMapPage, Lpa, ZmtEntry, ZoneExtent, ZoneMap,
 };
-use crate::firmware::power::PowerLoss;
+use crate::firmware::power::{PowerLoss, Recovery};
 use crate::firmware::{Ftl, Lent, NsCounters, NsReport, NsSample, ZonedView};
 use crate::interface::zone::{
     Lba, WriteOutcome, ZoneConfig, ZoneErrorKind, ZoneErrorLog, ZoneOp, ZoneSet,
@@ -668,7 +668,7 @@ impl Ftl for ZonedFtl {
         self.cut_power(lent, cut, plp)
     }
 
-    fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> (SimTime, u64) {
+    fn recover(&mut self, nand: &mut NandArray, on: SimTime, plp: bool) -> Recovery {
         self.recover_power(nand, on, plp)
     }
 

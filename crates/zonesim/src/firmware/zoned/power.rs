@@ -41,7 +41,7 @@ use crate::engine::SimTime;
 use crate::firmware::alloc::HOST_FRONT;
 use crate::firmware::buffer::NO_ZONE;
 use crate::firmware::mapping::Lpa;
-use crate::firmware::power::{LossReason, PowerLoss, PowerTrack};
+use crate::firmware::power::{LossReason, PowerLoss, PowerTrack, Recovery};
 use crate::firmware::Lent;
 use crate::interface::zone::ZoneId;
 use crate::nand::{NandArray, OpClass, SLOT_BYTES};
@@ -324,17 +324,23 @@ impl ZonedFtl {
         hits
     }
 
-    /// Power is back at `on`: read the zone map and scan the open zones on `nand`. Returns when
-    /// recovery ends and the flash pages it read.
+    /// Power is back at `on`: read the zone map and scan the open zones on `nand`, then program
+    /// again what a cut hit and did not lose. Returns when recovery ends, the flash pages it
+    /// read, and the pages programmed again after it and when the last of them ended.
     pub(super) fn recover_power(
         &mut self,
         nand: &mut NandArray,
         on: SimTime,
         plp: bool,
-    ) -> (SimTime, u64) {
+    ) -> Recovery {
         let (end, reads) = self.recovery_reads(nand, on, plp);
-        self.reprogram(nand, end);
-        (end, reads)
+        let (pages, last) = self.reprogram(nand, end);
+        Recovery {
+            end,
+            reads,
+            reprogrammed_pages: pages,
+            reprogrammed: last.max(end),
+        }
     }
 
     /// The recovery's reads on `nand` from `on` (see the module doc): when they end and how
@@ -376,11 +382,13 @@ impl ZonedFtl {
 
     /// Program again, from `t` on `nand`, the units a cut hit whose data survived (a queued
     /// migration's from its SLC copy, which it then completes from; otherwise from the copy
-    /// the firmware kept): background work after the recovery.
-    fn reprogram(&mut self, nand: &mut NandArray, t: SimTime) {
+    /// the firmware kept): background work after the recovery. Returns the flash pages
+    /// programmed and when the last program ended (`t` with none).
+    fn reprogram(&mut self, nand: &mut NandArray, t: SimTime) -> (u64, SimTime) {
         let Some(mut power) = self.power.take() else {
-            return;
+            return (0, t);
         };
+        let (mut pages, mut last) = (0u64, t);
         for (z, lo, hi) in std::mem::take(&mut power.redo) {
             if hi > self.zst[z as usize].reg_alloc {
                 continue; // rolled back by the cut
@@ -392,6 +400,8 @@ impl ZonedFtl {
                 t
             };
             let done = self.program_regular(nand, ready, z, lo, OpClass::Background);
+            pages += u64::from(self.space.prog_pages());
+            last = last.max(done);
             if queued {
                 self.mig.reprogrammed(z, lo, done);
             }
@@ -400,6 +410,7 @@ impl ZonedFtl {
             }
         }
         self.power = Some(power);
+        (pages, last)
     }
 }
 
