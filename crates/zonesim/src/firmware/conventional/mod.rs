@@ -137,6 +137,9 @@ pub struct PageFtl {
     wear: Option<Box<Wear>>,
     /// What a power cut would lose (`power.rs`; only in runs that may be cut).
     power: Option<Box<PowerTrack>>,
+    /// When the latest host flush completes: a later flush completes no earlier, since the
+    /// data an earlier one padded out may still be programming when the buffer is empty.
+    flushed: SimTime,
 }
 
 impl PageFtl {
@@ -209,6 +212,7 @@ impl PageFtl {
             pending: PendingReads::default(),
             slc: slc.map(|g| Box::new(SlcCache::new(g, logical, &cfg.slc))),
             power: None,
+            flushed: SimTime::ZERO,
             geo,
             wear: None,
         };
@@ -476,6 +480,14 @@ impl PageFtl {
     /// Host flush: drain the write buffer (a partial unit is padded: a premature flush).
     /// Returns when everything written before it is on flash.
     fn flush(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        let done = self.flush_buffered(lent, now).max(self.flushed);
+        self.flushed = done;
+        done
+    }
+
+    /// A host flush's own work: the buffer and every stream's partial unit to flash (or the
+    /// SLC cache). Returns when that and the buffer's earlier programs complete.
+    fn flush_buffered(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         self.buffer.counters.host_flushes += 1;
         let mut done = now;

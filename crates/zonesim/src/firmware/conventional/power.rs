@@ -70,9 +70,11 @@ impl PageFtl {
             }
             track.tally(cut, &lost)
         };
-        // The device goes on after its recovery and may be cut again.
+        // The device goes on after its recovery and may be cut again; nothing a flush issued
+        // before the cut is still programming then.
         track.power_cycle(cut);
         self.power = Some(track);
+        self.flushed = SimTime::ZERO;
         loss
     }
 
