@@ -46,8 +46,7 @@ trait Zoned {
     fn max_us(&self) -> f64;
     /// Pages moved by read reclaim (4 KiB).
     fn moved(&self) -> u64;
-    /// Whole zones moved: every move of this run is a FULL zone's (one remap moves the zone's
-    /// capacity), so the pages moved over a zone's pages.
+    /// Whole zones moved (`device.wear.zone_remaps`).
     fn remaps(&self) -> f64;
     /// Host commands completed with a media error (a refused read stops the run instead).
     fn failed_reads(&self) -> u64;
@@ -61,7 +60,7 @@ impl Zoned for Point {
         self.wear(|w| w.reclaim_moves)
     }
     fn remaps(&self) -> f64 {
-        self.moved() as f64 / (ZONE_BYTES / 4096) as f64
+        self.wear(|w| w.zone_remaps) as f64
     }
     fn failed_reads(&self) -> u64 {
         let e = self.report.device.flash.errors.as_ref();

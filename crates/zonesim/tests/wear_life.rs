@@ -202,6 +202,11 @@ fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
     assert!(n("reclaim_moves") > 0, "{w}");
     assert!(n("wear_leveling_moves") > 0, "{w}");
     assert!(n("program_failures") > 0, "{w}");
+    // Every move of a zoned namespace is a whole zone's, at most a zone's pages each.
+    let dev = zonesim::device::Device::new(&cfg, 1).unwrap();
+    let zone_pages = dev.zones(1).unwrap().zone_config().zone_capacity;
+    let moved = n("reclaim_moves") + n("wear_leveling_moves") + n("retire_moves");
+    assert!(n("zone_remaps") > 0 && n("zone_remaps") * zone_pages >= moved, "{w}");
     let ns = serde_json::to_value(&r.device.namespaces[1]).unwrap();
     let conds = &ns["zone_conditions"];
     assert!(conds["OFFLINE"].as_u64().unwrap_or(0) > 0, "{conds}");

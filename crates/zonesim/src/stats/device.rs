@@ -336,6 +336,8 @@ pub struct WearLife {
     pub reclaim_moves: u64,
     pub wear_leveling_moves: u64,
     pub retire_moves: u64,
+    /// Whole zones remapped the ZUFS way (zoned namespaces; 0 on conventional ones).
+    pub zone_remaps: u64,
     /// Superblocks queued by read disturb, by retention, by static wear levelling.
     pub read_reclaims: u64,
     pub retention_refreshes: u64,
@@ -377,6 +379,7 @@ impl WearLife {
             reclaim_moves: w.reclaim_moves,
             wear_leveling_moves: w.wear_leveling_moves,
             retire_moves: w.retire_moves,
+            zone_remaps: w.zone_remaps,
             read_reclaims: w.read_reclaims,
             retention_refreshes: w.retention_refreshes,
             wear_leveling_victims: w.wear_leveling_victims,

@@ -67,6 +67,8 @@ pub struct WearCounters {
     pub wear_leveling_moves: u64,
     pub wear_leveling_victims: u64,
     pub retire_moves: u64,
+    /// Whole zones remapped (a zoned namespace's moves: firmware/zoned/wear.rs).
+    pub zone_remaps: u64,
     pub refused_writes: u64,
     /// Host pages written and the span they were written over (ns), for the write rate.
     pub write_span_ns: u64,
@@ -94,6 +96,7 @@ impl std::ops::AddAssign<&WearCounters> for WearCounters {
         self.wear_leveling_moves += o.wear_leveling_moves;
         self.wear_leveling_victims += o.wear_leveling_victims;
         self.retire_moves += o.retire_moves;
+        self.zone_remaps += o.zone_remaps;
         self.refused_writes += o.refused_writes;
         self.write_span_ns = self.write_span_ns.max(o.write_span_ns);
         self.aged_ns = self.aged_ns.max(o.aged_ns);
