@@ -206,7 +206,10 @@ fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
     let dev = zonesim::device::Device::new(&cfg, 1).unwrap();
     let zone_pages = dev.zones(1).unwrap().zone_config().zone_capacity;
     let moved = n("reclaim_moves") + n("wear_leveling_moves") + n("retire_moves");
-    assert!(n("zone_remaps") > 0 && n("zone_remaps") * zone_pages >= moved, "{w}");
+    assert!(
+        n("zone_remaps") > 0 && n("zone_remaps") * zone_pages >= moved,
+        "{w}"
+    );
     let ns = serde_json::to_value(&r.device.namespaces[1]).unwrap();
     let conds = &ns["zone_conditions"];
     assert!(conds["OFFLINE"].as_u64().unwrap_or(0) > 0, "{conds}");
@@ -214,4 +217,28 @@ fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
     assert!(w["spare_superblocks"].as_i64().unwrap() >= 0, "{w}");
     let again = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
     assert_eq!(r.deterministic_json(), again.deterministic_json());
+}
+
+/// `--precondition seq` on a zoned namespace with a zone OFFLINE from format (factory-bad
+/// blocks the spares cannot cover) fills every other zone and skips that one, as fio skips
+/// READ_ONLY and OFFLINE zones; before, the fill wrote into it and stopped with
+/// `invalid_transition`.
+#[test]
+fn precondition_seq_skips_a_zone_offline_from_format() {
+    let cfg = worn_zoned(&[]);
+    let wl = jobs("[r]\nrw=randread\nbs=4k\nzonemode=zbd\nnumber_ios=2000\n");
+    let opts = RunOptions {
+        seed: 1,
+        precondition: Precondition::Seq,
+        namespace: 1,
+        check_invariants: true,
+        ..RunOptions::default()
+    };
+    let r = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    let ns = serde_json::to_value(&r.device.namespaces[1]).unwrap();
+    let conds = &ns["zone_conditions"];
+    assert!(conds["OFFLINE"].as_u64().unwrap_or(0) > 0, "{conds}");
+    assert_eq!(conds["EMPTY"].as_u64().unwrap_or(0), 0, "{conds}");
+    assert!(conds["FULL"].as_u64().unwrap_or(0) > 0, "{conds}");
+    assert_eq!(r.host.read.ios, 2000);
 }

@@ -50,7 +50,7 @@ pub mod zoned;
 
 use crate::config::DeviceConfig;
 use crate::engine::SimTime;
-use crate::interface::zone::{ZoneConfig, ZoneErrorLog, ZoneId, ZoneSet};
+use crate::interface::zone::{ZoneCondition, ZoneConfig, ZoneErrorLog, ZoneId, ZoneSet};
 use crate::interface::{Command, Completion, Link};
 use crate::nand::{NandArray, SLOT_BYTES};
 pub use counters::{NsCounters, NsSample};
@@ -119,6 +119,18 @@ impl<'a> ZonedView<'a> {
             .map(|z| {
                 let id = ZoneId(z);
                 (self.zones.write_pointer(id).0 - self.zones.zone_start(id).0) * SLOT_BYTES
+            })
+            .collect()
+    }
+
+    /// Zones a host workload does not use: READ_ONLY or OFFLINE (fio treats both as offline).
+    pub fn unusable_zones(&self) -> Vec<bool> {
+        (0..self.zones.zone_count())
+            .map(|z| {
+                matches!(
+                    self.zones.condition(ZoneId(z)),
+                    ZoneCondition::ReadOnly | ZoneCondition::Offline
+                )
             })
             .collect()
     }

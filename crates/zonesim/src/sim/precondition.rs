@@ -87,8 +87,14 @@ pub(super) fn run(
     seq.bs = 128 * 1024;
     seq.iodepth = 8;
     if zoned {
-        // Every zone written full, in zone order (writes stop at each zone's capacity).
+        // Every usable zone written full, in zone order (writes stop at each zone's capacity;
+        // READ_ONLY and OFFLINE zones, on a worn device, are skipped as fio skips them).
         seq.zonemode = ZoneMode::Zbd;
+        let unusable = target.unusable.iter().filter(|&&u| u).count() as u64;
+        if let (Some(z), true) = (target.target.zone, unusable > 0) {
+            let usable = target.unusable.len() as u64 - unusable;
+            seq.io_size = Some(SizeSpec::Bytes(usable * z.capacity_bytes));
+        }
     } else {
         seq.size = Some(SizeSpec::Bytes(cap / seq.bs * seq.bs));
     }

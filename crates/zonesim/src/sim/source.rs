@@ -476,6 +476,8 @@ impl Source {
 pub(super) struct NsTarget {
     pub target: Target,
     pub write_pointers: Vec<u64>,
+    /// (zoned) The zones jobs do not use: READ_ONLY or OFFLINE.
+    pub unusable: Vec<bool>,
 }
 
 impl NsTarget {
@@ -492,6 +494,7 @@ impl NsTarget {
                         }),
                     },
                     write_pointers: z.write_pointers(),
+                    unusable: z.unusable_zones(),
                 }
             }
             None => NsTarget {
@@ -500,6 +503,7 @@ impl NsTarget {
                     zone: None,
                 },
                 write_pointers: Vec::new(),
+                unusable: Vec::new(),
             },
         }
     }
@@ -592,6 +596,7 @@ pub(super) fn jobs(
             if let (Some(z), Some(_)) = (target.zone, gen.zone_write_pointers()) {
                 let first = (gen.region().0 / z.size_bytes) as usize;
                 if first < t.write_pointers.len() {
+                    gen.set_unusable_zones(&t.unusable[first..]);
                     gen.set_zone_write_pointers(&t.write_pointers[first..]);
                 }
             }

@@ -169,6 +169,10 @@ struct Zbd {
     seq_w: u64,
     seq_r_zone: u64,
     seq_r_off: u64,
+    /// Zones fio does not use: READ_ONLY and OFFLINE at the job's start (fio's zone report
+    /// treats both as offline, "don't use!", with the write pointer at the zone start: no
+    /// writes, resets or reads). Empty: every zone is usable.
+    off: Vec<bool>,
     /// Sum of `wp` and the number of zones with `wp > 0`.
     valid: u64,
     nonempty: u64,
@@ -280,6 +284,7 @@ impl JobGen {
                 seq_w: 0,
                 seq_r_zone: 0,
                 seq_r_off: 0,
+                off: Vec::new(),
                 valid: 0,
                 nonempty: 0,
                 reset_at: (spec.zone_reset_threshold * data as f64).ceil() as u64,
@@ -405,8 +410,13 @@ impl JobGen {
     /// zone order, up to `max_open_zones`. No effect in conventional mode.
     pub fn set_zone_write_pointers(&mut self, wps: &[u64]) {
         let Some(z) = &mut self.zbd else { return };
-        for (w, &v) in z.wp.iter_mut().zip(wps) {
-            *w = v.min(z.cap);
+        for (i, (w, &v)) in z.wp.iter_mut().zip(wps).enumerate() {
+            // A zone fio does not use reads as empty.
+            *w = if z.off.get(i).copied().unwrap_or(false) {
+                0
+            } else {
+                v.min(z.cap)
+            };
         }
         z.valid = z.wp.iter().sum();
         z.nonempty = z.wp.iter().filter(|&&w| w > 0).count() as u64;
@@ -502,6 +512,29 @@ impl JobGen {
         HostIo::new(KIND[dir], self.start + block * self.bs, self.bs)
     }
 
+    /// Zoned mode: the zones of the region fio does not use (`off[i]` for its i-th zone: the
+    /// device reported it READ_ONLY or OFFLINE when the job started); they hold nothing the
+    /// job reads and are never written or reset: a write that picks one goes to the next
+    /// usable zone. No effect in conventional mode or when every zone is usable.
+    pub fn set_unusable_zones(&mut self, off: &[bool]) {
+        let Some(z) = &mut self.zbd else { return };
+        if !off.iter().take(z.nzones as usize).any(|&o| o) {
+            return;
+        }
+        z.off = (0..z.nzones as usize)
+            .map(|i| off.get(i).copied().unwrap_or(false))
+            .collect();
+        for i in 0..z.nzones {
+            if z.off[i as usize] {
+                z.close(i);
+                z.valid -= z.wp[i as usize];
+                z.nonempty -= (z.wp[i as usize] > 0) as u64;
+                z.wp[i as usize] = 0;
+            }
+        }
+        z.seq_w = z.usable_from(z.seq_w);
+    }
+
     fn zoned_io(&mut self, dir: usize) -> Option<HostIo> {
         let random = self.rw.is_random();
         let z = self.zbd.as_mut().expect("zoned");
@@ -524,6 +557,18 @@ fn pass_key(key: u64, dir: usize, pass: u64) -> u64 {
 impl Zbd {
     fn zone_start(&self, z: u64) -> u64 {
         self.start + z * self.zone_size
+    }
+
+    /// `z`, or the first usable zone after it (cyclically); `z` itself when none is usable
+    /// (the device then refuses the write, as it would fio's).
+    fn usable_from(&self, z: u64) -> u64 {
+        if self.off.is_empty() {
+            return z;
+        }
+        (0..self.nzones)
+            .map(|k| (z + k) % self.nzones)
+            .find(|&c| !self.off[c as usize])
+            .unwrap_or(z)
     }
 
     fn add_open(&mut self, z: u64) {
@@ -580,7 +625,7 @@ impl Zbd {
         out: &mut Queue,
     ) -> HostIo {
         let z = if random {
-            let pick = sampler.sample(rng);
+            let pick = self.usable_from(sampler.sample(rng));
             self.admit_random(pick)
         } else {
             let z = self.seq_w;
@@ -612,7 +657,7 @@ impl Zbd {
         if w + len == self.cap {
             self.close(z);
             if !random {
-                self.seq_w = if z + 1 == self.nzones { 0 } else { z + 1 };
+                self.seq_w = self.usable_from(if z + 1 == self.nzones { 0 } else { z + 1 });
             }
         }
         HostIo::new(IoKind::Write, self.zone_start(z) + w, len)

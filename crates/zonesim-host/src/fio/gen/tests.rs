@@ -702,3 +702,41 @@ proptest! {
         }
     }
 }
+
+/// Zones the device reports READ_ONLY or OFFLINE are not used (fio's zone report makes both
+/// offline, "don't use!"): no write, reset or read goes to them, sequential or random, and
+/// the write pointers the device reports for them are ignored.
+#[test]
+fn zbd_unusable_zones_are_skipped() {
+    let t = zoned(6, MIB, MIB);
+    let off = [false, true, false, false, true, true];
+    let zone = |io: &HostIo| (io.offset / MIB) as usize;
+    for rw in [
+        RwMode::Write,
+        RwMode::RandWrite,
+        RwMode::RandRw,
+        RwMode::Read,
+    ] {
+        let mut j = job(rw);
+        j.zonemode = ZoneMode::Zbd;
+        j.max_open_zones = 2;
+        j.bs = 64 * 1024;
+        j.loops = 3;
+        let mut g = JobGen::new(&j, &t, 5, 0).unwrap();
+        g.set_unusable_zones(&off);
+        // The device says zone 1 (READ_ONLY) holds data: the job still reads nothing there.
+        g.set_zone_write_pointers(&[MIB / 2, MIB, 0, 0, 0, 0]);
+        let ios = drain(&mut g, 100_000);
+        assert!(!ios.is_empty(), "{rw:?}");
+        for io in &ios {
+            assert!(!off[zone(io)], "{rw:?}: {io:?} in an unusable zone");
+        }
+        if rw.has_writes() {
+            for z in [0, 2, 3] {
+                assert!(ios
+                    .iter()
+                    .any(|io| io.kind == IoKind::Write && zone(io) == z));
+            }
+        }
+    }
+}

@@ -339,10 +339,12 @@ impl ZonedFtl {
 
     /// Counters for the report.
     pub(super) fn wear_counters(&self) -> Option<crate::firmware::wear::WearCounters> {
-        self.wear.as_ref().map(|zw| crate::firmware::wear::WearCounters {
-            zone_remaps: zw.remaps,
-            ..zw.w.counters()
-        })
+        self.wear
+            .as_ref()
+            .map(|zw| crate::firmware::wear::WearCounters {
+                zone_remaps: zw.remaps,
+                ..zw.w.counters()
+            })
     }
 
     /// Zero the event counters.
