@@ -465,29 +465,44 @@ fn the_report_counts_what_is_programmed_again_after_recovery() {
     assert_eq!((p.reprogrammed_pages, p.reprogram_us), (Some(0), Some(0.0)));
 }
 
-/// A second flush right after a first one that padded a partial unit: it finds the buffer
-/// empty, but the padded unit (data acknowledged before both flushes) may still be on its way
-/// to flash. The second flush completes no earlier than the first, so a cut once it has
-/// completed loses nothing a completed flush covered. fio with `fsync=1` at queue depth 16
-/// issues syncs back to back like this; before the fix the second flush completed at once and
-/// a cut after it lost the padded unit (`lost_after_flush` > 0).
+/// A second flush right after a first one that padded a partial unit (conventional) or moved
+/// it to SLC (zoned): it finds the buffer empty, but that unit (data acknowledged before both
+/// flushes) may still be on its way to flash. The second flush completes no earlier than the
+/// first, so a cut once it has completed loses nothing a completed flush covered. fio with
+/// `fsync=1` at queue depth 16 issues syncs back to back like this; before the fix the
+/// conventional FTL completed the second flush at once and a cut after it lost the padded
+/// unit (`lost_after_flush` > 0).
 #[test]
 fn a_flush_after_a_flush_waits_for_the_first_ones_programs() {
-    let mut dev = Device::new(&small(&["nand.cell=tlc"]), 1).unwrap();
-    dev.track_power().unwrap();
-    let w = dev.submit(
-        SimTime::ZERO,
-        0,
-        Command::widen(Op::Write { hint: 0 }, 0, 4096),
-    );
-    let f1 = dev.submit(w.done, 0, Command::widen(Op::Flush, 0, 0));
-    let f2 = dev.submit(SimTime(w.done.0 + 1000), 0, Command::widen(Op::Flush, 0, 0));
-    assert!(
-        f2.done >= f1.done,
-        "f2 {:?} ends before f1 {:?}",
-        f2.done,
-        f1.done
-    );
-    let cy = dev.power_cycle(f2.done, false);
-    assert_eq!(cy.losses[0].lost_after_flush, 0, "{:?}", cy.losses[0]);
+    let kinds = [
+        (small(&["nand.cell=tlc"]), 0),
+        (crate::common::small_zoned(&["nand.cell=tlc"]), 1),
+    ];
+    for (cfg, ns) in kinds {
+        let mut dev = Device::new(&cfg, 1).unwrap();
+        dev.track_power().unwrap();
+        let w = dev.submit(
+            SimTime::ZERO,
+            ns,
+            Command::widen(Op::Write { hint: 0 }, 0, 4096),
+        );
+        let f1 = dev.submit(w.done, ns, Command::widen(Op::Flush, 0, 0));
+        let f2 = dev.submit(
+            SimTime(w.done.0 + 1000),
+            ns,
+            Command::widen(Op::Flush, 0, 0),
+        );
+        assert!(
+            f2.done >= f1.done,
+            "ns {ns}: f2 {:?} ends before f1 {:?}",
+            f2.done,
+            f1.done
+        );
+        let cy = dev.power_cycle(f2.done, false);
+        assert_eq!(
+            cy.losses[ns].lost_after_flush, 0,
+            "ns {ns}: {:?}",
+            cy.losses[ns]
+        );
+    }
 }

@@ -309,27 +309,3 @@ fn nothing_is_programmed_again_when_nothing_hit_survived() {
         }
     }
 }
-
-/// The zoned namespace's side of `power::a_flush_after_a_flush_waits_for_the_first_ones_programs`:
-/// a flush right after one that moved a partial unit to SLC completes no earlier than it.
-#[test]
-fn a_flush_after_a_flush_waits_for_the_first_ones_programs() {
-    let cfg = crate::common::small_zoned(&["nand.cell=tlc"]);
-    let mut dev = Device::new(&cfg, 1).unwrap();
-    dev.track_power().unwrap();
-    let w = dev.submit(
-        SimTime::ZERO,
-        1,
-        Command::widen(Op::Write { hint: 0 }, 0, 4096),
-    );
-    let f1 = dev.submit(w.done, 1, Command::widen(Op::Flush, 0, 0));
-    let f2 = dev.submit(SimTime(w.done.0 + 1000), 1, Command::widen(Op::Flush, 0, 0));
-    assert!(
-        f2.done >= f1.done,
-        "f2 {:?} ends before f1 {:?}",
-        f2.done,
-        f1.done
-    );
-    let cy = dev.power_cycle(f2.done, false);
-    assert_eq!(cy.losses[1].lost_after_flush, 0, "{:?}", cy.losses[1]);
-}
