@@ -8,12 +8,12 @@
 //!   verdict differs from its paper-scale verdict fails the check unless it is marked
 //!   scale-dependent with the measured reason.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
 /// How large an experiment runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scale {
     Quick,

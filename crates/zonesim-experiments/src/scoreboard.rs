@@ -49,22 +49,18 @@ impl Recorded<'_> {
 
     /// The record of `o`, whose rows were derived again from the measurements of `from`
     /// (its scale, seed and wall time are the simulation's).
-    pub fn rederived_text(o: &Outcome, from: &Record) -> Result<String> {
-        let scale: Scale = from
-            .scale
-            .parse()
-            .map_err(|e: String| Error::internal(format!("record scale: {e}")))?;
+    pub fn rederived_text(o: &Outcome, from: &Record) -> String {
         let how = from.rows_rederived.clone().unwrap_or_else(|| {
             "rows derived again from the measurements of the record by `zonesim experiment rederive` (the simulation was not run again)".into()
         });
         let rec = Recorded {
-            scale,
+            scale: from.scale,
             seed: from.seed,
             wall_s: from.wall_s,
             rows_rederived: Some(how),
             outcome: o,
         };
-        Ok(rec.to_text())
+        rec.to_text()
     }
 
     fn to_text(&self) -> String {
@@ -75,7 +71,7 @@ impl Recorded<'_> {
 /// A stored outcome read back: what the scoreboard needs of it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Record {
-    pub scale: String,
+    pub scale: Scale,
     pub seed: u64,
     pub wall_s: f64,
     /// How the rows were derived again, if they were ([`Recorded::rows_rederived`]).

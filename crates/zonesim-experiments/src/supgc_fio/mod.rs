@@ -30,12 +30,13 @@ mod setup;
 
 pub(crate) use paper::{band, ONSET, PAPER};
 pub(crate) use point::Point;
+use point::POINT_METRICS;
 pub use rederive::rederive;
 use rows::{comparison_rows, direction_rows, one_percent_rows, onset_rows};
 pub(crate) use setup::{
     cosmos_cpu, run_with, size, Setting, BLOOM_HASH_NS, FILES_PCT, GCAR_NS, HOST_CMD_NS,
 };
-use setup::{run_checked, HOST_CORES, JOBS, METRICS, POLICIES, RATIOS, ZIPF_THETA};
+use setup::{run_checked, HOST_CORES, METRICS, POLICIES, RATIOS, ZIPF_THETA};
 
 use super::supgc_free;
 use super::{pct_change, row_info, ExpOptions, Outcome, Row, Scale};
@@ -43,12 +44,11 @@ use zonesim::error::Result;
 use zonesim::host::fio::Distribution;
 
 pub fn run(o: &ExpOptions) -> Result<Outcome> {
-    let dists = [Distribution::Uniform, Distribution::Zipf(ZIPF_THETA)];
     // One layout per policy (the placement decides where the layout's pages land), its ten
     // cases run from copies of it: pts[policy][dist][ratio].
-    let cases: Vec<(u32, Distribution)> = dists
+    let cases: Vec<(u32, Distribution)> = DISTS
         .iter()
-        .flat_map(|&dist| RATIOS.map(|ratio| (ratio, dist)))
+        .flat_map(|&(_, dist)| RATIOS.map(|ratio| (ratio, dist)))
         .collect();
     let mut pts: Vec<Vec<Point>> = Vec::with_capacity(POLICIES.len());
     for (_, placement) in POLICIES {
@@ -57,8 +57,11 @@ pub fn run(o: &ExpOptions) -> Result<Outcome> {
     outcome(o, &pts)
 }
 
-/// The distributions' names, in the order of the points of each policy.
-const DISTS: [&str; 2] = ["uniform", "zipf1.2"];
+/// The distributions, named, in the order of the points of each policy.
+const DISTS: [(&str, Distribution); 2] = [
+    ("uniform", Distribution::Uniform),
+    ("zipf1.2", Distribution::Zipf(ZIPF_THETA)),
+];
 
 /// The outcome of the points `pts[policy][dist * RATIOS.len() + ratio]` (simulated by [`run`]
 /// or read back from a record by [`rederive`]); the free parameters' tables are simulated.
@@ -81,15 +84,14 @@ fn point_rows(scale: Scale, pts: &[Vec<Point>]) -> Vec<Row> {
         &pts[p][d * RATIOS.len() + ri]
     };
     let mut rows: Vec<Row> = Vec::new();
-    for (di, dname) in DISTS.iter().enumerate() {
+    for (di, (dname, _)) in DISTS.iter().enumerate() {
         for ratio in RATIOS {
             for (p, (label, _)) in POLICIES.iter().enumerate() {
                 let case = format!("{dname}, {ratio}% writes, {label}");
                 let pt = at(di, ratio, p);
-                rows.push(row_info(&case, "IOPS", pt.m[0]));
-                rows.push(row_info(&case, "block erases", pt.m[1]));
-                rows.push(row_info(&case, "GC page moves", pt.m[2]));
-                rows.push(row_info(&case, "p99 latency us", pt.m[3]));
+                for (metric, v) in POINT_METRICS.iter().zip(pt.m) {
+                    rows.push(row_info(&case, metric, v));
+                }
             }
             for (label, p) in [("bloom", 1), ("gcar", 3)] {
                 let case = format!("{dname}, {ratio}% writes, {label} vs single");
@@ -124,7 +126,7 @@ fn notes(scale: Scale) -> Vec<String> {
             z.blocks,
             z.raw_mib(),
             z.ios,
-            (z.ios * 4096 * JOBS as u64) as f64 / 1e9
+            z.volume_bytes() as f64 / 1e9
         ),
         "Checked: SUP-GC's change against each scheme under uniform access (fio's default; the paper names no distribution), against the numbers the paper quotes at 700 GB, in a band of 30% of the value (at least 3 points). Zipf 1.2 (each job its own hot set) is an assumed skew: its rows are sensitivity, not predictions.".to_string(),
         "GC onset (Figs. 15-17): reads + writes issued until the first GC page move, as a share of the raw capacity scaled to 1 TB; it depends on the free space at the start, which the paper does not give (its onsets imply about 13-15% of its 1 TB).".to_string(),

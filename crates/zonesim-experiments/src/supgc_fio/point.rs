@@ -3,6 +3,13 @@
 
 use zonesim::stats::Report;
 
+/// The info rows of a run's measurements, in the order of [`Point::m`].
+pub(crate) const POINT_METRICS: [&str; 4] =
+    ["IOPS", "block erases", "GC page moves", "p99 latency us"];
+/// The 1 % run's rows that keep its data volume and its IOPS late against early.
+pub(crate) const WRITES_SHARE: &str = "host writes, % of raw capacity";
+pub(crate) const LATE_VS_EARLY: &str = "IOPS last / first quarter of the run";
+
 /// What one run gives.
 pub(crate) struct Point {
     /// IOPS, block erases, GC page moves, p99 latency (us): in [`METRICS`] order.

@@ -10,11 +10,13 @@
 //! `rederived_rows_equal_the_rows_of_the_run` (tests) holds the two paths equal.
 
 use super::paper::ONSET;
-use super::point::Point;
+use super::point::{Point, LATE_VS_EARLY, POINT_METRICS, WRITES_SHARE};
 use super::setup::{size, POLICIES, RATIOS};
 use super::{outcome, DISTS};
 use crate::scoreboard::{Record, RecordRow};
-use crate::{ExpOptions, Outcome, Scale};
+#[cfg(test)]
+use crate::Scale;
+use crate::{ExpOptions, Outcome};
 use zonesim::error::{Error, Result};
 
 /// A value read from the record, or the row it lacks.
@@ -23,15 +25,11 @@ type Found<T> = std::result::Result<T, String>;
 /// The outcome of the current rows on the measurements of `rec`, a supgc-fio record read
 /// from `file` (named in errors).
 pub fn rederive(rec: &Record, file: &str) -> Result<Outcome> {
-    let scale: Scale = rec
-        .scale
-        .parse()
-        .map_err(|e: String| Error::parse(file, 0, format!("scale: {e}")))?;
     let o = ExpOptions {
         seed: rec.seed,
-        scale,
+        scale: rec.scale,
     };
-    let pts = points_of(&rec.outcome.rows, size(scale).raw_mib()).map_err(|what| {
+    let pts = points_of(&rec.outcome.rows, size(rec.scale).raw_mib()).map_err(|what| {
         Error::parse(
             file,
             0,
@@ -47,12 +45,11 @@ fn points_of(rows: &[RecordRow], raw_mib: f64) -> Found<Vec<Vec<Point>>> {
     let mut pts = Vec::with_capacity(POLICIES.len());
     for (label, _) in POLICIES {
         let mut of_policy = Vec::with_capacity(DISTS.len() * RATIOS.len());
-        for dname in DISTS {
+        for (dname, _) in DISTS {
             for ratio in RATIOS {
                 let case = format!("{dname}, {ratio}% writes, {label}");
-                let m = ["IOPS", "block erases", "GC page moves", "p99 latency us"];
                 let mut v = [0.0; 4];
-                for (k, metric) in m.iter().enumerate() {
+                for (k, metric) in POINT_METRICS.iter().enumerate() {
                     v[k] = value(rows, &case, metric)?;
                 }
                 of_policy.push(Point {
@@ -74,9 +71,9 @@ fn points_of(rows: &[RecordRow], raw_mib: f64) -> Found<Vec<Vec<Point>>> {
         single[i].onset_mib = gb_per_tb.is_finite().then(|| gb_per_tb * raw_mib / 1000.0);
     }
     let case = "uniform, 1% writes, single";
-    let writes_pct = value(rows, case, "host writes, % of raw capacity")?;
+    let writes_pct = value(rows, case, WRITES_SHARE)?;
     single[0].volume_mib = writes_pct / 100.0 * raw_mib / 0.01;
-    single[0].late_vs_early = value(rows, case, "IOPS last / first quarter of the run")?;
+    single[0].late_vs_early = value(rows, case, LATE_VS_EARLY)?;
     Ok(pts)
 }
 

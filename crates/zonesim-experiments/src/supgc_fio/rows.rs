@@ -3,8 +3,8 @@
 
 use super::gaps::gap_of;
 use super::paper::{band, ONSET, PAPER};
-use super::point::Point;
-use super::setup::{size, BLOOM_HASH_NS, GCAR_NS, JOBS, METRICS, OTHERS, POLICIES};
+use super::point::{Point, LATE_VS_EARLY, WRITES_SHARE};
+use super::setup::{size, BLOOM_HASH_NS, GCAR_NS, METRICS, OTHERS, POLICIES};
 use crate::{pct_change, row_abs, row_dir, row_dir_by, row_info, row_range, Cause, Row, Scale};
 
 /// The point of (distribution, write ratio, policy).
@@ -35,14 +35,14 @@ pub(super) fn one_percent_rows(at: &At<'_>) -> Vec<Row> {
             .src(&format!("{src}: \"GCaR experiences a certain degree of performance decline relative to the baseline\"; a decline must exceed 1%, the size of a change of the random sequence at 1% writes"))
             .gap(Cause::MissingMechanism, &format!(
                 "measured {:.2} %: the paper's decline is I/O blocking while GCaR traverses its cache; the model charges GCaR's traversal per written page ({:.3} us, calibrated by supgc-throughput) on the controller's two cores, where it delays the commands queued behind it, but a replacement happens on a write only, so at 1% writes it costs 1 command in 100", iops(3), GCAR_NS as f64 / 1000.0)),
-        row_info("uniform, 1% writes, single", "host writes, % of raw capacity", single.volume_mib * 0.01 / single.raw_mib * 100.0),
+        row_info("uniform, 1% writes, single", WRITES_SHARE, single.volume_mib * 0.01 / single.raw_mib * 100.0),
         row_abs("uniform, 1% writes, all schemes", "most block erases", most(1), 0.0, 0.0)
             .id("supgc.fig14.no-erases")
             .src(&format!("{src}: \"both the block erase count and the GC page move count remain at zero\"")),
         row_abs("uniform, 1% writes, all schemes", "most GC page moves", most(2), 0.0, 0.0)
             .id("supgc.fig14.no-moves")
             .src(&format!("{src}: \"both the block erase count and the GC page move count remain at zero\"")),
-        row_range("uniform, 1% writes, single", "IOPS last / first quarter of the run", single.late_vs_early, 1.0, 0.9, 1.1)
+        row_range("uniform, 1% writes, single", LATE_VS_EARLY, single.late_vs_early, 1.0, 0.9, 1.1)
             .id("supgc.fig14.no-degradation")
             .src(&format!("{src}: \"we observe no performance degradation as the data volume increases from 100 GB to 700 GB\"; no degradation read as within 10 %")),
     ]
@@ -77,7 +77,7 @@ pub(super) fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
             .id(&format!("supgc.fig{fig}.gc-onset"))
             .src(&format!("SUP-GC §5.3.2 Fig. {fig}: erases and GC page moves start to rise at {gb} GB; ours is the reads + writes issued until the first GC page move, as a share of the raw capacity x 1,000 GB (a ratio of capacity: the device here is smaller); band +-100 GB, the figure's x-axis step{}", if ratio == 50 { format!(". {ONSET_SCALE}") } else { String::new() }));
         rows.push(if ratio == 25 {
-            r.gap(Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given. Here the ten files take 90 % of the file system on an empty device, and GC starts once the free superblocks reach the threshold of 2: after host writes of {} % of the raw capacity at 25 / 50 / 75 % writes, about the same at every ratio, against the 12.5 % the paper's 25 % onset implies and the 15 % of its 50 and 75 % onsets (its 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes on its 1 TB). The same writes are 4x the data volume at 25 % writes and 2x at 50 %, so the band of one x-axis step holds ours at 50 and 75 % and not at 25 %.{}", onset_writes(at), no_onset(s, scale)))
+            r.gap(Cause::UnstatedParameter, &format!("The free space at the start of the paper's run is not given. Here the ten files take 90 % of the file system on an empty device, and GC starts once the free superblocks reach the threshold of 2: after host writes of {} % of the raw capacity at 25 / 50 / 75 % writes, about the same at every ratio, against the 12.5 % the paper's 25 % onset implies and the 15 % of its 50 and 75 % onsets (its 500 / 300 / 200 GB at 25 / 50 / 75 % writes are 125 / 150 / 150 GB of writes on its 1 TB). The same writes are 4x the data volume at 25 % writes and 2x at 50 %, so the band of one x-axis step holds ours at 50 and 75 % and not at 25 %.{}", onset_writes(at), no_onset(s, ratio, scale)))
         } else {
             r
         });
@@ -89,16 +89,18 @@ pub(super) fn onset_rows(at: &At<'_>, scale: Scale) -> Vec<Row> {
 /// record, results/paper/supgc-fio.json).
 const ONSET_SCALE: &str = "The onset moves with the scale: GC starts once the free superblocks fall to 2 (ftl.gc.threshold_free_superblocks), 3.1 % of the raw capacity on the quick device and 0.05 % on the paper's 1 TiB (64 dies, 256 MiB superblocks), so with the same files (90 % of the file system's free space) GC starts after host writes of 17.6 % of the raw capacity at quick scale and 19.5 % at the paper's: 352 and 389 GB of data volume per TB at 50 % writes, both within the band.";
 
-/// At a scale where the run ends before GC starts: what the run wrote (empty if GC started).
-fn no_onset(p: &Point, scale: Scale) -> String {
+/// At a scale where the run at `ratio` % writes ends before GC starts: what it wrote (empty
+/// if GC started).
+fn no_onset(p: &Point, ratio: u32, scale: Scale) -> String {
     if p.onset_mib.is_some() {
         return String::new();
     }
     let z = size(scale);
-    let writes_mib = (z.ios * 4096 * JOBS as u64) as f64 / 1048576.0 * 0.25;
+    let volume = z.volume_bytes() as f64;
+    let writes_mib = volume / 1048576.0 * ratio as f64 / 100.0;
     format!(
-        " At this scale GC does not start within the run: its {:.0} GB of data volume at 25 % writes hold {:.1} % of the raw capacity in writes, below the onset.",
-        (z.ios * 4096 * JOBS as u64) as f64 / 1e9,
+        " At this scale GC does not start within the run: its {:.0} GB of data volume at {ratio} % writes hold {:.1} % of the raw capacity in writes, below the onset.",
+        volume / 1e9,
         writes_mib / z.raw_mib() * 100.0
     )
 }

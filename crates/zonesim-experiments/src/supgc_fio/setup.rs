@@ -79,6 +79,11 @@ pub(crate) struct Size {
 
 impl Size {
     /// Raw flash capacity, MiB.
+    /// Data volume of one run, reads and writes (bytes): the ten jobs' 4 KiB I/Os.
+    pub(crate) fn volume_bytes(&self) -> u64 {
+        self.ios * 4096 * JOBS as u64
+    }
+
     pub(crate) fn raw_mib(&self) -> f64 {
         (self.channels * self.chips * 2 * self.blocks) as f64 * 128.0 * 16.0 / 1024.0
     }
