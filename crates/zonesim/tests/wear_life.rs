@@ -242,3 +242,44 @@ fn precondition_seq_skips_a_zone_offline_from_format() {
     assert!(conds["FULL"].as_u64().unwrap_or(0) > 0, "{conds}");
     assert_eq!(r.host.read.ios, 2000);
 }
+
+/// A host read that meets a whole-zone remap waits for the copy step in progress on its die,
+/// not for the whole zone's copy (ZUFS §4.1 serves reads during the migration). The small
+/// zoned device has 4 dies, 96 KiB program units of 6 TLC pages and 6 MiB zones: a copy is 16
+/// steps of one superpage. Four zones are written, then 20,000 reads on the first 64 KiB of
+/// zone 0 pass the read-disturb threshold again and again, so the zone moves whole many
+/// times. The slowest read waits for at most one step and one erase (the victim's blocks,
+/// erased after the copy, share the dies); before the copy was booked in steps it waited
+/// for the whole copy, 19 ms.
+#[test]
+fn a_read_during_a_zone_remap_waits_for_one_step_not_the_copy() {
+    let cfg = crate::common::small_zoned(&[
+        "ftl.mapping=zone",
+        "ftl.read_reclaim=true",
+        "ftl.read_reclaim_reads=300",
+    ]);
+    let t = &cfg.nand.timing.tlc;
+    let (step_us, erase_us) = (6.0 * t.read_us + t.program_us, t.erase_us);
+    let wl = jobs(
+        "[w]\nrw=write\nbs=128k\nzonemode=zbd\nsize=32m\n\
+         [r]\nstonewall\nrw=randread\nbs=4k\nnorandommap=1\nsize=64k\nio_size=80000k\n",
+    );
+    let opts = RunOptions {
+        seed: 1,
+        precondition: Precondition::None,
+        namespace: 1,
+        check_invariants: true,
+        ..RunOptions::default()
+    };
+    let r = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    let w = wear(&r);
+    let n = |k: &str| w[k].as_u64().unwrap_or_else(|| panic!("{k} in {w}"));
+    assert!(n("zone_remaps") >= 10, "{w}");
+    assert_eq!(r.host.read.ios, 20_000);
+    let lat = serde_json::to_value(&r.host.read.latency_us).unwrap();
+    let (min, max) = (lat["min"].as_f64().unwrap(), lat["max"].as_f64().unwrap());
+    assert!(
+        max <= min + erase_us + step_us,
+        "max {max} us: more than a read ({min} us), an erase ({erase_us} us) and a step ({step_us} us)"
+    );
+}

@@ -518,7 +518,7 @@ impl ZonedFtl {
                 (self.slc.page_of(ppa), CellType::Slc)
             } else if off < st.reg_wp {
                 let p = if self.wear.is_some() {
-                    self.wear_locate(z, off, now)
+                    self.wear_locate(z, off)
                 } else {
                     self.space.locate(z, off)
                 };
@@ -628,7 +628,7 @@ impl Ftl for ZonedFtl {
     #[inline]
     fn submit(&mut self, lent: &mut Lent, now: SimTime, cmd: Command) -> Completion {
         if self.wear.is_some() {
-            self.wear_tick(lent, now);
+            self.wear_tick(lent, now, !matches!(cmd.op, Op::Read));
         }
         let done = match cmd.op {
             Op::Read => self.read(lent, now, cmd.lba, cmd.pages),

@@ -180,6 +180,7 @@ impl ZonedFtl {
             r.done = r.done.min(cut);
         }
         self.power = Some(power);
+        self.wear_power_cut(cut);
         out
     }
 
@@ -335,6 +336,7 @@ impl ZonedFtl {
     ) -> Recovery {
         let (end, reads) = self.recovery_reads(nand, on, plp);
         let (pages, last) = self.reprogram(nand, end);
+        self.wear_power_on(end);
         Recovery {
             end,
             reads,

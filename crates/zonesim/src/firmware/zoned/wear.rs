@@ -5,13 +5,18 @@
 //!
 //! - **Whole-zone remap.** A superblock of a zone's span queued by read reclaim, retention
 //!   refresh, static levelling or a failed program of the zone's last unit moves the *whole
-//!   zone* to a fresh span: the ZML records the destination (start, length), every program
-//!   unit is read from the victim and programmed to the destination (background flash work
-//!   the host's operations queue behind on the dies), the victim's blocks are erased after the
-//!   copy and go back to the pool or are retired, and the ZMT is updated when the copy
-//!   completes. Until then reads of the zone are served from the victim. Only FULL zones whose
-//!   data all sits in regular flash move; one remap runs at a time, started by the next host
-//!   command when the pool holds a span.
+//!   zone* to a fresh span: the ZML records the destination (start, length) and the ZMT is
+//!   updated when the copy completes; until then reads of the zone are served from the victim.
+//!   The copy is background flash work in steps of one superpage: a step reads a program unit
+//!   per die from the victim and programs it to the destination, and is issued when the
+//!   previous step's programs complete. A step is booked once the device's time reaches it
+//!   (the next host command books the steps issued since the last one), so a host command
+//!   waits on its die for at most the step in progress, not the whole copy. After the last
+//!   step the victim's blocks are erased and go back to the pool or are retired. Only FULL
+//!   zones whose data all sits in regular flash move; one remap runs at a time, started by the
+//!   next host command when the pool holds a span. A write command that finds the victim
+//!   holding the pool short of a span finishes the copy first; a power cut issues an aborted
+//!   step again after recovery.
 //! - **Bad blocks and spares.** A zone needs a span of `units` superblocks; superblocks in
 //!   service beyond the spans of the zones in service are the spares. Factory-bad blocks are
 //!   remapped onto donors of their plane when the block table has them; zones the healthy
@@ -22,8 +27,9 @@
 //!   blocks are erased and return or retire), else an unwritten zone does (ZNS "Zone Is
 //!   Offline": reads refused too). Zone reports show both conditions.
 //!
-//! Simplification: a victim's blocks return to the pool when its remap starts, their erase
-//! booked after the copy; the SLC rows and the map area do not wear in this model.
+//! Simplifications: the steps of a copy in flight when the host's last command arrives are
+//! not booked (the report counts the moves booked by then); the SLC rows and the map area do
+//! not wear in this model.
 
 use super::ZonedFtl;
 use crate::engine::SimTime;
@@ -36,12 +42,33 @@ use crate::interface::zone::{ZoneCondition, ZoneId};
 use crate::nand::{FlashPage, OpClass};
 use std::collections::VecDeque;
 
-/// A whole-zone remap in flight: reads of `zone` before `done` are served from `victim`.
+/// A whole-zone remap in flight: reads of `zone` are served from `victim` until it commits.
+/// The copy runs in steps of one superpage (a program on every die), each issued when the
+/// previous one's programs complete and booked once the device's time reaches it, so host
+/// commands interleave with the copy (ZUFS §4.1: reads are served during migration).
 #[derive(Clone)]
 pub(super) struct Remap {
     zone: u32,
     victim: Vec<u32>,
+    /// The superblock whose queueing started it: its reason counts the moves.
+    why: u32,
+    /// Zone offset of the next step's first slot; the copy ends at `end` (the zone's data).
+    next_off: u32,
+    end: u32,
+    /// When the next step is issued: the previous step's programs have completed.
+    next_at: SimTime,
+    /// The last booked step: its first offset and when it was issued (a power cut that
+    /// aborts its programs issues it again after recovery).
+    last: (u32, SimTime),
+    /// When every booked program completes (the copy's end once `next_off == end`).
     done: SimTime,
+}
+
+impl Remap {
+    /// Every step is booked: the victim's blocks have been handed to the erase.
+    fn copied(&self) -> bool {
+        self.next_off >= self.end
+    }
 }
 
 /// The wear state of one zoned namespace (None when every wear mechanism is off).
@@ -92,13 +119,13 @@ impl ZonedFtl {
         }));
     }
 
-    /// Zone offset `off` of `z` is read at `now`: its page (the victim's while a remap of the
+    /// Zone offset `off` of `z` is read: its page (the victim's while a remap of the
     /// zone is in flight), its read counted for read disturb.
     #[inline(never)]
-    pub(super) fn wear_locate(&mut self, z: u32, off: u32, now: SimTime) -> FlashPage {
+    pub(super) fn wear_locate(&mut self, z: u32, off: u32) -> FlashPage {
         let zw = self.wear.as_mut().expect("called with wear on");
         let (p, unit, slot) = match &zw.remap {
-            Some(r) if r.zone == z && now < r.done => {
+            Some(r) if r.zone == z => {
                 let slots = self.space.unit_slots();
                 let u = r.victim[(off / slots) as usize];
                 (self.space.locate_in(&r.victim, off), u, off % slots)
@@ -131,12 +158,19 @@ impl ZonedFtl {
         }
     }
 
-    /// Before a host command at `now`: commit a completed remap (the ZMT updated), settle
-    /// failed programs, start the next queued remap.
+    /// Before a host command at `now`: book the remap's steps issued by then (all of them
+    /// before a command that may `write` while the victim holds the pool short of a span),
+    /// commit a completed remap (the ZMT updated), settle failed programs, start the next
+    /// queued remap.
     #[inline(never)]
-    pub(super) fn wear_tick(&mut self, lent: &mut Lent, now: SimTime) {
+    pub(super) fn wear_tick(&mut self, lent: &mut Lent, now: SimTime, write: bool) {
+        self.remap_steps(lent, now, false);
         let zw = self.wear.as_mut().expect("called with wear on");
-        if zw.remap.as_ref().is_some_and(|r| now >= r.done) {
+        if zw
+            .remap
+            .as_ref()
+            .is_some_and(|r| r.copied() && now >= r.done)
+        {
             zw.remap = None;
             if let Some(zm) = &mut self.zmap {
                 zm.end_remap(lent.nand, now);
@@ -179,6 +213,9 @@ impl ZonedFtl {
                 self.remap_zone(lent, now, owners[u as usize], u);
             }
         }
+        if write && self.space.free_units() < self.space.units_per_zone() {
+            self.remap_steps(lent, now, true);
+        }
     }
 
     /// Zone `z` can move whole: FULL, all its data in regular flash, nothing in flight.
@@ -191,7 +228,8 @@ impl ZonedFtl {
             && st.jobs == 0
     }
 
-    /// Move zone `z` whole to a fresh span (queued for superblock `why`), ZUFS §4.1.
+    /// Start moving zone `z` whole to a fresh span (queued for superblock `why`), ZUFS §4.1:
+    /// the ZML records the destination and the first step is issued at `now`.
     fn remap_zone(&mut self, lent: &mut Lent, now: SimTime, z: u32, why: u32) {
         let Some(victim) = self.space.remap(z) else {
             return;
@@ -204,36 +242,84 @@ impl ZonedFtl {
             };
             zm.begin_remap(z, dest);
         }
+        let zw = self.wear.as_mut().expect("called with wear on");
+        zw.remaps += 1;
+        zw.remap = Some(Remap {
+            zone: z,
+            victim,
+            why,
+            next_off: 0,
+            end: st.reg_wp,
+            next_at: now,
+            last: (0, now),
+            done: now,
+        });
+        self.remap_steps(lent, now, false);
+    }
+
+    /// Book the remap's steps issued by `now` (every step left with `all`: space is needed,
+    /// or the device is set aside); after the last, the victim's blocks are erased.
+    pub(super) fn remap_steps(&mut self, lent: &mut Lent, now: SimTime, all: bool) {
+        let Some(r) = self.wear.as_ref().and_then(|zw| zw.remap.as_ref()) else {
+            return;
+        };
+        if r.copied() {
+            return;
+        }
+        while let Some(r) = self
+            .wear
+            .as_ref()
+            .and_then(|zw| zw.remap.as_ref())
+            .filter(|r| !r.copied() && (all || r.next_at <= now))
+        {
+            let (off, at) = (r.next_off, r.next_at);
+            self.remap_step(lent, off, at);
+        }
+        let r = self.wear.as_ref().and_then(|zw| zw.remap.as_ref());
+        if let Some((victim, done)) = r.filter(|r| r.copied()).map(|r| (r.victim.clone(), r.done)) {
+            for u in victim {
+                self.erase_unit(lent, u, done, OpClass::Background);
+            }
+            self.settle(lent, now);
+        }
+    }
+
+    /// One step of the remap, issued at `at` from zone offset `off`: a superpage read from
+    /// the victim and programmed to the destination, one program unit per die.
+    fn remap_step(&mut self, lent: &mut Lent, off: u32, at: SimTime) {
+        let zw = self.wear.as_ref().expect("called with wear on");
+        let r = zw.remap.as_ref().expect("a remap in flight");
+        let (z, end) = (r.zone, (off + self.superpage).min(r.end));
         let (cell, pages) = (self.space.cell(), self.space.prog_pages());
-        let mut done = now;
-        let mut off = 0;
-        while off < st.reg_wp {
-            let end = (off + self.unit).min(st.reg_wp);
-            let mut reads = super::PageReads::new(now, OpClass::Background);
-            for o in off..end {
-                reads.add(lent.nand, self.space.locate_in(&victim, o), now, cell);
+        let mut done = at;
+        let mut o = off;
+        while o < end {
+            let e = (o + self.unit).min(end);
+            let mut reads = super::PageReads::new(at, OpClass::Background);
+            for s in o..e {
+                reads.add(lent.nand, self.space.locate_in(&r.victim, s), at, cell);
             }
             let ready = reads.finish(lent.nand);
-            let p = self.space.locate(z, off);
+            let p = self.space.locate(z, o);
             let t = lent
                 .nand
                 .program(ready, p.die, self.unit, pages, cell, OpClass::Background);
             done = done.max(t);
-            self.wear_programmed(z, off);
-            off = end;
+            o = e;
+        }
+        let mut o = off;
+        while o < end {
+            self.wear_programmed(z, o);
+            o += self.unit;
         }
         let zw = self.wear.as_mut().expect("called with wear on");
-        zw.w.moved(why, st.reg_wp as u64);
-        zw.remaps += 1;
-        zw.remap = Some(Remap {
-            zone: z,
-            victim: victim.clone(),
-            done,
-        });
-        for u in victim {
-            self.erase_unit(lent, u, done, OpClass::Background);
-        }
-        self.settle(lent, now);
+        let r = zw.remap.as_mut().expect("a remap in flight");
+        r.last = (off, at);
+        r.next_off = end;
+        r.next_at = done;
+        r.done = r.done.max(done);
+        let why = r.why;
+        zw.w.moved(why, (end - off) as u64);
     }
 
     /// Erase unit `u` from `at`: back to the pool or retired; static levelling may queue a
@@ -258,13 +344,19 @@ impl ZonedFtl {
     /// state; returns when the erases complete.
     pub(super) fn wear_release(&mut self, lent: &mut Lent, z: u32, t: SimTime) -> SimTime {
         let zw = self.wear.as_mut().expect("called with wear on");
+        let mut done = t;
         if zw.remap.as_ref().is_some_and(|r| r.zone == z) {
             let r = zw.remap.take().expect("checked");
             if let Some(zm) = &mut self.zmap {
                 zm.end_remap(lent.nand, r.done);
             }
+            // Stopped part way: the victim's blocks were not handed to the erase yet.
+            if !r.copied() {
+                for u in r.victim {
+                    done = done.max(self.erase_unit(lent, u, t, OpClass::HostWrite));
+                }
+            }
         }
-        let mut done = t;
         for u in self.space.take_span(z) {
             done = done.max(self.erase_unit(lent, u, t, OpClass::HostWrite));
         }
@@ -323,6 +415,24 @@ impl ZonedFtl {
         }
     }
 
+    /// Power fails at `cut`: a remap step whose programs had not completed is issued again
+    /// after recovery (the victim still holds its data). Once the last step is issued the
+    /// victim's erase is booked, so a cut in the last step is not modelled as a loss.
+    pub(super) fn wear_power_cut(&mut self, cut: SimTime) {
+        if let Some(r) = self.wear.as_mut().and_then(|zw| zw.remap.as_mut()) {
+            if !r.copied() && r.next_at > cut {
+                (r.next_off, r.next_at) = (r.last.0, cut);
+            }
+        }
+    }
+
+    /// Power is back and recovery ends at `end`: the remap goes on from there.
+    pub(super) fn wear_power_on(&mut self, end: SimTime) {
+        if let Some(r) = self.wear.as_mut().and_then(|zw| zw.remap.as_mut()) {
+            r.next_at = r.next_at.max(end);
+        }
+    }
+
     /// The device sat unpowered for `ns`: retention time passes; due refreshes are queued.
     pub(super) fn age_wear(&mut self, now: SimTime, ns: u64) {
         let Some(zw) = self.wear.as_mut() else {
@@ -361,7 +471,9 @@ impl ZonedFtl {
         let Some(zw) = &self.wear else {
             return self.space.check(|_| false);
         };
-        self.space.check(|u| zw.w.is_retired(u))?;
+        let held = zw.remap.as_ref().filter(|r| !r.copied()).map(|r| &r.victim);
+        self.space
+            .check(|u| zw.w.is_retired(u) || held.is_some_and(|v| v.contains(&u)))?;
         zw.w.check(|u| zw.w.is_retired(u))?;
         if zw.w.spares() < 0 {
             return Err(format!(
