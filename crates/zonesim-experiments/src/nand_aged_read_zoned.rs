@@ -192,9 +192,12 @@ mod tests {
         // Each remap moves a full zone's pages.
         let zone_pages = super::super::zufs_common::ZONE_BYTES / 4096;
         assert_eq!(p.moved(), p.remaps() as u64 * zone_pages);
-        assert!(
-            p.max_us() > 1000.0 * p.lat().0,
-            "a read waited for the copy"
-        );
+        // The read that meets the copy waits for the step in progress on its die (a
+        // superpage's reads and program) or the victim's erase: milliseconds, far more than a
+        // read, far less than the whole 1,056 MiB zone's copy (seconds when it was booked at
+        // once).
+        let (mean, max) = (p.lat().0, p.max_us());
+        assert!(max > 10.0 * mean, "max {max} us, mean {mean} us");
+        assert!(max < 50_000.0, "a read waited {max} us: for the whole copy");
     }
 }
