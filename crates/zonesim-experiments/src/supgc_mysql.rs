@@ -33,10 +33,8 @@
 //! then uniform random 4 KiB overwrites of twice the capacity), synthesised by `steady-fast`.
 //! The steady-state rows run SUP-GC and Cosmos+ from it beside the checked runs. The checked
 //! rows keep the sequential fill, the preheat of the paper-scale records under results/paper,
-//! until those are re-made from the steady state: at paper scale `steady-fast` does not
-//! synthesise BF-Optimized's state (the `bloom` placement's filters hold the write history)
-//! and simulating its history (three capacities of 1 TiB) is past a configuration's CPU budget,
-//! so that switch also needs a form for BF-Optimized.
+//! until those are re-made from the steady state (`steady-fast` synthesises it for all four
+//! placements, BF-Optimized's filters included).
 
 use super::supgc_fio::band;
 use super::{
@@ -552,7 +550,7 @@ mod tests {
     /// many, under each placement `steady-fast` synthesises.
     #[test]
     fn the_steady_preheat_makes_gc_move_pages() {
-        for placement in ["single", "sup", "gcar"] {
+        for placement in ["single", "sup", "gcar", "bloom"] {
             let (seq, steady) = (
                 moves_after(Preheat::Seq, placement),
                 moves_after(Preheat::Steady, placement),

@@ -60,6 +60,13 @@ impl PageFtl {
             info.closed_at = pace.at(start, draw.seq_pages, info.closed_at.0);
         }
         self.place_pages(&draw, seed)?;
+        let logical = self.logical_pages();
+        self.placement.warm(
+            draw.seq_pages + draw.random_pages,
+            draw.seq_pages,
+            logical,
+            seed,
+        );
         let waf = draw.history_waf();
         let seq_pages = draw.seq_pages;
         self.sbs = draw.sbs;
@@ -97,10 +104,10 @@ impl PageFtl {
                 "the namespace has been written already; it builds the state of a fresh one",
             );
         }
-        match steady::route(self.placement.policy(), self.streams.len()) {
-            Some(r) => Ok(r),
-            None => no("ftl.gc.placement = bloom: its filters hold the write history, which is not synthesised; use --precondition steady"),
+        if self.placement.records_gc() {
+            return no("ftl.gc.bloom.record_gc: the GC relocations the bloom filters would hold are not synthesised; use --precondition steady");
         }
+        Ok(steady::route(self.placement.policy(), self.streams.len()))
     }
 
     /// Map every logical page into the valid slots the model left (module docs). The map is

@@ -68,7 +68,7 @@ fn spec(victim: VictimPolicy, superblocks: u32, op: f64) -> SteadySpec {
         unit: 4,
         logical: (physical as f64 / (1.0 + op)) as u64,
         streams: 1,
-        route: route(PlacementPolicy::Single, 1).unwrap(),
+        route: route(PlacementPolicy::Single, 1),
         victim,
         params: VictimParams {
             d: 8,

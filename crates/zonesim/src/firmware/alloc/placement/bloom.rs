@@ -34,7 +34,7 @@ use crate::config::BloomConfig;
 use crate::engine::rng_for;
 use crate::firmware::mapping::Lpa;
 use bloomfilter::Bloom;
-use rand::RngCore;
+use rand::{Rng, RngCore};
 
 pub const HOT: usize = 0;
 pub const COLD: usize = 1;
@@ -207,6 +207,24 @@ impl MultiBloom {
     /// Whether GC relocations are recorded (`ftl.gc.bloom.record_gc`).
     pub fn records_gc(&self) -> bool {
         self.record_gc
+    }
+
+    /// The filters as a history of `host` page writes leaves them — `seq` in logical order
+    /// (a fill), then uniform random ones over `logical` pages (`--precondition steady-fast`):
+    /// only the writes of the current window and the V - 1 before it are still held, so only
+    /// those are recorded, their logical pages drawn from `seed` as the workload draws them.
+    /// A history whose GC relocations would be recorded (`record_gc`) is not synthesised.
+    pub fn warm(&mut self, host: u64, seq: u64, logical: u64, seed: u64) {
+        let held = (self.filters.len() as u64 - 1) * self.window + host % self.window;
+        let mut rng = rng_for(seed, 0x7761_726d);
+        for i in host.saturating_sub(held)..host {
+            let lpa = if i < seq {
+                i
+            } else {
+                rng.gen_range(0..logical)
+            };
+            self.record(Lpa(lpa as u32));
+        }
     }
 
     pub fn reset_counters(&mut self) {

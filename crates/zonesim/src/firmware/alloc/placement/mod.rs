@@ -140,6 +140,19 @@ impl Placement {
         }
     }
 
+    /// `bloom`: its filters as the history of a GC steady state leaves them
+    /// ([`MultiBloom::warm`]); nothing for the policies without history.
+    pub fn warm(&mut self, host: u64, seq: u64, logical: u64, seed: u64) {
+        if let Placement::Bloom(b) = self {
+            b.warm(host, seq, logical, seed);
+        }
+    }
+
+    /// `bloom` recording GC relocations in its filters (`ftl.gc.bloom.record_gc`).
+    pub fn records_gc(&self) -> bool {
+        matches!(self, Placement::Bloom(b) if b.records_gc())
+    }
+
     /// `bloom`: expected hash evaluations of classifying a host page (`gc`: a GC survivor) at
     /// the filters' current fill; None for the other policies (firmware/cost.rs).
     #[inline]
