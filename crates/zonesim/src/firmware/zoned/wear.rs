@@ -15,8 +15,8 @@
 //!   step the victim's blocks are erased and go back to the pool or are retired. Only FULL
 //!   zones whose data all sits in regular flash move; one remap runs at a time, started by the
 //!   next host command when the pool holds a span. A write command that finds the victim
-//!   holding the pool short of a span finishes the copy first; a power cut issues an aborted
-//!   step again after recovery.
+//!   holding the pool short of a span finishes the copy first; a power cut issues the aborted
+//!   steps again after recovery.
 //! - **Bad blocks and spares.** A zone needs a span of `units` superblocks; superblocks in
 //!   service beyond the spans of the zones in service are the spares. Factory-bad blocks are
 //!   remapped onto donors of their plane when the block table has them; zones the healthy
@@ -57,9 +57,9 @@ pub(super) struct Remap {
     end: u32,
     /// When the next step is issued: the previous step's programs have completed.
     next_at: SimTime,
-    /// The last booked step: its first offset and when it was issued (a power cut that
-    /// aborts its programs issues it again after recovery).
-    last: (u32, SimTime),
+    /// When each booked step's programs complete, in order (non-decreasing: a step is issued
+    /// when the one before completes); a power cut issues again the steps it aborted.
+    dones: Vec<SimTime>,
     /// When every booked program completes (the copy's end once `next_off == end`).
     done: SimTime,
 }
@@ -251,7 +251,7 @@ impl ZonedFtl {
             next_off: 0,
             end: st.reg_wp,
             next_at: now,
-            last: (0, now),
+            dones: Vec::new(),
             done: now,
         });
         self.remap_steps(lent, now, false);
@@ -314,7 +314,7 @@ impl ZonedFtl {
         }
         let zw = self.wear.as_mut().expect("called with wear on");
         let r = zw.remap.as_mut().expect("a remap in flight");
-        r.last = (off, at);
+        r.dones.push(done);
         r.next_off = end;
         r.next_at = done;
         r.done = r.done.max(done);
@@ -415,13 +415,16 @@ impl ZonedFtl {
         }
     }
 
-    /// Power fails at `cut`: a remap step whose programs had not completed is issued again
-    /// after recovery (the victim still holds its data). Once the last step is issued the
-    /// victim's erase is booked, so a cut in the last step is not modelled as a loss.
+    /// Power fails at `cut`: the remap steps whose programs had not completed are issued
+    /// again after recovery (the victim still holds their data). Once the last step is issued
+    /// the victim's erase is booked, so a cut in the last step is not modelled as a loss.
     pub(super) fn wear_power_cut(&mut self, cut: SimTime) {
+        let superpage = self.superpage;
         if let Some(r) = self.wear.as_mut().and_then(|zw| zw.remap.as_mut()) {
             if !r.copied() && r.next_at > cut {
-                (r.next_off, r.next_at) = (r.last.0, cut);
+                let first = r.dones.partition_point(|&d| d <= cut);
+                r.dones.truncate(first);
+                (r.next_off, r.next_at) = (first as u32 * superpage, cut);
             }
         }
     }
