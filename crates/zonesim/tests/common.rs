@@ -42,26 +42,30 @@ pub fn small_zoned(sets: &[&str]) -> DeviceConfig {
 /// A small device with many small superblocks (1 die, 1 plane, SLC, 4 KiB pages): GC behaves
 /// like the analytic models, which assume many erase units.
 pub fn many_blocks(op: f64, victim: &str, blocks: u32) -> DeviceConfig {
+    many_blocks_with(op, victim, blocks, &[])
+}
+
+/// [`many_blocks`] with further keys `sets`.
+pub fn many_blocks_with(op: f64, victim: &str, blocks: u32, sets: &[&str]) -> DeviceConfig {
     let op = format!("ftl.overprovisioning={op}");
     let victim = format!("ftl.gc.victim={victim}");
     let blocks = format!("nand.blocks_per_plane={blocks}");
-    device(
-        "ufs-conventional",
-        &[
-            "nand.channels=1",
-            "nand.chips_per_channel=1",
-            "nand.planes_per_die=1",
-            "nand.cell=slc",
-            "nand.page_bytes=4096",
-            "nand.pages_per_block=64",
-            &blocks,
-            &op,
-            &victim,
-            // The whole map fits in the cache: no map traffic, pure GC amplification.
-            "ftl.l2p_cache_bytes=4194304",
-            "buffer.bytes=65536",
-        ],
-    )
+    let mut all = vec![
+        "nand.channels=1",
+        "nand.chips_per_channel=1",
+        "nand.planes_per_die=1",
+        "nand.cell=slc",
+        "nand.page_bytes=4096",
+        "nand.pages_per_block=64",
+        &blocks,
+        &op,
+        &victim,
+        // The whole map fits in the cache: no map traffic, pure GC amplification.
+        "ftl.l2p_cache_bytes=4194304",
+        "buffer.bytes=65536",
+    ];
+    all.extend_from_slice(sets);
+    device("ufs-conventional", &all)
 }
 
 pub fn jobs(text: &str) -> WorkloadSpec {

@@ -88,22 +88,7 @@ fn steady_fast_agrees_with_steady_under_bloom() {
     let cases = [
         (
             "many-blocks op 0.1 bloom",
-            device(
-                "ufs-conventional",
-                &[
-                    "nand.channels=1",
-                    "nand.chips_per_channel=1",
-                    "nand.planes_per_die=1",
-                    "nand.cell=slc",
-                    "nand.page_bytes=4096",
-                    "nand.pages_per_block=64",
-                    "nand.blocks_per_plane=1024",
-                    "ftl.overprovisioning=0.1",
-                    "ftl.l2p_cache_bytes=4194304",
-                    "buffer.bytes=65536",
-                    set[0],
-                ],
-            ),
+            many_blocks_with(0.1, "greedy", 1024, &set),
         ),
         (
             "ufs-conventional 4 dies bloom",

@@ -176,6 +176,22 @@ fn worn_zoned(sets: &[&str]) -> zonesim::config::DeviceConfig {
     crate::common::small_zoned(&all)
 }
 
+/// `wl` on namespace 1 of `cfg` after `pre`, seed 1, invariants checked.
+fn zoned_run(
+    cfg: zonesim::config::DeviceConfig,
+    wl: WorkloadSpec,
+    pre: Precondition,
+) -> zonesim::stats::Report {
+    let opts = RunOptions {
+        seed: 1,
+        precondition: pre,
+        namespace: 1,
+        check_invariants: true,
+        ..RunOptions::default()
+    };
+    zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap()
+}
+
 #[test]
 fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
     let cfg = worn_zoned(&[]);
@@ -184,17 +200,7 @@ fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
         "[w]\nrw=randrw\nrwmixread=60\nbs=16k\nzonemode=zbd\niodepth=4\nio_size=600m\n\
          continue_on_error=write\n",
     );
-    let opts = RunOptions {
-        seed: 1,
-        precondition: Precondition::None,
-        namespace: 1,
-        check_invariants: true,
-        ..RunOptions::default()
-    };
-    let r = zonesim::RunSpec::new(cfg.clone(), wl.clone())
-        .options(opts.clone())
-        .run()
-        .unwrap();
+    let r = zoned_run(cfg.clone(), wl.clone(), Precondition::None);
     assert_eq!(r.sim.requests_issued, r.sim.requests_completed);
     let w = wear(&r);
     let n = |k: &str| w[k].as_u64().unwrap_or_else(|| panic!("{k} in {w}"));
@@ -215,7 +221,7 @@ fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
     assert!(conds["OFFLINE"].as_u64().unwrap_or(0) > 0, "{conds}");
     assert!(conds["READ_ONLY"].as_u64().unwrap_or(0) > 0, "{conds}");
     assert!(w["spare_superblocks"].as_i64().unwrap() >= 0, "{w}");
-    let again = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    let again = zoned_run(cfg, wl, Precondition::None);
     assert_eq!(r.deterministic_json(), again.deterministic_json());
 }
 
@@ -227,14 +233,7 @@ fn a_worn_zoned_namespace_remaps_zones_and_takes_them_offline() {
 fn precondition_seq_skips_a_zone_offline_from_format() {
     let cfg = worn_zoned(&[]);
     let wl = jobs("[r]\nrw=randread\nbs=4k\nzonemode=zbd\nnumber_ios=2000\n");
-    let opts = RunOptions {
-        seed: 1,
-        precondition: Precondition::Seq,
-        namespace: 1,
-        check_invariants: true,
-        ..RunOptions::default()
-    };
-    let r = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    let r = zoned_run(cfg, wl, Precondition::Seq);
     let ns = serde_json::to_value(&r.device.namespaces[1]).unwrap();
     let conds = &ns["zone_conditions"];
     assert!(conds["OFFLINE"].as_u64().unwrap_or(0) > 0, "{conds}");
@@ -264,14 +263,7 @@ fn a_read_during_a_zone_remap_waits_for_one_step_not_the_copy() {
         "[w]\nrw=write\nbs=128k\nzonemode=zbd\nsize=32m\n\
          [r]\nstonewall\nrw=randread\nbs=4k\nnorandommap=1\nsize=64k\nio_size=80000k\n",
     );
-    let opts = RunOptions {
-        seed: 1,
-        precondition: Precondition::None,
-        namespace: 1,
-        check_invariants: true,
-        ..RunOptions::default()
-    };
-    let r = zonesim::RunSpec::new(cfg, wl).options(opts).run().unwrap();
+    let r = zoned_run(cfg, wl, Precondition::None);
     let w = wear(&r);
     let n = |k: &str| w[k].as_u64().unwrap_or_else(|| panic!("{k} in {w}"));
     assert!(n("zone_remaps") >= 10, "{w}");
