@@ -15,7 +15,7 @@ build_release() {
 
 # Records whose rows the current code can judge again from their measurements
 # (`zonesim experiment rederive`; the others are only made by simulating).
-REDERIVABLE="results/paper/supgc-fio.json"
+REDERIVABLE="results/paper/supgc-fio.json results/paper/supgc-mysql-write.json results/paper/supgc-mysql-rw.json"
 
 # rederived_differs RECORD OUTDIR: re-judge RECORD into OUTDIR/; true when its outcome (rows,
 # notes) differs from the record's, i.e. the record is stale against the current rows.

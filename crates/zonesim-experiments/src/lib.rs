@@ -243,12 +243,14 @@ pub fn find(name: &str) -> Result<Experiment> {
 
 /// The outcome of an experiment's current rows on the measurements of its record `rec` (read
 /// from `file`), without simulating its runs again: for experiments whose record keeps every
-/// measurement its rows use (supgc-fio); any other is a usage error.
+/// measurement its rows use (supgc-fio, supgc-mysql-write, supgc-mysql-rw); any other is a
+/// usage error.
 pub fn rederive(rec: &scoreboard::Record, file: &str) -> Result<Outcome> {
     match rec.outcome.name.as_str() {
         "supgc-fio" => supgc_fio::rederive(rec, file),
+        "supgc-mysql-write" | "supgc-mysql-rw" => supgc_mysql::rederive(rec, file),
         other => Err(Error::Usage(format!(
-            "{file}: {other} cannot derive its rows from a record (only supgc-fio can): run it again"
+            "{file}: {other} cannot derive its rows from a record (only supgc-fio, supgc-mysql-write and supgc-mysql-rw can): run it again"
         ))),
     }
 }
