@@ -481,6 +481,37 @@ pub fn sensitivity_drift(quick: &Outcome, rec: &Record) -> Vec<(String, String, 
     out
 }
 
+/// Test support for the experiments that derive their rows again from a record: the rows of
+/// the points read back (`again`) equal the rows of the run (`first`), key for key, verdict
+/// for verdict and value for value to the record's precision; `ctx` names the case.
+#[cfg(test)]
+pub(crate) fn assert_rows_read_back(first: &[crate::Row], again: &[crate::Row], ctx: &str) {
+    assert_eq!(first.len(), again.len(), "{ctx}");
+    for (a, b) in first.iter().zip(again) {
+        let key = a.key();
+        assert_eq!(key, b.key(), "{ctx}");
+        assert_eq!((a.status, a.verdict), (b.status, b.verdict), "{ctx}: {key}");
+        assert_eq!(a.known_gap, b.known_gap, "{ctx}: {key}");
+        let same = a.ours == b.ours
+            || (a.ours.is_nan() && b.ours.is_nan())
+            || (a.ours - b.ours).abs() <= 1e-9 * a.ours.abs();
+        assert!(same, "{ctx}: {key}: {} vs {}", a.ours, b.ours);
+    }
+}
+
+/// Test support: a fixed sequence of draws in [0, 1) (a 64-bit LCG), for synthetic points
+/// whose values are all different.
+#[cfg(test)]
+pub(crate) fn test_draws() -> impl FnMut() -> f64 {
+    let mut x = 0x9e37_79b9_u64;
+    move || {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

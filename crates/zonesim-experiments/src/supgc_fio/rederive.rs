@@ -98,18 +98,12 @@ fn by_id(rows: &[RecordRow], id: &str) -> Found<f64> {
 mod tests {
     use super::super::point_rows;
     use super::*;
-    use crate::scoreboard::Recorded;
+    use crate::scoreboard::{assert_rows_read_back, test_draws, Recorded};
 
     /// Points with every field set and nothing alike: GC onsets where GC ran, none at
     /// 25 % writes (GC never started, as on the paper's device), NaN-free measurements.
     fn points(raw_mib: f64) -> Vec<Vec<Point>> {
-        let mut x = 0x9e37_79b9_u64;
-        let mut next = move || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = test_draws();
         (0..POLICIES.len())
             .map(|_| {
                 (0..DISTS.len() * RATIOS.len())
@@ -159,21 +153,7 @@ mod tests {
                 scale,
                 &points_of(&rec.outcome.rows, raw).expect("read back"),
             );
-            assert_eq!(first.len(), again.len(), "{scale}");
-            for (a, b) in first.iter().zip(&again) {
-                let key = a.key();
-                assert_eq!(key, b.key(), "{scale}");
-                assert_eq!(
-                    (a.status, a.verdict),
-                    (b.status, b.verdict),
-                    "{scale}: {key}"
-                );
-                assert_eq!(a.known_gap, b.known_gap, "{scale}: {key}");
-                let same = a.ours == b.ours
-                    || (a.ours.is_nan() && b.ours.is_nan())
-                    || (a.ours - b.ours).abs() <= 1e-9 * a.ours.abs();
-                assert!(same, "{scale}: {key}: {} vs {}", a.ours, b.ours);
-            }
+            assert_rows_read_back(&first, &again, &scale.to_string());
         }
     }
 

@@ -92,19 +92,13 @@ fn labels(&(p, threads, time_s, preheat): &Case) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scoreboard::Recorded;
+    use crate::scoreboard::{assert_rows_read_back, test_draws, Recorded};
     use crate::Scale;
 
     /// Points with every field set and nothing alike; with `gc` false no run moves a page
     /// (the other branch of the checked rows).
     fn points(gc: bool) -> Vec<Point> {
-        let mut x = 0x9e37_79b9_u64;
-        let mut next = move || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = test_draws();
         cases()
             .iter()
             .map(|_| {
@@ -138,22 +132,8 @@ mod tests {
                     let first = outcome(&o, f, name, &points(gc));
                     let rec = record_of(&first, scale);
                     let again = rederive(&rec, "record").expect("read back");
-                    assert_eq!(first.rows.len(), again.rows.len(), "{scale}");
-                    for (a, b) in first.rows.iter().zip(&again.rows) {
-                        let key = a.key();
-                        assert_eq!(key, b.key(), "{name} {scale}");
-                        assert_eq!(
-                            (a.status, a.verdict),
-                            (b.status, b.verdict),
-                            "{name} {scale}: {key}"
-                        );
-                        assert_eq!(a.known_gap, b.known_gap, "{name} {scale}: {key}");
-                        // The record keeps values to its text's precision.
-                        let same = a.ours == b.ours
-                            || (a.ours.is_nan() && b.ours.is_nan())
-                            || (a.ours - b.ours).abs() <= 1e-9 * a.ours.abs();
-                        assert!(same, "{name} {scale} {gc}: {key}: {} vs {}", a.ours, b.ours);
-                    }
+                    let ctx = format!("{name} {scale} gc {gc}");
+                    assert_rows_read_back(&first.rows, &again.rows, &ctx);
                     assert_eq!(first.notes, again.notes);
                 }
             }
