@@ -210,7 +210,7 @@ fn size(scale: Scale) -> Size {
 const THREADS: u32 = 1;
 const TIME_S: u64 = 10;
 
-/// One run's numbers: TPS, mean latency us, erases and GC page moves ([`CASE_METRICS`]), p95
+/// One run's numbers: TPS, mean latency us, erases and GC page moves (`m`), p95
 /// latency us, the buffer pool's hit rate and InnoDB's pages written ([`POINT_METRICS`]).
 #[derive(Debug, Clone, Copy)]
 struct Point {
@@ -412,7 +412,10 @@ fn outcome(o: &ExpOptions, f: &Figure, name: &str, pts: &[Point]) -> Outcome {
         moved_at(40),
         moved_at(longest)
     );
-    let sens = |vi: usize| pct_change(pts[4 + 2 * vi].m[3], pts[5 + 2 * vi].m[3]);
+    let sens = |vi: usize| {
+        let [sup, base] = variant_points(pts, vi);
+        pct_change(sup.m[3], base.m[3])
+    };
     // BF-Optimized against Cosmos+ in TPS: ours, and what the paper's two SUP-GC changes imply.
     let bf_tps = pct_change(pts[1].m[0], pts[0].m[0]);
     let bf_tps_paper =
@@ -471,7 +474,7 @@ fn outcome(o: &ExpOptions, f: &Figure, name: &str, pts: &[Point]) -> Outcome {
     let at = (f.fig, "p95", "best");
     rows.push(judge(r, at, o.scale, no_moves, &run_length, &ev));
     for (vi, (label, _, _)) in VARIANTS.iter().enumerate() {
-        let (sup, base) = (&pts[4 + 2 * vi], &pts[5 + 2 * vi]);
+        let [sup, base] = variant_points(pts, vi);
         for (k, (_, metric, _)) in METRICS.iter().enumerate() {
             rows.push(
                 row_abs(
@@ -528,21 +531,26 @@ fn context_rows(rows: &mut Vec<Row>, pts: &[Point]) {
 /// The [`VARIANTS`]' runs themselves (context): what their sensitivity rows compare.
 fn variant_rows(rows: &mut Vec<Row>, pts: &[Point]) {
     for (vi, (label, _, _)) in VARIANTS.iter().enumerate() {
-        for (i, p) in [SUP, 0].into_iter().enumerate() {
-            case_rows(rows, &variant_case(label, p), &pts[4 + 2 * vi + i]);
+        for (p, pt) in [SUP, 0].into_iter().zip(variant_points(pts, vi)) {
+            case_rows(rows, &variant_case(label, p), pt);
         }
     }
 }
 
-/// A run's TPS, latency, erases and GC page moves as info rows of `case` ([`CASE_METRICS`]).
-fn case_rows(rows: &mut Vec<Row>, case: &str, pt: &Point) {
-    for (k, metric) in CASE_METRICS.iter().enumerate() {
-        rows.push(row_info(case, metric, pt.m[k]));
-    }
+/// The points of [`VARIANTS`] `vi`'s runs, SUP-GC's then Cosmos+'s (their place in
+/// [`cases`]: after the four default runs).
+fn variant_points(pts: &[Point], vi: usize) -> [&Point; 2] {
+    let at = SCHEMES.len() + 2 * vi;
+    [&pts[at], &pts[at + 1]]
 }
 
-/// The metrics of [`case_rows`], [`Point::m`]'s order.
-const CASE_METRICS: [&str; 4] = ["TPS", "mean latency us", "block erases", "GC page moves"];
+/// A run's TPS, latency, erases and GC page moves ([`Point::m`], named as in
+/// [`POINT_METRICS`]) as info rows of `case`.
+fn case_rows(rows: &mut Vec<Row>, case: &str, pt: &Point) {
+    for (metric, v) in POINT_METRICS.iter().zip(pt.m) {
+        rows.push(row_info(case, metric, v));
+    }
+}
 
 /// The case of the run-length rows of placement `p` (a [`SCHEMES`] index) in a `t`-second run.
 fn run_length_case(t: u64, p: usize) -> String {
