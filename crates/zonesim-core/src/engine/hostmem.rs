@@ -9,8 +9,9 @@
 //!   page table; with 2 MiB pages the whole table fits in a few TLB entries. Written by hand
 //!   (no crate offers "a `Vec` advised before first touch") because the advice must be given
 //!   between allocation and the first write.
-//! - [`prefetch`]: a workload that knows its next address early (fio's random map) lets the
-//!   engine start the load one request ahead, so it overlaps other work.
+//! - [`prefetch`]: a workload that knows its next address early (fio's random map, or a uniform
+//!   draw computed ahead on a copy of its generator) lets the engine start the load one
+//!   request ahead, so it overlaps other work.
 
 /// `n` copies of `v` in a `Vec` whose memory is advised `MADV_HUGEPAGE` before it is written.
 pub fn huge_vec<T: Copy>(n: usize, v: T) -> Vec<T> {

@@ -15,6 +15,8 @@ use super::SimTime;
 /// first (a die and its channel) search once per candidate and insert once. The list is a
 /// `Vec` whose past intervals are skipped by an index and dropped in batches, so a search
 /// walks one plain slice and nothing allocates once the list has reached its working size.
+/// Past its ready time a search only compares the holes between neighbours with the length it
+/// needs, eight at a time ([`first_hole`]).
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
     /// Busy intervals; `busy[head..]` are the live ones, sorted and disjoint.
@@ -48,6 +50,32 @@ impl Slot {
 
 /// Fewest past intervals dropped in one batch (the live ones move to the front).
 const COMPACT: usize = 32;
+
+/// Index `j >= 1` of the first interval of `list` whose hole before it (from the end of
+/// `list[j - 1]`) is at least `dur` ns long.
+///
+/// Written by hand for speed: the holes are independent of each other, so they are tested
+/// eight at a time without a branch per hole (a walk carrying the running end from interval
+/// to interval was a chain of dependent compare-and-moves; on a die with GC booked ahead a
+/// search passes dozens of holes too short for it).
+#[inline]
+fn first_hole(list: &[(SimTime, SimTime)], dur: u64) -> Option<usize> {
+    const CHUNK: usize = 8;
+    let fits = |j: usize| list[j].0 - list[j - 1].1 >= dur;
+    let mut j = 1;
+    while j + CHUNK <= list.len() {
+        let w = &list[j - 1..j + CHUNK];
+        let mut any = false;
+        for k in 0..CHUNK {
+            any |= w[k + 1].0 - w[k].1 >= dur;
+        }
+        if any {
+            break;
+        }
+        j += CHUNK;
+    }
+    (j..list.len()).find(|&j| fits(j))
+}
 
 impl Timeline {
     pub fn new() -> Timeline {
@@ -108,7 +136,7 @@ impl Timeline {
     }
 
     /// The earliest gap of `dur` ns at or after `ready`, to reserve with [`Timeline::take`].
-    #[inline]
+    #[inline(always)]
     pub fn find(&self, ready: SimTime, dur: u64) -> Slot {
         let live = self.live();
         match live.last() {
@@ -128,21 +156,33 @@ impl Timeline {
         } else {
             live.partition_point(|&(_, e)| e <= ready)
         };
-        let mut start = ready;
-        for (i, &(s, e)) in live[first..].iter().enumerate() {
-            if s >= start + dur {
-                return Slot {
-                    start,
-                    pos: self.head + first + i,
-                    at_end: false,
-                };
-            }
-            start = start.max(e);
+        // On a short list the walk may pass intervals that end before `ready`.
+        let first = first
+            + live[first..]
+                .iter()
+                .take_while(|&&(_, e)| e <= ready)
+                .count();
+        if live[first].0 >= ready + dur {
+            return Slot {
+                start: ready,
+                pos: self.head + first,
+                at_end: false,
+            };
         }
-        Slot {
-            start,
-            pos: self.busy.len(),
-            at_end: true,
+        // `live[first]` ends after `ready` and the intervals are sorted and disjoint, so every
+        // later candidate starts where the interval before it ends: the answer is the first
+        // hole between neighbours at least `dur` long.
+        match first_hole(&live[first..], dur) {
+            Some(j) => Slot {
+                start: live[first + j - 1].1,
+                pos: self.head + first + j,
+                at_end: false,
+            },
+            None => Slot {
+                start: live[live.len() - 1].1,
+                pos: self.busy.len(),
+                at_end: true,
+            },
         }
     }
 

@@ -480,11 +480,21 @@ impl JobGen {
     }
 
     /// Byte offsets this job may request next, known before it draws them: with fio's random
-    /// map the next block of each direction is fixed in advance. The engine prefetches their
-    /// map entries (a host-memory hint; nothing in the model changes).
+    /// map the next block of each direction is fixed in advance; without it (`norandommap`,
+    /// uniform) the next draw is computed on a copy of the generator, which the draw itself
+    /// then repeats. The engine prefetches their map entries (a host-memory hint; nothing in
+    /// the model changes, and a wrong guess only costs the prefetch).
     #[inline]
     pub fn upcoming(&self, mut f: impl FnMut(u64)) {
         if !self.random_map {
+            let uniform = matches!(self.sampler, Sampler::Uniform { .. });
+            if uniform && self.zbd.is_none() && self.rw.is_random() {
+                let mut rng = self.rng.clone();
+                if self.rw == RwMode::RandRw {
+                    below(&mut rng, 100); // the direction (both draw their block alike)
+                }
+                f(self.start + self.sampler.sample(&mut rng) * self.bs);
+            }
             return;
         }
         let dirs: &[usize] = match self.rw {

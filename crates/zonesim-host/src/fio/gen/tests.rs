@@ -213,10 +213,22 @@ fn upcoming_names_the_next_offset_of_each_direction() {
         let dir = if io.kind == IoKind::Read { 0 } else { 1 };
         assert_eq!(next[dir], io.offset);
     }
-    // Nothing is known ahead without the random map.
+    // Without the random map, uniform: the next draw, computed ahead on a copy of the
+    // generator (mixed directions draw the direction first).
     j.norandommap = true;
+    for rw in [RwMode::RandRw, RwMode::RandRead] {
+        j.rw = rw;
+        let mut g = JobGen::new(&j, &conv(1 << 30), 5, 0).unwrap();
+        for _ in 0..300 {
+            let mut next = Vec::new();
+            g.upcoming(|o| next.push(o));
+            assert_eq!(next, [g.next().unwrap().offset]);
+        }
+    }
+    // Nothing is known ahead of a skewed draw.
+    j.distribution = Distribution::Zipf(1.2);
     let g = JobGen::new(&j, &conv(1 << 30), 5, 0).unwrap();
-    g.upcoming(|_| panic!("no random map, no look-ahead"));
+    g.upcoming(|_| panic!("no look-ahead of a zipf draw"));
 }
 
 #[test]
