@@ -149,19 +149,16 @@ impl Timeline {
                 }
             }
         }
-        // Skip every interval that ends before `ready` (binary search on long lists: the list
-        // is sorted; the walk below passes over them on short ones).
-        let first = if live.len() <= 4 || live[0].1 > ready {
+        // Skip every interval that ends by `ready` (the list is sorted: a binary search on long
+        // lists, a walk on short ones).
+        let ended = |&(_, e): &(SimTime, SimTime)| e <= ready;
+        let first = if live[0].1 > ready {
             0
+        } else if live.len() <= 4 {
+            live.iter().take_while(|i| ended(i)).count()
         } else {
-            live.partition_point(|&(_, e)| e <= ready)
+            live.partition_point(ended)
         };
-        // On a short list the walk may pass intervals that end before `ready`.
-        let first = first
-            + live[first..]
-                .iter()
-                .take_while(|&&(_, e)| e <= ready)
-                .count();
         if live[first].0 >= ready + dur {
             return Slot {
                 start: ready,

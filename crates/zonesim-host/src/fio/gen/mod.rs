@@ -444,18 +444,7 @@ impl JobGen {
         }
         self.out.len = 0;
         self.out.pos = 0;
-        let dir = match self.rw {
-            RwMode::Read | RwMode::RandRead => READ,
-            RwMode::Write | RwMode::RandWrite => WRITE,
-            RwMode::Trim | RwMode::RandTrim => TRIM,
-            RwMode::ReadWrite | RwMode::RandRw => {
-                if below(&mut self.rng, 100) < self.read_pct {
-                    READ
-                } else {
-                    WRITE
-                }
-            }
-        };
+        let dir = draw_dir(self.rw, self.read_pct, &mut self.rng);
         let mut io = if self.zbd.is_some() {
             self.zoned_io(dir)?
         } else {
@@ -489,10 +478,10 @@ impl JobGen {
         if !self.random_map {
             let uniform = matches!(self.sampler, Sampler::Uniform { .. });
             if uniform && self.zbd.is_none() && self.rw.is_random() {
+                // The draws of `next`: the direction (every direction draws its block alike),
+                // then the block.
                 let mut rng = self.rng.clone();
-                if self.rw == RwMode::RandRw {
-                    below(&mut rng, 100); // the direction (both draw their block alike)
-                }
+                draw_dir(self.rw, self.read_pct, &mut rng);
                 f(self.start + self.sampler.sample(&mut rng) * self.bs);
             }
             return;
@@ -557,6 +546,24 @@ impl JobGen {
             }
         }
         Some(z.write(&mut self.rng, &self.sampler, random, self.bs, &mut self.out))
+    }
+}
+
+/// The direction of a job's next request: fixed by `rw`, or drawn (`read_pct` % reads) for a
+/// mixed job. [`JobGen::next`] draws it, [`JobGen::upcoming`] repeats the draw on a copy.
+#[inline]
+fn draw_dir(rw: RwMode, read_pct: u64, rng: &mut Xoshiro256PlusPlus) -> usize {
+    match rw {
+        RwMode::Read | RwMode::RandRead => READ,
+        RwMode::Write | RwMode::RandWrite => WRITE,
+        RwMode::Trim | RwMode::RandTrim => TRIM,
+        RwMode::ReadWrite | RwMode::RandRw => {
+            if below(rng, 100) < read_pct {
+                READ
+            } else {
+                WRITE
+            }
+        }
     }
 }
 
