@@ -488,6 +488,7 @@ impl<'d> Engine<'d> {
 
     /// Count a request of `src` issued at `now` (source, queue, totals); its queue and when
     /// the device is awake for it.
+    #[inline(always)]
     fn count_issued(&mut self, now: SimTime, src: u32) -> (u32, SimTime) {
         let awake = match &mut self.power {
             Some(p) if self.outstanding == 0 => match &mut self.host.gating {
@@ -626,10 +627,19 @@ impl<'d> Engine<'d> {
     }
 
     /// When every source of `src`'s group is finished, start the next group.
+    ///
+    /// Like `maybe_tail` and `count_issued`, inlined: called on every request, it is one check
+    /// but was a call (the three: 63 instructions per random read in cachegrind).
+    #[inline(always)]
     fn maybe_finish_group(&mut self, now: SimTime, src: u32) {
-        if !self.sources[src as usize].finished() {
-            return; // its group is not finished either (the common case: one check)
-        }
+        if self.sources[src as usize].finished() {
+            self.finish_group(now, src);
+        } // else its group is not finished either (the common case: one check)
+    }
+
+    /// [`Engine::maybe_finish_group`] once `src` is finished.
+    #[inline(never)]
+    fn finish_group(&mut self, now: SimTime, src: u32) {
         let Some(g) = self.groups.iter().position(|g| g.contains(&src)) else {
             return;
         };
@@ -647,11 +657,18 @@ impl<'d> Engine<'d> {
     }
 
     /// A file job that ran out of requests: its `end_fsync` / `unlink`, as one more request.
+    #[inline(always)]
     fn maybe_tail(&mut self, now: SimTime, src: u32) {
+        let s = &self.sources[src as usize];
+        if s.outstanding == 0 && s.finished_issuing() {
+            self.tail(now, src);
+        } // else it still has requests of its own (the common case: one check)
+    }
+
+    /// [`Engine::maybe_tail`] once `src` has no request left or in flight.
+    #[inline(never)]
+    fn tail(&mut self, now: SimTime, src: u32) {
         let s = &mut self.sources[src as usize];
-        if s.outstanding > 0 || !s.finished_issuing() {
-            return;
-        }
         let (Some(h), Some(fj)) = (&mut self.fs, &mut s.files) else {
             return;
         };

@@ -447,6 +447,11 @@ impl HostPath {
     }
 
     /// A device request through the host's zone write ordering (see `route`).
+    ///
+    /// This and the steps after it up to the device (`reach_device`, `device_takes`) are
+    /// inlined into each caller: out of line, each layer cost every request a call frame and a
+    /// copy of its `Held` (cachegrind: 43 instructions per random read).
+    #[inline(always)]
     fn order_io(
         &mut self,
         dev: &mut Device,
@@ -567,7 +572,7 @@ impl HostPath {
     /// The request reaches the device now; its completion (or resumption) is scheduled.
     /// With the firmware model on, the cores book the whole request (device/firmware.rs): the
     /// flash part ends in an `Ev::Flash`, then the cores' back half completes it.
-    #[inline]
+    #[inline(always)]
     fn reach_device(
         &mut self,
         dev: &mut Device,
@@ -598,7 +603,7 @@ impl HostPath {
     }
 
     /// The device takes request `h` for namespace `ns` from host queue `queue`.
-    #[inline]
+    #[inline(always)]
     fn device_takes(
         &self,
         dev: &mut Device,

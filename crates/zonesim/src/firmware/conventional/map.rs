@@ -81,8 +81,24 @@ impl PageFtl {
     /// Touch map unit `mp` in the L2P cache; on a miss read it from flash (returns when it is
     /// in SRAM, and whether it hit), and write back a dirty unit it evicts. `on_flash`: the
     /// unit always has a flash copy (an L1 segment).
-    #[inline]
+    #[inline(always)]
     fn map_unit(
+        &mut self,
+        lent: &mut Lent,
+        now: SimTime,
+        mp: u32,
+        dirty: bool,
+        on_flash: bool,
+    ) -> (SimTime, bool) {
+        if lent.sram.hit_in_place(mp, dirty) {
+            return (now, true);
+        }
+        self.map_unit_access(lent, now, mp, dirty, on_flash)
+    }
+
+    /// [`PageFtl::map_unit`] past its in-place hit: through the cache's LRU order.
+    #[inline(never)]
+    fn map_unit_access(
         &mut self,
         lent: &mut Lent,
         now: SimTime,

@@ -130,6 +130,7 @@ impl L2pCache {
         self.on_flash[k as usize] = true;
     }
 
+    #[inline]
     pub fn contains(&self, k: u32) -> bool {
         self.cached[k as usize]
     }

@@ -122,6 +122,21 @@ impl L2pSram {
         }
     }
 
+    /// [`L2pSram::access`] when it is known to hit without keeping an LRU order (the whole
+    /// map fits and `mp` is cached): true, counted. Otherwise false with nothing changed, and
+    /// the caller goes on to [`L2pSram::access`]. Inlined into the map lookup of every request
+    /// where [`L2pSram::access`] is not.
+    #[inline(always)]
+    pub fn hit_in_place(&mut self, mp: u32, dirty: bool) -> bool {
+        if !(self.fits_all && self.pages.contains(mp)) {
+            return false;
+        }
+        self.tick();
+        self.pages.touch_unordered(mp, dirty);
+        self.pages.counters.hits += 1;
+        true
+    }
+
     /// Dirty map unit `mp` if it is cached (its LRU position unchanged).
     pub fn mark_dirty(&mut self, mp: u32) {
         self.pages.mark_dirty(mp);
