@@ -100,18 +100,18 @@ impl L2pSram {
     /// `dirty`.
     #[inline]
     pub fn access(&mut self, mp: u32, dirty: bool) -> CacheAccess {
-        let s = self.tick();
-        let hit = if self.fits_all {
-            self.pages.touch_unordered(mp, dirty)
-        } else {
-            self.pages.touch(mp, s, dirty)
+        const HIT: CacheAccess = CacheAccess {
+            hit: true,
+            evicted_dirty: None,
         };
-        if hit {
+        if self.hit_in_place(mp, dirty) {
+            return HIT;
+        }
+        let s = self.tick();
+        // With the whole map fitting, a page not cached is a miss (no order is kept).
+        if !self.fits_all && self.pages.touch(mp, s, dirty) {
             self.pages.counters.hits += 1;
-            return CacheAccess {
-                hit: true,
-                evicted_dirty: None,
-            };
+            return HIT;
         }
         self.pages.counters.misses += 1;
         let evicted_dirty = self.make_room(self.page_cost);
@@ -122,10 +122,10 @@ impl L2pSram {
         }
     }
 
-    /// [`L2pSram::access`] when it is known to hit without keeping an LRU order (the whole
-    /// map fits and `mp` is cached): true, counted. Otherwise false with nothing changed, and
-    /// the caller goes on to [`L2pSram::access`]. Inlined into the map lookup of every request
-    /// where [`L2pSram::access`] is not.
+    /// The hit of [`L2pSram::access`] that keeps no LRU order (the whole map fits and `mp` is
+    /// cached): true, counted. Otherwise false with nothing changed, and [`L2pSram::access`]
+    /// goes on. Inlined into the map lookup of every request where [`L2pSram::access`] is not
+    /// (which starts with it too).
     #[inline(always)]
     pub fn hit_in_place(&mut self, mp: u32, dirty: bool) -> bool {
         if !(self.fits_all && self.pages.contains(mp)) {
