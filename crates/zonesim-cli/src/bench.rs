@@ -7,6 +7,8 @@
 //! of this binary (`bench --only NAME --row`), whose peak resident size (VmHWM) is its own,
 //! precondition included. One selected case runs in this process, so profilers that follow one
 //! process (callgrind) see the simulation.
+//!
+//! `--against OTHER` compares this build with another, case by case (`bench_against.rs`).
 
 use anyhow::Result;
 use std::time::Instant;
@@ -27,8 +29,16 @@ pub struct BenchArgs {
     #[arg(long)]
     pub markdown: bool,
     /// Print only the case's row, no header or footer (how a case runs in its own process).
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, conflicts_with = "against")]
     pub row: bool,
+    /// Compare with another zonesim build (its path): every selected case runs with both
+    /// binaries, each in its own process, taking turns to go first, and the table gives both
+    /// builds' requests per CPU second and their ratios.
+    #[arg(long, value_name = "ZONESIM")]
+    pub against: Option<std::path::PathBuf>,
+    /// Rounds of `--against`, 1..=100.
+    #[arg(long, default_value_t = 3, requires = "against", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
 }
 
 /// Peak resident memory of this process (VmHWM), bytes; 0 where /proc is unavailable.
@@ -325,6 +335,10 @@ pub fn run(a: BenchArgs) -> Result<()> {
         if cases.is_empty() {
             return Err(zonesim::Error::Usage(format!("bench --only {o}: no such case")).into());
         }
+    }
+    if let Some(other) = &a.against {
+        let names: Vec<&str> = cases.iter().map(|c| c.name).collect();
+        return super::bench_against::run(&a, &names, other, a.rounds);
     }
     if cases.len() == 1 {
         let c = cases.pop().expect("one case");

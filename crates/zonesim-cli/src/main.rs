@@ -2,6 +2,7 @@
 //! parsing, the summary table, the progress bar and exit codes (2 for bad input).
 
 mod bench;
+mod bench_against;
 mod compare_cmd;
 mod config_cmd;
 mod experiment_cmd;

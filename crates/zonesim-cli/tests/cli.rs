@@ -344,6 +344,57 @@ fn bench_floor_cases_run() {
     }
 }
 
+/// `bench --against` runs each case with both builds (here the same one) and prints one row per
+/// case: the rounds asked for, both rates, two ratios and both peaks; `--rounds` alone is
+/// refused.
+#[test]
+fn bench_against_compares_two_builds_case_by_case() {
+    let me = env!("CARGO_BIN_EXE_zonesim");
+    let out = zonesim(&[
+        "bench",
+        "--ios",
+        "2000",
+        "--only",
+        "randread-4k-unwritten",
+        "--against",
+        me,
+        "--rounds",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("randread-4k-unwritten"))
+        .unwrap_or_else(|| panic!("no row: {text}"))
+        .split_whitespace()
+        .collect();
+    assert_eq!(row[1], "2", "{text}");
+    for v in &row[2..6] {
+        let x: f64 = v.parse().unwrap_or_else(|_| panic!("{v}: {text}"));
+        assert!(x > 0.0 && x.is_finite(), "{text}");
+    }
+    assert!(
+        text.contains("2 rounds, the binaries taking turns"),
+        "{text}"
+    );
+    bad_input(&["bench", "--rounds", "2"], &["--against"]);
+    bad_input(
+        &[
+            "bench",
+            "--only",
+            "randread-4k-unwritten",
+            "--against",
+            "/nonexistent-zonesim",
+        ],
+        &["--against", "/nonexistent-zonesim"],
+    );
+}
+
 /// `--scenario` goes through the run facade like every other workload: a JSON report with the
 /// scenario's iterations, and the scenario's own bad input as one line, exit 2.
 #[test]
