@@ -338,7 +338,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
     }
     if let Some(other) = &a.against {
         let names: Vec<&str> = cases.iter().map(|c| c.name).collect();
-        return super::bench_against::run(&a, &names, other, a.rounds);
+        return super::bench_against::run(&a, &names, other);
     }
     if cases.len() == 1 {
         let c = cases.pop().expect("one case");
@@ -356,8 +356,9 @@ pub fn run(a: BenchArgs) -> Result<()> {
         if !a.row {
             header(a.markdown);
         }
+        let exe = std::env::current_exe()?;
         for c in &cases {
-            print!("{}", run_child(&a, c.name)?);
+            print!("{}", run_child(&exe, &a, c.name, a.markdown)?);
         }
     }
     if !a.row {
@@ -392,9 +393,14 @@ fn footer(markdown: bool) -> Result<()> {
     Ok(())
 }
 
-/// Run case `name` in a child process of this binary; its row as printed.
-fn run_child(a: &BenchArgs, name: &str) -> Result<String> {
-    let exe = std::env::current_exe()?;
+/// Run case `name` in a child process of `exe` (this binary, or the other build of
+/// `--against`); its row as printed.
+pub(crate) fn run_child(
+    exe: &std::path::Path,
+    a: &BenchArgs,
+    name: &str,
+    markdown: bool,
+) -> Result<String> {
     let mut cmd = std::process::Command::new(exe);
     cmd.args([
         "bench",
@@ -404,7 +410,7 @@ fn run_child(a: &BenchArgs, name: &str) -> Result<String> {
         "--ios",
         &a.ios.to_string(),
     ]);
-    if a.markdown {
+    if markdown {
         cmd.arg("--markdown");
     }
     let out = cmd.stderr(std::process::Stdio::inherit()).output()?;

@@ -6,7 +6,7 @@
 //! runs are deterministic, so other work on the machine only adds time, and the fastest round
 //! is the steadiest estimate of a build's own cost (the medians are the conservative one).
 
-use super::bench::BenchArgs;
+use super::bench::{run_child, BenchArgs};
 use anyhow::Result;
 use std::path::Path;
 
@@ -61,32 +61,24 @@ pub fn compare(this: &[Sample], other: &[Sample]) -> Compared {
     let peak = |s: &[Sample]| median(&s.iter().map(|x| x.peak_mib).collect::<Vec<_>>());
     let (a, b) = (rate(this), rate(other));
     let best = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    let (ma, mb) = (median(&a), median(&b));
     Compared {
-        this: median(&a),
-        other: median(&b),
-        ratio_median: median(&a) / median(&b),
+        this: ma,
+        other: mb,
+        ratio_median: ma / mb,
         ratio_fastest: best(&a) / best(&b),
         peak_this: peak(this),
         peak_other: peak(other),
     }
 }
 
-/// Run case `name` once with `exe` in a child process; its figures.
+/// Run case `name` once with `exe` in a child process (`bench::run_child`); its figures.
 fn sample(exe: &Path, a: &BenchArgs, name: &str) -> Result<Sample> {
-    let out = std::process::Command::new(exe)
-        .args(["bench", "--row", "--markdown", "--only", name])
-        .args(["--ios", &a.ios.to_string()])
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| zonesim::Error::Usage(format!("--against {}: {e}", exe.display())))?;
-    if !out.status.success() {
-        anyhow::bail!(
-            "{}: bench case {name} failed ({})",
-            exe.display(),
-            out.status
-        );
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run_child(exe, a, name, true).map_err(|e| match e.downcast::<std::io::Error>() {
+        // The binary did not start: the path given is not a runnable build.
+        Ok(io) => zonesim::Error::Usage(format!("--against {}: {io}", exe.display())).into(),
+        Err(e) => anyhow::anyhow!("{}: {e}", exe.display()),
+    })?;
     text.lines()
         .find_map(|l| parse_row(l, name))
         .ok_or_else(|| {
@@ -97,9 +89,10 @@ fn sample(exe: &Path, a: &BenchArgs, name: &str) -> Result<Sample> {
         })
 }
 
-/// Compare the cases `names` of this binary with `other`'s over `rounds` rounds; prints the
-/// table.
-pub fn run(a: &BenchArgs, names: &[&str], other: &Path, rounds: u32) -> Result<()> {
+/// Compare the cases `names` of this binary with `other`'s (`--against`) over `--rounds`
+/// rounds; prints the table.
+pub fn run(a: &BenchArgs, names: &[&str], other: &Path) -> Result<()> {
+    let rounds = a.rounds;
     let this = std::env::current_exe()?;
     if !other.is_file() {
         return Err(zonesim::Error::Usage(format!(
