@@ -18,6 +18,7 @@ mod fuzz;
 mod host_cpu;
 mod iotailor;
 mod ipu_copy;
+mod issue_ahead;
 mod layout;
 mod mixed_features;
 mod namespace_contract;

@@ -264,6 +264,11 @@ fn idle_work(k: Kind) {
             t = submit(&mut dev, t, k.ns, cmd(W, i * 4, 4)).done;
         }
         t = submit(&mut dev, t, k.ns, cmd(Op::Flush, 0, 0)).done;
+        // Then full units without a flush: a buffer that issues lazily keeps some dirty for
+        // its idle timer (`buffer.issue_ahead_us`).
+        for i in 0..n / 8 {
+            t = submit(&mut dev, t, k.ns, cmd(W, i * 4, 4)).done;
+        }
     }
     let before = counters(&dev, &k);
     let programmed = dev.nand.counters.programmed_slots;
@@ -571,6 +576,20 @@ kind!(
     ])
 );
 kind!(conventional_aged_nand, conventional_with(&AGED_NAND));
+kind!(
+    conventional_issue_ahead,
+    conventional_with(&["buffer.bytes=1048576", "buffer.issue_ahead_us=100"])
+);
+kind!(
+    conventional_issue_ahead_gc,
+    conventional_with(&[
+        "nand.pages_per_block=6",
+        "buffer.issue_ahead_us=500",
+        "ftl.gc.background=true",
+        "ftl.gc.background_threshold_free_superblocks=63",
+        "ftl.gc.idle_us=200",
+    ])
+);
 kind!(zoned_page_map, zoned(&["ftl.mapping=page"]));
 kind!(zoned_hybrid_map, zoned(&["ftl.mapping=hybrid"]));
 kind!(zoned_zone_map, zoned(&["ftl.mapping=zone"]));

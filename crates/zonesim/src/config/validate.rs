@@ -162,6 +162,12 @@ impl DeviceConfig {
                 "must be migrate when slc.conventional_buffer = true (a page-mapped namespace's SLC data leaves SLC only by migration)",
             ));
         }
+        if self.slc.conventional_buffer && self.buffer.issue_ahead_us > 0.0 {
+            return Err(Error::config(
+                "buffer.issue_ahead_us",
+                "must be 0 when slc.conventional_buffer = true (the SLC write cache takes every flush of the buffer at once)",
+            ));
+        }
         if self.slc.conventional_buffer && self.ftl.mapping == super::MappingKind::TwoLevel {
             return Err(Error::config(
                 "slc.conventional_buffer",

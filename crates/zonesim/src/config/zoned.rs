@@ -46,6 +46,17 @@ section! {
         /// Global write buffer (SRAM/DRAM) of each conventional namespace: at least one die
         /// program unit (program unit x planes x page) and at most the flash capacity.
         pub bytes: u64, int(4096, 1 << 43).unit("bytes");
+        /// How far ahead of the current time the global buffer issues full program units to
+        /// flash. 0 (the default): a unit is issued the moment it is full; its program and the
+        /// GC copies it pays for go to the end of the work booked on their dies, however far
+        /// ahead that is, so the buffer holds only data in flight. Above 0: a full unit stays
+        /// dirty in the buffer (serving reads, absorbing overwrites) until the die its program
+        /// goes to has less than this much work booked, as a controller's bounded die queue;
+        /// the buffer is also issued when it is full, by a host flush and when the host goes
+        /// idle. Below about five program times dies idle between units. Not with
+        /// `slc.conventional_buffer`. 1 to 10,000,000 us, or 0.
+        #[serde(skip_serializing_if = "super::declare::is_zero_f64")]
+        pub issue_ahead_us: f64 = 0.0, float(1.0, 1e7).or_zero().unit("us");
         /// Zone write buffers shared by the zones of each zoned namespace (ConZone §3.2). At
         /// most 4096: a buffer serves an open zone, and zoned devices keep far fewer open
         /// (ConZone 2, NVMe ZNS drives tens to hundreds).

@@ -78,11 +78,14 @@ pub enum IdleWork {
     /// SLC write-back to regular flash (`slc.writeback = idle`; UFS WriteBooster's flush
     /// during Hibern8).
     SlcWriteback,
+    /// Issue the full units a conventional namespace's buffer holds dirty
+    /// (`buffer.issue_ahead_us`).
+    BufferIssue,
 }
 
 impl IdleWork {
     /// Every kind, in the order the run arms their timers.
-    pub const ALL: [IdleWork; 2] = [IdleWork::Gc, IdleWork::SlcWriteback];
+    pub const ALL: [IdleWork; 3] = [IdleWork::Gc, IdleWork::SlcWriteback, IdleWork::BufferIssue];
 }
 
 /// When a kind of idle work steps.

@@ -34,7 +34,7 @@ pub struct GlobalBuffer {
     /// Buffered pages in arrival order as (lpa, tag, write stream chosen by the placement); an
     /// entry is live only while the map still says `Buffered(tag)` for its lpa (an overwrite
     /// keeps the entry; a trim kills it).
-    order: VecDeque<(u32, u32, u8)>,
+    order: VecDeque<(u32, u32, u8, SimTime)>,
     next_tag: u32,
     /// Flushes whose space is not yet released (earliest program completion first).
     inflight: InflightSpace<EarliestDone>,
@@ -92,10 +92,10 @@ impl GlobalBuffer {
     /// Add `lpa`, bound for write stream `stream` (space must have been admitted); returns its
     /// tag for the map.
     #[inline]
-    pub fn push(&mut self, lpa: Lpa, stream: u8) -> u32 {
+    pub fn push(&mut self, lpa: Lpa, stream: u8, arrived: SimTime) -> u32 {
         let tag = self.next_tag;
         self.next_tag = (self.next_tag + 1) & TAG_MASK;
-        self.order.push_back((lpa.0, tag, stream));
+        self.order.push_back((lpa.0, tag, stream, arrived));
         self.buffered += 1;
         tag
     }
@@ -108,8 +108,25 @@ impl GlobalBuffer {
     /// Pop the oldest entry as (lpa, tag, stream) (possibly dead: the caller checks it against
     /// the map).
     #[inline]
-    pub fn pop_entry(&mut self) -> Option<(Lpa, u32, u8)> {
-        self.order.pop_front().map(|(l, t, s)| (Lpa(l), t, s))
+    pub fn pop_entry(&mut self) -> Option<(Lpa, u32, u8, SimTime)> {
+        self.order.pop_front().map(|(l, t, s, a)| (Lpa(l), t, s, a))
+    }
+
+    /// The page `k` entries behind the oldest (a prefetch hint; possibly dead).
+    #[inline]
+    pub fn lpa_at(&self, k: usize) -> Option<Lpa> {
+        self.order.get(k).map(|e| Lpa(e.0))
+    }
+
+    /// Write stream of the oldest buffered entry (possibly dead).
+    #[inline]
+    pub fn front_stream(&self) -> Option<u8> {
+        self.order.front().map(|e| e.2)
+    }
+
+    /// Slots the buffer holds, dirty and in flight.
+    pub fn capacity(&self) -> u32 {
+        self.capacity
     }
 
     /// `n` live pages left the buffer for a program completing at `done`.

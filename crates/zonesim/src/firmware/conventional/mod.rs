@@ -42,6 +42,7 @@ use pending::{PendingReads, Resumed};
 use serde::Serialize;
 
 mod gc;
+mod issue;
 mod map;
 mod pending;
 mod power;
@@ -116,6 +117,9 @@ pub struct PageFtl {
     threshold: u32,
     /// Spread foreground GC over host writes (`ftl.gc.incremental`).
     incremental: bool,
+    /// Full units wait in the buffer until their die has less than this much work booked
+    /// (ns; `buffer.issue_ahead_us`, `issue.rs`); 0: issued when full.
+    issue_ahead: u64,
     bg_threshold: u32,
     /// Host idle time before background GC runs (`ftl.gc.background`, `ftl.gc.idle_us`), ns.
     bg_idle_ns: Option<u64>,
@@ -193,6 +197,7 @@ impl PageFtl {
             },
             threshold: cfg.ftl.gc.threshold_free_superblocks,
             incremental: cfg.ftl.gc.incremental,
+            issue_ahead: SimTime::from_us(cfg.buffer.issue_ahead_us).ns(),
             bg_threshold: if cfg.ftl.gc.background {
                 cfg.ftl.gc.background_threshold_free_superblocks
             } else {
@@ -297,6 +302,9 @@ impl PageFtl {
     /// (`pending.rs`) and the completion asks to be resumed when the first map page arrives.
     fn read(&mut self, lent: &mut Lent, now: SimTime, lpa: Lpa, n: u32) -> Completion {
         self.counters.host_read_pages += n as u64;
+        if self.issues_lazily() {
+            self.issue_due(lent, now);
+        }
         let ready = self.read_flash(lent, now, lpa, n, lent.defer);
         let bytes = n as u64 * SLOT_BYTES;
         if self.pending.any() {
@@ -438,16 +446,22 @@ impl PageFtl {
                     self.slc_invalidate(l);
                 }
             }
+            if self.issues_lazily() {
+                self.issue_for_room(lent, now);
+            }
             admitted = self.buffer.admit(admitted);
             let arrived = arrive(lent, admitted, internal);
             self.buffer.arrived(arrived);
             done = done.max(arrived);
-            let tag = self.buffer.push(l, stream as u8);
+            let tag = self.buffer.push(l, stream as u8, arrived);
             self.map.set_buffered(l, tag);
-            if self.buffer.buffered() >= self.unit {
+            if !self.issues_lazily() && self.buffer.buffered() >= self.unit {
                 self.flush_unit(lent, arrived);
                 self.buffer.counters.full_flushes += 1;
             }
+        }
+        if self.issues_lazily() {
+            self.issue_due(lent, now);
         }
         if let Some(p) = &mut self.power {
             p.acked(lpa.0, n, done);
@@ -523,20 +537,32 @@ impl PageFtl {
         if self.slc_all() {
             return self.flush_unit_slc(lent, now);
         }
-        // A unit is programmed only when every page of it has arrived.
-        let now = now.max(self.buffer.last_arrival());
+        // A unit is programmed only when every page of it has arrived: issued when full, its
+        // last page is the buffer's last; issued later (`issue.rs`), each page's own arrival.
+        let now = if self.issues_lazily() {
+            now
+        } else {
+            now.max(self.buffer.last_arrival())
+        };
         self.ensure_free(lent, now);
         let mut moved = 0;
         let mut done = now;
         while moved < self.unit {
-            let Some((l, tag, stream)) = self.buffer.pop_entry() else {
+            let Some((l, tag, stream, arrived)) = self.buffer.pop_entry() else {
                 break;
             };
+            if self.issues_lazily() {
+                // A page buffered long ago: start loading the map entry of the page a unit
+                // behind this one, checked when its unit is issued.
+                if let Some(ahead) = self.buffer.lpa_at(self.unit as usize) {
+                    self.map.prefetch(ahead);
+                }
+            }
             let stream = stream as usize;
             if self.map.get(l) != Entry::Buffered(tag) {
                 continue; // trimmed while buffered
             }
-            if let Some(t) = self.place(lent, stream, l, now, now) {
+            if let Some(t) = self.place(lent, stream, l, now.max(arrived), now) {
                 done = done.max(t);
             }
             moved += 1;
@@ -711,6 +737,12 @@ impl Ftl for PageFtl {
                 after_ns: ns,
                 again_ns: 1,
             }),
+            // Dirty units left when the host stops are issued once the dies' queues would
+            // have taken them.
+            IdleWork::BufferIssue => self.issues_lazily().then_some(IdleTimer {
+                after_ns: self.issue_ahead,
+                again_ns: self.issue_ahead,
+            }),
         }
     }
 
@@ -718,6 +750,7 @@ impl Ftl for PageFtl {
         match work {
             IdleWork::Gc => self.background_gc(lent, now),
             IdleWork::SlcWriteback => self.idle_writeback(lent, now),
+            IdleWork::BufferIssue => self.issue_all(lent, now),
         }
     }
 

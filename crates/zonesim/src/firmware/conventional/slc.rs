@@ -160,7 +160,7 @@ impl PageFtl {
     fn drain_buffer(&mut self, lent: &mut Lent, now: SimTime, max: u32, out: &mut Vec<Lpa>) -> u32 {
         let mut moved = 0;
         while moved < max {
-            let Some((l, tag, _)) = self.buffer.pop_entry() else {
+            let Some((l, tag, _, _)) = self.buffer.pop_entry() else {
                 break;
             };
             if self.map.get(l) != Entry::Buffered(tag) {
