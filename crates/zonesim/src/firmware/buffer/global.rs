@@ -31,9 +31,9 @@ pub struct BufferCounters {
 pub struct GlobalBuffer {
     capacity: u32,
     buffered: u32,
-    /// Buffered pages in arrival order as (lpa, tag, write stream chosen by the placement); an
-    /// entry is live only while the map still says `Buffered(tag)` for its lpa (an overwrite
-    /// keeps the entry; a trim kills it).
+    /// Buffered pages in arrival order as (lpa, tag, write stream chosen by the placement, when
+    /// its data arrived); an entry is live only while the map still says `Buffered(tag)` for
+    /// its lpa (an overwrite keeps the entry; a trim kills it).
     order: VecDeque<(u32, u32, u8, SimTime)>,
     next_tag: u32,
     /// Flushes whose space is not yet released (earliest program completion first).
@@ -105,8 +105,8 @@ impl GlobalBuffer {
         self.buffered -= 1;
     }
 
-    /// Pop the oldest entry as (lpa, tag, stream) (possibly dead: the caller checks it against
-    /// the map).
+    /// Pop the oldest entry as (lpa, tag, stream, arrival) (possibly dead: the caller checks it
+    /// against the map).
     #[inline]
     pub fn pop_entry(&mut self) -> Option<(Lpa, u32, u8, SimTime)> {
         self.order.pop_front().map(|(l, t, s, a)| (Lpa(l), t, s, a))
