@@ -101,3 +101,23 @@ pub fn run_ns(
     );
     r
 }
+
+/// Two runs of the same writes (`a` the reference) agree on WAF and write IOPS within 2 %;
+/// prints both.
+pub fn assert_waf_and_iops_agree(name: &str, a: &Report, b: &Report) {
+    let dw = b.device.waf / a.device.waf - 1.0;
+    let di = b.host.write.iops / a.host.write.iops - 1.0;
+    eprintln!(
+        "{name}: WAF {:.3} vs {:.3} ({:+.2} %), IOPS {:.0} vs {:.0} ({:+.2} %)",
+        a.device.waf,
+        b.device.waf,
+        100.0 * dw,
+        a.host.write.iops,
+        b.host.write.iops,
+        100.0 * di
+    );
+    assert!(
+        dw.abs() <= 0.02 && di.abs() <= 0.02,
+        "{name}: off by more than 2 %"
+    );
+}

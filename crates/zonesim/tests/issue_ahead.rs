@@ -32,22 +32,8 @@ fn steady_both(name: &str, cfg: &zonesim::config::DeviceConfig, ahead_us: f64) {
     let mut lazy_cfg = cfg.clone();
     lazy_cfg.buffer.issue_ahead_us = ahead_us;
     let lazy = run(&lazy_cfg, &wl, Precondition::SteadyFast, 3);
-    let dw = lazy.device.waf / now.device.waf - 1.0;
-    let di = lazy.host.write.iops / now.host.write.iops - 1.0;
-    eprintln!(
-        "{name}: WAF {:.3} vs {:.3} ({:+.2} %), IOPS {:.0} vs {:.0} ({:+.2} %)",
-        now.device.waf,
-        lazy.device.waf,
-        100.0 * dw,
-        now.host.write.iops,
-        lazy.host.write.iops,
-        100.0 * di
-    );
     assert!(now.device.waf > 1.5, "{name}: GC-steady");
-    assert!(
-        dw.abs() <= 0.02 && di.abs() <= 0.02,
-        "{name}: off by more than 2 %"
-    );
+    assert_waf_and_iops_agree(name, &now, &lazy);
 }
 
 #[test]

@@ -22,21 +22,7 @@ fn agree(
     let s = run(cfg, &wl, Precondition::Steady, 7);
     let f = run(cfg, &wl, Precondition::SteadyFast, 7);
     assert_eq!(f.precondition.mode, "steady-fast");
-    let dw = f.device.waf / s.device.waf - 1.0;
-    let di = f.host.write.iops / s.host.write.iops - 1.0;
-    eprintln!(
-        "{name}: WAF {:.3} vs {:.3} ({:+.2} %), IOPS {:.0} vs {:.0} ({:+.2} %)",
-        s.device.waf,
-        f.device.waf,
-        100.0 * dw,
-        s.host.write.iops,
-        f.host.write.iops,
-        100.0 * di
-    );
-    assert!(
-        dw.abs() <= 0.02 && di.abs() <= 0.02,
-        "{name}: off by more than 2 %"
-    );
+    assert_waf_and_iops_agree(name, &s, &f);
     (s, f)
 }
 
