@@ -31,10 +31,14 @@ pub struct BufferCounters {
 pub struct GlobalBuffer {
     capacity: u32,
     buffered: u32,
-    /// Buffered pages in arrival order as (lpa, tag, write stream chosen by the placement, when
-    /// its data arrived); an entry is live only while the map still says `Buffered(tag)` for
-    /// its lpa (an overwrite keeps the entry; a trim kills it).
-    order: VecDeque<(u32, u32, u8, SimTime)>,
+    /// Buffered pages in arrival order as (lpa, tag, write stream chosen by the placement); an
+    /// entry is live only while the map still says `Buffered(tag)` for its lpa (an overwrite
+    /// keeps the entry; a trim kills it).
+    order: VecDeque<(u32, u32, u8)>,
+    /// When each entry of `order` arrived, kept only when units wait in the buffer
+    /// (`buffer.issue_ahead_us`): issued at once, a unit's last page is the latest (12-byte
+    /// entries keep the FIFO small on that path).
+    arrivals: Option<VecDeque<SimTime>>,
     next_tag: u32,
     /// Flushes whose space is not yet released (earliest program completion first).
     inflight: InflightSpace<EarliestDone>,
@@ -47,11 +51,13 @@ pub struct GlobalBuffer {
 }
 
 impl GlobalBuffer {
-    pub fn new(capacity_slots: u32) -> GlobalBuffer {
+    /// A buffer of `capacity_slots` 4 KiB slots; `arrivals`: keep each page's arrival time.
+    pub fn new(capacity_slots: u32, arrivals: bool) -> GlobalBuffer {
         GlobalBuffer {
             capacity: capacity_slots,
             buffered: 0,
             order: VecDeque::with_capacity(capacity_slots as usize * 2),
+            arrivals: arrivals.then(|| VecDeque::with_capacity(capacity_slots as usize * 2)),
             next_tag: 0,
             inflight: InflightSpace::default(),
             last_admit: SimTime::ZERO,
@@ -95,7 +101,10 @@ impl GlobalBuffer {
     pub fn push(&mut self, lpa: Lpa, stream: u8, arrived: SimTime) -> u32 {
         let tag = self.next_tag;
         self.next_tag = (self.next_tag + 1) & TAG_MASK;
-        self.order.push_back((lpa.0, tag, stream, arrived));
+        self.order.push_back((lpa.0, tag, stream));
+        if let Some(a) = &mut self.arrivals {
+            a.push_back(arrived);
+        }
         self.buffered += 1;
         tag
     }
@@ -106,10 +115,15 @@ impl GlobalBuffer {
     }
 
     /// Pop the oldest entry as (lpa, tag, stream, arrival) (possibly dead: the caller checks it
-    /// against the map).
+    /// against the map). The arrival is ZERO when arrivals are not kept.
     #[inline]
     pub fn pop_entry(&mut self) -> Option<(Lpa, u32, u8, SimTime)> {
-        self.order.pop_front().map(|(l, t, s, a)| (Lpa(l), t, s, a))
+        let (l, t, s) = self.order.pop_front()?;
+        let a = match &mut self.arrivals {
+            Some(a) => a.pop_front().expect("an arrival per entry"),
+            None => SimTime::ZERO,
+        };
+        Some((Lpa(l), t, s, a))
     }
 
     /// The page `k` entries behind the oldest (a prefetch hint; possibly dead).

@@ -184,7 +184,7 @@ impl PageFtl {
                 .then(|| TwoLevelMap::new(cfg, logical, map_base)),
             sbs: Superblocks::new(geo.superblocks),
             streams: vec![Stream::default(); placement.streams()],
-            buffer: GlobalBuffer::new(buf_slots),
+            buffer: GlobalBuffer::new(buf_slots, cfg.buffer.issue_ahead_us > 0.0),
             cpu: Cpu::new(cfg.ftl.cost.cores),
             costs: Costs::new(&cfg.ftl.cost, cfg.ftl.gc.placement),
             placement,
