@@ -54,16 +54,19 @@ impl PageFtl {
         }
     }
 
-    /// The host went idle: issue every full unit.
-    pub(super) fn issue_all(&mut self, lent: &mut Lent, now: SimTime) -> bool {
+    /// Issue every full unit (a host flush; the host went idle). Returns when the programs
+    /// issued complete (or `now`).
+    pub(super) fn issue_all(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
+        let mut done = now;
         while self.buffer.buffered() >= self.unit {
-            self.issue_unit(lent, now);
+            done = done.max(self.issue_unit(lent, now));
         }
-        false
+        done
     }
 
-    fn issue_unit(&mut self, lent: &mut Lent, now: SimTime) {
-        self.flush_unit(lent, now);
+    /// Issue the oldest full unit, counted as a full flush; returns when its programs complete.
+    pub(super) fn issue_unit(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
         self.buffer.counters.full_flushes += 1;
+        self.flush_unit(lent, now)
     }
 }

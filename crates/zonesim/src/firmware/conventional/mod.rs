@@ -456,8 +456,7 @@ impl PageFtl {
             let tag = self.buffer.push(l, stream as u8, arrived);
             self.map.set_buffered(l, tag);
             if !self.issues_lazily() && self.buffer.buffered() >= self.unit {
-                self.flush_unit(lent, arrived);
-                self.buffer.counters.full_flushes += 1;
+                self.issue_unit(lent, arrived);
             }
         }
         if self.issues_lazily() {
@@ -504,11 +503,7 @@ impl PageFtl {
     fn flush_buffered(&mut self, lent: &mut Lent, now: SimTime) -> SimTime {
         let now = self.cpu.run(now, self.costs.host_cmd_ns);
         self.buffer.counters.host_flushes += 1;
-        let mut done = now;
-        while self.buffer.buffered() >= self.unit {
-            done = done.max(self.flush_unit(lent, now));
-            self.buffer.counters.full_flushes += 1;
-        }
+        let mut done = self.issue_all(lent, now);
         if self.slc.is_some() {
             // The SLC cache takes what does not fill a unit (the buffer's rest, the streams'
             // partial units) instead of padding.
@@ -750,7 +745,10 @@ impl Ftl for PageFtl {
         match work {
             IdleWork::Gc => self.background_gc(lent, now),
             IdleWork::SlcWriteback => self.idle_writeback(lent, now),
-            IdleWork::BufferIssue => self.issue_all(lent, now),
+            IdleWork::BufferIssue => {
+                self.issue_all(lent, now);
+                false
+            }
         }
     }
 
