@@ -6,12 +6,14 @@
 //! `(time, seq)`: the queue stays small (one pending completion per outstanding request), so a
 //! heap beats a calendar queue here and needs no tuning.
 
+mod advance;
 mod hostmem;
 mod perm;
 mod queue;
 mod time;
 mod timeline;
 
+pub use advance::{AdvanceLog, Lazy};
 pub use hostmem::{huge_vec, prefetch};
 pub use perm::{below, mix64, unit_f64, Perm, BATCH};
 pub use queue::EventQueue;

@@ -93,7 +93,7 @@ impl Timeline {
 
     /// The live intervals.
     #[inline]
-    fn live(&self) -> &[(SimTime, SimTime)] {
+    pub(super) fn live(&self) -> &[(SimTime, SimTime)] {
         &self.busy[self.head..]
     }
 
@@ -214,12 +214,25 @@ impl Timeline {
         debug_assert!(pos == self.head || self.busy[pos - 1].1 <= start);
         debug_assert!(end <= self.busy[pos].0);
         match (touches_prev, touches_next) {
+            (true, true) if pos - self.head < self.busy.len() - pos => {
+                // The two merge into `busy[pos]`; the shorter side (the front) closes up.
+                self.busy[pos].0 = self.busy[pos - 1].0;
+                self.busy.copy_within(self.head..pos - 1, self.head + 1);
+                self.head += 1;
+            }
             (true, true) => {
                 self.busy[pos - 1].1 = self.busy[pos].1;
                 self.busy.remove(pos);
             }
             (true, false) => self.busy[pos - 1].1 = end,
             (false, true) => self.busy[pos].0 = start,
+            (false, false) if pos - self.head < self.busy.len() - pos && self.head > 0 => {
+                // Nearer the front: shift the live intervals before it into the past's room
+                // (most reservations land near the clock, ahead of work booked far ahead).
+                self.busy.copy_within(self.head..pos, self.head - 1);
+                self.head -= 1;
+                self.busy[pos - 1] = (start, end);
+            }
             (false, false) => self.busy.insert(pos, (start, end)),
         }
     }

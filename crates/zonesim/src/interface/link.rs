@@ -1,4 +1,4 @@
-use crate::engine::{SimTime, Timeline};
+use crate::engine::{AdvanceLog, Lazy, SimTime, Timeline};
 use crate::nand::SLOT_BYTES;
 
 /// The host link (UFS M-PHY lanes, PCIe): one timeline per direction, each moving bytes at
@@ -7,8 +7,11 @@ use crate::nand::SLOT_BYTES;
 #[derive(Clone)]
 pub struct Link {
     ps_per_byte: u64,
-    to_device: Timeline,
-    to_host: Timeline,
+    to_device: Lazy,
+    to_host: Lazy,
+    /// The clock advances the two directions have still to catch up with (a read never
+    /// moves data host -> device).
+    clock: AdvanceLog,
     /// Bytes moved each way (host -> device, device -> host).
     bytes: [u64; 2],
 }
@@ -20,8 +23,9 @@ impl Link {
         let slot_ns = SLOT_BYTES * ps_per_byte / 1000;
         Link {
             ps_per_byte,
-            to_device: Timeline::with_min_gap(slot_ns),
-            to_host: Timeline::with_min_gap(slot_ns),
+            to_device: Lazy::new(Timeline::with_min_gap(slot_ns)),
+            to_host: Lazy::new(Timeline::with_min_gap(slot_ns)),
+            clock: AdvanceLog::default(),
             bytes: [0; 2],
         }
     }
@@ -36,7 +40,7 @@ impl Link {
     pub fn to_device(&mut self, ready: SimTime, bytes: u64) -> SimTime {
         let d = self.bytes_ns(bytes);
         self.bytes[0] += bytes;
-        self.to_device.reserve(ready, d) + d
+        self.to_device.catch_up(&self.clock).reserve(ready, d) + d
     }
 
     /// Move `bytes` device -> host, starting no earlier than `ready`.
@@ -44,14 +48,24 @@ impl Link {
     pub fn to_host(&mut self, ready: SimTime, bytes: u64) -> SimTime {
         let d = self.bytes_ns(bytes);
         self.bytes[1] += bytes;
-        self.to_host.reserve(ready, d) + d
+        self.to_host.catch_up(&self.clock).reserve(ready, d) + d
     }
 
     /// The simulation clock reached `now`.
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
-        self.to_device.advance(now);
-        self.to_host.advance(now);
+        if self.clock.advance(now) {
+            self.settle();
+        }
+    }
+
+    /// Both directions catch up, so the clock's log can be cut back.
+    #[cold]
+    #[inline(never)]
+    fn settle(&mut self) {
+        self.to_device.catch_up(&self.clock);
+        self.to_host.catch_up(&self.clock);
+        self.clock.settled();
     }
 
     /// Bytes moved host -> device and device -> host so far.

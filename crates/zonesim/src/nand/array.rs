@@ -2,7 +2,7 @@ use super::errors::{ErrorCounters, ReadErrors};
 use super::geometry::{FlashPage, Geometry, SLOT_BYTES};
 use super::variability::{pass_us, Variability};
 use crate::config::{CellType, DeviceConfig, ProgramScheme};
-use crate::engine::{SimTime, Slot, Timeline};
+use crate::engine::{AdvanceLog, Lazy, SimTime, Slot, Timeline};
 use serde::Serialize;
 
 /// Flash operation counters, in flash pages (page_bytes each) and blocks.
@@ -75,7 +75,10 @@ pub struct NandArray {
     /// Simulation clock as of the last [`NandArray::advance`]: die reservations ending before
     /// it are dropped lazily when the die is next used.
     now: SimTime,
-    channels: Vec<Timeline>,
+    /// Per-channel reservations, each dropping its past when next used.
+    channels: Vec<Lazy>,
+    /// The clock advances the channels have still to catch up with.
+    channel_clock: AdvanceLog,
     erase_count: Vec<u32>,
     pub counters: FlashCounters,
     /// Reads by page type with `read_us_by_page` (LSB, CSB, MSB, TSB).
@@ -157,9 +160,10 @@ impl NandArray {
             preemption: Preemption::default(),
             // No channel transfer is shorter than one 4 KiB slot.
             channels: vec![
-                Timeline::with_min_gap(SLOT_BYTES * ch_ps_per_byte / 1000);
+                Lazy::new(Timeline::with_min_gap(SLOT_BYTES * ch_ps_per_byte / 1000));
                 geo.channels as usize
             ],
+            channel_clock: AdvanceLog::default(),
             erase_count: vec![cfg.nand.initial_pe; geo.total_blocks()],
             counters: FlashCounters::default(),
             page_type_reads: [0; 4],
@@ -397,10 +401,10 @@ impl NandArray {
         let mut slot = self.die_tl(d, class).find(ready, lat + dur);
         let xs = if slot.at_end() {
             // After all booked work on the die (the common case): any channel wait fits.
-            self.channels[ch].reserve(slot.start + lat, dur)
+            self.channel(ch).reserve(slot.start + lat, dur)
         } else {
             let xslot = loop {
-                let xslot = self.channels[ch].find(slot.start + lat, dur);
+                let xslot = self.channel(ch).find(slot.start + lat, dur);
                 if xslot.start == slot.start + lat {
                     break xslot; // the gap found for the die covers the transfer
                 }
@@ -413,7 +417,7 @@ impl NandArray {
                 }
                 slot = s2;
             };
-            self.channels[ch].take(xslot, dur);
+            self.channel(ch).take(xslot, dur);
             xslot.start
         };
         let xe = xs + dur;
@@ -467,14 +471,14 @@ impl NandArray {
         let mut slot = self.die_tl(d, class).find(ready, dur + prog);
         let xs = if slot.at_end() {
             // After all booked work on the die (the common case): any channel wait fits.
-            let xs = self.channels[ch].reserve(slot.start, dur);
+            let xs = self.channel(ch).reserve(slot.start, dur);
             if xs != slot.start {
                 slot = self.die_tl(d, class).find(xs, dur + prog);
             }
             xs
         } else {
             let xslot = loop {
-                let xslot = self.channels[ch].find(slot.start, dur);
+                let xslot = self.channel(ch).find(slot.start, dur);
                 if xslot.start == slot.start {
                     break xslot; // the gap found for the die covers transfer and program
                 }
@@ -485,7 +489,7 @@ impl NandArray {
                 }
                 slot = s2;
             };
-            self.channels[ch].take(xslot, dur);
+            self.channel(ch).take(xslot, dur);
             xslot.start
         };
         let done = xs + dur + prog;
@@ -579,13 +583,30 @@ impl NandArray {
         done
     }
 
-    /// The simulation clock reached `now`: drop finished channel reservations.
-    #[inline]
+    /// The simulation clock reached `now`: finished die and channel reservations are dropped
+    /// when the die or channel is next used ([`NandArray::prune`], [`NandArray::channel`]).
+    #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
         self.now = now;
-        for c in &mut self.channels {
-            c.advance(now);
+        if self.channel_clock.advance(now) {
+            self.channels_settle();
         }
+    }
+
+    /// Every channel catches up, so the clock's log can be cut back.
+    #[cold]
+    #[inline(never)]
+    fn channels_settle(&mut self) {
+        for c in &mut self.channels {
+            c.catch_up(&self.channel_clock);
+        }
+        self.channel_clock.settled();
+    }
+
+    /// Channel `ch`'s reservations, caught up with the clock.
+    #[inline(always)]
+    fn channel(&mut self, ch: usize) -> &mut Timeline {
+        self.channels[ch].catch_up(&self.channel_clock)
     }
 
     /// Power came back: the die and channel reservations become those of `on` (the array as
@@ -595,6 +616,11 @@ impl NandArray {
         self.dies = on.dies;
         self.die_host = on.die_host;
         self.channels = on.channels;
+        for c in &mut self.channels {
+            // What `on`'s advances dropped, then pruned from this array's next advance on.
+            c.catch_up(&on.channel_clock);
+            c.joined(&self.channel_clock);
+        }
     }
 
     /// End of the last operation booked on `die`.
