@@ -33,7 +33,7 @@ const MAX_LOG: usize = 64;
 
 impl AdvanceLog {
     /// The clock reached `now`. Returns true when the log is full: the owner must then
-    /// [`Lazy::catch_up`] every timeline of the group and call [`AdvanceLog::settled`].
+    /// [`AdvanceLog::settle`] the whole group.
     #[inline(always)]
     #[must_use]
     pub fn advance(&mut self, now: SimTime) -> bool {
@@ -62,9 +62,14 @@ impl AdvanceLog {
         full
     }
 
-    /// Every timeline of the group has caught up: only the latest advance can matter.
+    /// Bring every timeline of the group up to date, then cut the log back: once all have
+    /// caught up, only the latest advance can matter.
     #[cold]
-    pub fn settled(&mut self) {
+    #[inline(never)]
+    pub fn settle<'a>(&mut self, group: impl IntoIterator<Item = &'a mut Lazy>) {
+        for l in group {
+            l.catch_up(self);
+        }
         self.older.clear();
     }
 
@@ -87,7 +92,7 @@ impl AdvanceLog {
 /// A [`Timeline`] of a group sharing an [`AdvanceLog`], with the advance it last caught up to.
 #[derive(Debug, Clone, Default)]
 pub struct Lazy {
-    pub tl: Timeline,
+    tl: Timeline,
     seen: u64,
 }
 
@@ -135,8 +140,7 @@ mod tests {
                     let now = SimTime(a);
                     eager.iter_mut().for_each(|t| t.advance(now));
                     if log.advance(now) {
-                        lazy.iter_mut().for_each(|l| { l.catch_up(&log); });
-                        log.settled();
+                        log.settle(&mut lazy);
                     }
                 } else {
                     let i = op as usize;
@@ -159,7 +163,7 @@ mod tests {
         for t in (0..1000u64).rev() {
             if log.advance(SimTime(t)) {
                 full += 1;
-                log.settled();
+                log.settle([]);
             }
         }
         assert!(full > 0 && log.older.len() <= MAX_LOG);

@@ -55,17 +55,8 @@ impl Link {
     #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
         if self.clock.advance(now) {
-            self.settle();
+            self.clock.settle([&mut self.to_device, &mut self.to_host]);
         }
-    }
-
-    /// Both directions catch up, so the clock's log can be cut back.
-    #[cold]
-    #[inline(never)]
-    fn settle(&mut self) {
-        self.to_device.catch_up(&self.clock);
-        self.to_host.catch_up(&self.clock);
-        self.clock.settled();
     }
 
     /// Bytes moved host -> device and device -> host so far.

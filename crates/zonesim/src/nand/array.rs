@@ -589,18 +589,8 @@ impl NandArray {
     pub fn advance(&mut self, now: SimTime) {
         self.now = now;
         if self.channel_clock.advance(now) {
-            self.channels_settle();
+            self.channel_clock.settle(&mut self.channels);
         }
-    }
-
-    /// Every channel catches up, so the clock's log can be cut back.
-    #[cold]
-    #[inline(never)]
-    fn channels_settle(&mut self) {
-        for c in &mut self.channels {
-            c.catch_up(&self.channel_clock);
-        }
-        self.channel_clock.settled();
     }
 
     /// Channel `ch`'s reservations, caught up with the clock.
