@@ -8,8 +8,15 @@ use super::SimTime;
 /// picks a child without a branch. Pops go to the bottom choosing the smaller child, then back
 /// up (Floyd's variant, as `BinaryHeap::pop`). The `(time, seq)` key is unique, so the order
 /// is total and a run is deterministic.
+///
+/// A pop leaves the root's place empty until the next push fills it: the engine pushes about
+/// one event for each it pops (a completion, then the request it lets in), and one walk from
+/// the root that places the new key costs less than a removal (walk down, place the last key)
+/// followed by an insertion (append, walk up).
 pub struct EventQueue<E> {
     heap: Vec<Key>,
+    /// `heap[0]` was popped and its place is empty (what it holds is stale).
+    hole: bool,
     slab: Vec<Option<E>>,
     free: Vec<u32>,
     seq: u64,
@@ -43,6 +50,7 @@ impl<E> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: Vec::with_capacity(1024),
+            hole: false,
             slab: Vec::with_capacity(1024),
             free: Vec::with_capacity(1024),
             seq: 0,
@@ -70,17 +78,32 @@ impl<E> EventQueue<E> {
             seq: self.seq,
             slot,
         };
-        self.heap.push(key);
-        self.sift_up(self.heap.len() - 1, key);
+        if self.hole {
+            self.hole = false;
+            self.sift_down_to_bottom_then_up(key);
+        } else {
+            self.heap.push(key);
+            self.sift_up(self.heap.len() - 1, key);
+        }
+    }
+
+    /// Fill the root's empty place, if any, with the last key (a plain removal).
+    #[inline(always)]
+    fn fill_hole(&mut self) {
+        if self.hole {
+            self.hole = false;
+            let last = self.heap.pop().expect("the popped root's place");
+            if !self.heap.is_empty() {
+                self.sift_down_to_bottom_then_up(last);
+            }
+        }
     }
 
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        self.fill_hole();
         let top = *self.heap.first()?;
-        let last = self.heap.pop().expect("non-empty");
-        if !self.heap.is_empty() {
-            self.sift_down_to_bottom_then_up(last);
-        }
+        self.hole = true;
         self.popped += 1;
         let e = self.slab[top.slot as usize].take().expect("live slot");
         self.free.push(top.slot);
@@ -101,8 +124,8 @@ impl<E> EventQueue<E> {
         self.heap[pos] = key;
     }
 
-    /// The root was taken: walk its hole down along the smaller children to a leaf, then put
-    /// `last` there and sift it up.
+    /// The root's place is empty: walk the hole down along the smaller children to a leaf, then
+    /// put `last` there and sift it up.
     #[inline]
     fn sift_down_to_bottom_then_up(&mut self, last: Key) {
         let n = self.heap.len();
@@ -123,15 +146,24 @@ impl<E> EventQueue<E> {
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|k| SimTime(k.time))
+        let top = if self.hole {
+            // The smaller of the root's children.
+            self.heap
+                .get(1..3.min(self.heap.len()))?
+                .iter()
+                .min_by_key(|k| k.at())
+        } else {
+            self.heap.first()
+        };
+        top.map(|k| SimTime(k.time))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() - self.hole as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 
     /// Events processed so far.

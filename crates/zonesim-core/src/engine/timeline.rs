@@ -77,6 +77,29 @@ fn first_hole(list: &[(SimTime, SimTime)], dur: u64) -> Option<usize> {
     (j..list.len()).find(|&j| fits(j))
 }
 
+/// How many intervals of `list` (sorted and disjoint, so their ends are sorted too) end at or
+/// before `t`: `list.partition_point(|i| i.1 <= t)`.
+///
+/// Written by hand for speed on long lists: with GC booked far ahead a channel holds thousands
+/// of intervals, beyond the L1 cache, and a bisection's loads each wait for the one before.
+/// Most searches are for a time near the clock, whose answer lies among the first few
+/// intervals (on the 1 TB preset in GC steady state, over half of them within eight), so those
+/// eight are counted first, branch-free, in the cache lines the list's front keeps warm; the
+/// rest bisect. Eight measured fastest against four and sixteen; a bisection that prefetched
+/// both halves' midpoints ahead gained nothing in wall time and cost instructions.
+#[inline]
+fn ended_by(list: &[(SimTime, SimTime)], t: SimTime) -> usize {
+    const NEAR: usize = 8;
+    let n = list.len();
+    if n <= NEAR || list[NEAR - 1].1 > t {
+        return list[..n.min(NEAR)]
+            .iter()
+            .map(|i| (i.1 <= t) as usize)
+            .sum();
+    }
+    NEAR + list[NEAR..].partition_point(|i| i.1 <= t)
+}
+
 impl Timeline {
     pub fn new() -> Timeline {
         Timeline::with_min_gap(0)
@@ -149,15 +172,12 @@ impl Timeline {
                 }
             }
         }
-        // Skip every interval that ends by `ready` (the list is sorted: a binary search on long
-        // lists, a walk on short ones).
-        let ended = |&(_, e): &(SimTime, SimTime)| e <= ready;
+        // Skip every interval that ends by `ready` (the list is sorted: a count of the front,
+        // else a binary search).
         let first = if live[0].1 > ready {
             0
-        } else if live.len() <= 4 {
-            live.iter().take_while(|i| ended(i)).count()
         } else {
-            live.partition_point(ended)
+            ended_by(live, ready)
         };
         if live[first].0 >= ready + dur {
             return Slot {
@@ -432,6 +452,25 @@ mod tests {
     }
 
     proptest! {
+        /// The hand-written search gives what the standard one gives, on lists both shorter and
+        /// longer than its front count and for times before, inside and after them.
+        #[test]
+        fn ended_by_is_a_partition_point(
+            gaps in proptest::collection::vec((1u64..50, 1u64..50), 0..300),
+            probes in proptest::collection::vec(0u64..30_000, 1..40),
+        ) {
+            let mut list = Vec::new();
+            let mut t = 0;
+            for (gap, len) in gaps {
+                list.push((SimTime(t + gap), SimTime(t + gap + len)));
+                t += gap + len;
+            }
+            for p in probes {
+                let want = list.partition_point(|&(_, e): &(SimTime, SimTime)| e <= SimTime(p));
+                prop_assert_eq!(ended_by(&list, SimTime(p)), want);
+            }
+        }
+
         /// Pruning the past, merging holes shorter than any reservation and searching once
         /// per reservation (find + take) never change where a reservation starts.
         #[test]
