@@ -261,7 +261,12 @@ impl NandArray {
 
     /// Array read of one page on `die`, then `bytes` out over the die's channel.
     /// Returns when the data has crossed the channel. The die is held from the sense to the
-    /// end of the transfer, in the earliest gap of both the die and the channel.
+    /// end of the transfer (the data waits in the page register for the channel). The read
+    /// takes the die's earliest gap long enough for it; when the channel's first gap after the
+    /// sense comes too late for that die gap, the die is searched again, from the same start,
+    /// for a gap long enough for the whole wait. That is not always the earliest slot of both:
+    /// it passes die gaps that the channel could have served sooner (docs/validation.md,
+    /// "Where a read waits for its channel", measures by how much).
     #[inline]
     pub fn read(
         &mut self,
@@ -408,6 +413,8 @@ impl NandArray {
                 if xslot.start == slot.start + lat {
                     break xslot; // the gap found for the die covers the transfer
                 }
+                // A gap from the same start for the whole wait (see `read`: not always the
+                // earliest slot of both).
                 let s2 = self
                     .die_tl(d, class)
                     .find(slot.start, xslot.start + dur - slot.start);
